@@ -1,0 +1,129 @@
+"""The test oracle: the scalar function itself, run lane by lane on Python scalars (`.item()`).
+
+`check(vf, f, *args)` runs both and asserts the contract of DESIGN.md section 2:
+* the same exception type and message as the first failing lane in C order (with a note naming it);
+* otherwise, per lane: ints identical, bools identical, floats bit-identical (NaN matches NaN,
+  -0.0 differs from 0.0), or within `ulps` for libm-dependent (Class B) functions;
+* a result dtype that can hold every lane: bool, int64, or float64 (ints exactly).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import warnings
+
+import numpy as np
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+class Raised:
+    def __init__(self, exc: BaseException, lane: tuple) -> None:
+        self.exc, self.lane = exc, lane
+
+
+def lanes(*args):
+    arrays = [np.asarray(a) for a in args]
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    arrays = [np.broadcast_to(a, shape) for a in arrays]
+    return shape, [tuple(a[idx].item() for a in arrays) for idx in np.ndindex(shape)], list(np.ndindex(shape))
+
+
+def oracle(f, *args):
+    shape, all_lanes, indices = lanes(*args)
+    out = []
+    for lane, idx in zip(all_lanes, indices):
+        try:
+            value = f(*lane)
+        except Exception as exc:  # the oracle's own exception is the expected outcome
+            return Raised(exc, tuple(int(i) for i in idx))
+        big = [v for v in (value if isinstance(value, tuple) else (value,))
+               if isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1]]
+        if big:  # the contract: an exact int that int64 cannot hold is refused, never wrapped
+            return Raised(OverflowError(big[0]), tuple(int(i) for i in idx))
+        out.append(value)
+    return shape, out
+
+
+def ulp_distance(a: float, b: float) -> int:
+    ia = struct.unpack("<q", struct.pack("<d", a))[0]
+    ib = struct.unpack("<q", struct.pack("<d", b))[0]
+    ia = ia if ia >= 0 else -(2**63) - ia
+    ib = ib if ib >= 0 else -(2**63) - ib
+    return abs(ia - ib)
+
+
+def same_value(expected, got, ulps: int = 0) -> bool:
+    if isinstance(expected, bool):
+        return isinstance(got, bool) and got is expected
+    if isinstance(expected, int):
+        return isinstance(got, int | float) and not isinstance(got, bool) and got == expected and (
+            isinstance(got, int) or abs(expected) <= 2**53)
+    if isinstance(got, bool) or not isinstance(got, float):
+        return False
+    if math.isnan(expected):
+        return math.isnan(got)
+    if expected == got:
+        return math.copysign(1.0, expected) == math.copysign(1.0, got)
+    if ulps and math.isfinite(expected) and math.isfinite(got):
+        return ulp_distance(expected, got) <= ulps
+    return False
+
+
+def check(vf, f, *args, ulps: int = 0, rel: float = 0.0):
+    """Assert that vf(*args) keeps the contract against the scalar oracle f."""
+    expected = oracle(f, *args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        try:
+            got = vf(*args)
+        except Exception as exc:  # compared with the oracle's exception below
+            if isinstance(expected, Raised) and type(expected.exc) is OverflowError and expected.exc.args \
+                    and isinstance(expected.exc.args[0], int):
+                from vectorizer import VectorizeOverflowError
+
+                assert isinstance(exc, VectorizeOverflowError), exc
+                assert f"lane {expected.lane}" in str(exc) and str(expected.exc.args[0]) in str(exc), (exc, expected.lane)
+                return
+            if isinstance(expected, Raised):
+                assert type(exc) is type(expected.exc), (exc, expected.exc, expected.lane)
+                assert str(exc) == str(expected.exc), (str(exc), str(expected.exc))
+                notes = " ".join(getattr(exc, "__notes__", []))
+                assert f"lane {expected.lane}" in notes or expected.lane == (), (notes, expected.lane)
+                return
+            raise AssertionError(f"batched call raised {exc!r} but every lane of the scalar function returned") from exc
+    if isinstance(expected, Raised):
+        raise AssertionError(f"scalar function raises {expected.exc!r} on lane {expected.lane}, batched returned {got!r}")
+    shape, values = expected
+    if values and isinstance(values[0], tuple):
+        assert isinstance(got, tuple) and len(got) == len(values[0]), got
+        for k, column in enumerate(zip(*values)):
+            _compare(list(column), got[k], shape, ulps, rel)
+    else:
+        _compare(values, got, shape, ulps, rel)
+
+
+def _compare(values, got, shape, ulps, rel):
+    arr = np.asarray(got)
+    assert arr.shape == shape, (arr.shape, shape)
+    if shape == ():
+        assert isinstance(got, np.generic), type(got)
+    kinds = {type(v) for v in values}
+    if arr.dtype == np.bool_:
+        assert kinds <= {bool}, kinds
+    elif arr.dtype == np.int64:
+        assert kinds <= {int, bool}, kinds
+    else:
+        assert arr.dtype == np.float64, arr.dtype
+    for idx, expected in zip(np.ndindex(shape), values):
+        value = arr[idx].item()
+        if isinstance(expected, bool) and arr.dtype != np.bool_:
+            expected = int(expected)
+        if isinstance(expected, int) and arr.dtype == np.float64:
+            assert abs(expected) <= 2**53 and value == expected, (idx, expected, value)
+            continue
+        if rel and isinstance(expected, float) and isinstance(value, float) and math.isfinite(expected):
+            assert math.isclose(expected, value, rel_tol=rel, abs_tol=rel * 1e-300) or same_value(expected, value, ulps), (idx, expected, value)
+            continue
+        assert same_value(expected, value, ulps), (idx, expected, value, ulp_distance(expected, value) if isinstance(expected, float) and isinstance(value, float) else None)

@@ -1,0 +1,555 @@
+"""Which values are batched, what type each holds, and which names may be unbound.
+
+An abstract interpreter over the structured function body. The state at each point maps every
+local name to a `Val` (type, batched, known constant) and a "may be unbound" bit. Branches join;
+loops iterate to a fixpoint. A value is batched if it depends on a batched input, or if it is
+assigned under control flow whose test is batched (control dependence): after
+
+    if x > 0:        # x batched
+        k = 1
+
+`k` differs between lanes even though `1` does not. Loops are batched when their test is, when
+they run under batched control, or when a `break`/`continue`/`return` inside them sits under a
+batched test (lanes leave at different iterations).
+
+Results are side tables keyed by the nodes of the analyzed tree (libcst nodes are immutable and
+rebuilt by every pass, so each pass re-runs this analysis on the tree it receives).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .. import rules
+from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
+from ..frontend.namespace import Global, Namespace
+from .types import BOOL, FLOAT, INT, TupleType, Type, Val, join, type_of_python
+
+INT64_MAX = 2**63 - 1
+BINOPS = {
+    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+    cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^",
+    cst.LeftShift: "<<", cst.RightShift: ">>",
+}
+UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+COMPARES = {
+    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+    cst.Equal: "==", cst.NotEqual: "!=",
+}
+
+
+@dataclass(frozen=True)
+class Binding:
+    val: Val
+    maybe_unbound: bool = False
+
+
+Env = dict[str, Binding]
+
+
+@dataclass
+class Facts:
+    """Side tables produced by one analysis run."""
+
+    vals: dict[cst.CSTNode, Val] = field(default_factory=dict)  # every analyzed expression
+    batched_test: dict[cst.CSTNode, bool] = field(default_factory=dict)  # If / While / For nodes
+    loop_header: dict[cst.CSTNode, Env] = field(default_factory=dict)  # While / For -> env at the test
+    loop_entry: dict[cst.CSTNode, Env] = field(default_factory=dict)  # While / For -> env before the loop
+    env_before: dict[cst.CSTNode, Env] = field(default_factory=dict)  # statement -> env before it
+    returns: list[tuple[Val, ...]] = field(default_factory=list)
+    result: tuple[Val, ...] = ()  # joined return values (one per tuple item)
+    returns_tuple: bool = False
+    calls: dict[cst.Call, Global] = field(default_factory=dict)  # same-module function calls
+
+    def val(self, node: cst.CSTNode) -> Val:
+        return self.vals[node]
+
+    def type(self, node: cst.CSTNode) -> Type:
+        t = self.vals[node].type
+        assert isinstance(t, Type), t
+        return t
+
+
+@dataclass
+class _Loop:
+    node: cst.CSTNode
+    ctrl_depth: int  # batched-control depth when the loop started
+    breaks: list[Env] = field(default_factory=list)
+    continues: list[Env] = field(default_factory=list)
+    batched_exit: bool = False
+
+
+class Analyzer:
+    def __init__(
+        self,
+        namespace: Namespace,
+        locate: Callable[[cst.CSTNode], SourceLocation | None],
+        callee_result: Callable[[Global, list[Val], dict[str, Val], cst.Call], tuple[Val, ...]] | None = None,
+        check_unbound: bool = True,
+        masked_blocks: bool = False,
+    ) -> None:
+        self.masked_blocks = masked_blocks
+        self.ns = namespace
+        self.locate = locate
+        self.callee_result = callee_result
+        self.check_unbound = check_unbound
+        self.facts = Facts()
+        self.loops: list[_Loop] = []
+        self.ctrl_depth = 0  # number of enclosing batched tests
+        self.lazy = 0  # inside an operand Python may not evaluate (and/or, x if c else y)
+
+    # -- errors ------------------------------------------------------------------------------
+    def error(self, node: cst.CSTNode, message: str, hint: str, cls=VectorizeTypeError) -> VectorizeError:
+        return cls(message, self.locate(node), hint=hint, construct=type(node).__name__)
+
+    # -- entry -------------------------------------------------------------------------------
+    def run(self, func: cst.FunctionDef, params: dict[str, Val]) -> Facts:
+        env: Env = {name: Binding(val) for name, val in params.items()}
+        out = self.block(func.body, env)
+        if out is not None:
+            raise self.error(func, f"{func.name.value!r} can reach its end without 'return' and would return None",
+                             "return a number on every path (or raise)", VectorizeError)
+        self.finish(func)
+        return self.facts
+
+    def finish(self, func: cst.CSTNode) -> None:
+        rets = self.facts.returns
+        if not rets:
+            raise self.error(func, "the function never returns a value", "return a number", VectorizeError)
+        width = {len(r) for r in rets}
+        if len(width) != 1:
+            raise self.error(func, "the function returns tuples of different lengths on different paths",
+                             "return the same number of values on every path", VectorizeError)
+        result = list(rets[0])
+        for r in rets[1:]:
+            result = [self.join_val(a, b) for a, b in zip(result, r)]
+        self.facts.result = tuple(result)
+
+    # -- statements --------------------------------------------------------------------------
+    def block(self, block: cst.BaseSuite, env: Env | None) -> Env | None:
+        stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        for stmt in stmts:
+            if env is None:
+                return None  # unreachable code after return/raise/break/continue
+            self.facts.env_before[stmt] = env
+            env = self.statement(stmt, env)
+        return env
+
+    def statement(self, stmt: cst.CSTNode, env: Env) -> Env | None:
+        if isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            for small in stmt.body:
+                if env is None:
+                    return None
+                self.facts.env_before[small] = env
+                env = self.small(small, env)
+            return env
+        if isinstance(stmt, cst.If):
+            return self.if_stmt(stmt, env)
+        if isinstance(stmt, cst.While):
+            return self.loop(stmt, env)
+        if isinstance(stmt, cst.For):
+            return self.loop(stmt, env)
+        raise self.error(stmt, f"unexpected statement {type(stmt).__name__}", "report this as a vectorizer bug", VectorizeError)
+
+    def small(self, small: cst.CSTNode, env: Env) -> Env | None:
+        if isinstance(small, cst.Assign):
+            val = self.expr(small.value, env, tuple_ok=True)
+            env = dict(env)
+            for target in small.targets:
+                self.assign(target.target, val, env, small.value)
+            return env
+        if isinstance(small, cst.AnnAssign):
+            if small.value is None:
+                return env
+            val = self.expr(small.value, env)
+            env = dict(env)
+            self.assign(small.target, val, env, small.value)
+            return env
+        if isinstance(small, cst.AugAssign):
+            op = _AUG[type(small.operator)]
+            left = self.expr(small.target, env)
+            right = self.expr(small.value, env)
+            val = self.binary(small, op, left, right)
+            env = dict(env)
+            self.assign(small.target, val, env, small)
+            return env
+        if isinstance(small, cst.Return):
+            val = self.expr(small.value, env, tuple_ok=True)
+            items = val.type.items if isinstance(val.type, TupleType) else None
+            if isinstance(small.value, cst.Tuple):
+                vals = tuple(self.facts.vals[e.value] for e in small.value.elements)
+                self.facts.returns_tuple = True
+            elif items is not None:
+                vals = tuple(Val(t, val.batched) for t in items)
+                self.facts.returns_tuple = True
+            else:
+                vals = (val,)
+            if self.ctrl_depth:
+                vals = tuple(v.with_batched(True) for v in vals)
+                for loop in self.loops:
+                    if self.ctrl_depth > loop.ctrl_depth:
+                        loop.batched_exit = True
+            self.facts.returns.append(vals)
+            return None
+        if isinstance(small, cst.Raise):
+            return None
+        if isinstance(small, cst.Assert):
+            self.expr(small.test, env)
+            return env
+        if isinstance(small, cst.Break | cst.Continue):
+            loop = self.loops[-1]
+            (loop.breaks if isinstance(small, cst.Break) else loop.continues).append(env)
+            if self.ctrl_depth > loop.ctrl_depth:
+                loop.batched_exit = True
+            return None
+        if isinstance(small, cst.Pass | cst.Expr):  # Expr: a docstring (the fence refuses others)
+            return env
+        raise self.error(small, f"unexpected statement {type(small).__name__}", "report this as a vectorizer bug", VectorizeError)
+
+    def assign(self, target: cst.BaseExpression, val: Val, env: Env, value_node: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            if isinstance(val.type, TupleType):
+                raise self.error(value_node, "a tuple can only be unpacked into names or returned",
+                                 "write 'a, b = ...'")
+            env[target.value] = Binding(val)
+            self.facts.vals[target] = val
+            return
+        elements = [e.value for e in target.elements]  # type: ignore[attr-defined]
+        if isinstance(value_node, cst.Tuple):
+            items = [self.facts.vals[e.value] for e in value_node.elements]
+        elif isinstance(val.type, TupleType):
+            items = [Val(t, val.batched, c) for t, c in zip(val.type.items, val.const or [None] * len(val.type.items))]
+        else:
+            raise self.error(value_node, "only a tuple can be unpacked", "unpack a tuple: a, b = x, y")
+        if len(items) != len(elements):
+            raise self.error(value_node, f"cannot unpack {len(items)} values into {len(elements)} names",
+                             "use as many names as values", VectorizeError)
+        for el, item in zip(elements, items):
+            self.assign(el, item, env, value_node)
+
+    def if_stmt(self, stmt: cst.If, env: Env) -> Env | None:
+        test = self.expr(stmt.test, env)
+        self.facts.batched_test[stmt] = test.batched
+        if test.batched and self.masked_blocks:
+            # After if_to_select a batched `if m:` is a masked block: its body runs on every lane
+            # (failures flagged on m), so it is straight-line code; a raise in it only flags.
+            out = env
+            for s in (stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [stmt.body]):
+                self.facts.env_before[s] = out
+                out = self.statement(s, out) if not _is_raise(s) else out
+            return out
+        self.ctrl_depth += test.batched
+        then = self.block(stmt.body, env)
+        if isinstance(stmt.orelse, cst.If):
+            self.facts.env_before[stmt.orelse] = env
+            other = self.if_stmt(stmt.orelse, env)
+        elif isinstance(stmt.orelse, cst.Else):
+            other = self.block(stmt.orelse.body, env)
+        else:
+            other = env
+        self.ctrl_depth -= test.batched
+        return self.join_env(then, other, batched=test.batched)
+
+    def loop(self, stmt: cst.While | cst.For, env: Env) -> Env | None:
+        self.facts.loop_entry[stmt] = env
+        if isinstance(stmt, cst.For):
+            env = self.for_header(stmt, env)
+        header = env
+        promote = False
+        for _ in range(100):
+            loop = _Loop(stmt, self.ctrl_depth)
+            self.loops.append(loop)
+            if isinstance(stmt, cst.While):
+                test = self.expr(stmt.test, header)
+                batched = test.batched or promote
+            else:
+                batched = self.facts.batched_test[stmt] or promote
+            self.ctrl_depth += batched
+            body_env = header if isinstance(stmt, cst.While) else self.bind_for_target(stmt, header)
+            end = self.block(stmt.body, body_env)
+            self.ctrl_depth -= batched
+            self.loops.pop()
+            if loop.batched_exit and not batched:
+                promote = True  # lanes leave at different iterations: redo as a batched loop
+                continue
+            back = self.join_many([end, *loop.continues])
+            new_header = self.join_env(header, back, batched=batched)
+            assert new_header is not None
+            if new_header == header:
+                break
+            header = new_header
+        else:  # pragma: no cover - the lattice is finite
+            raise self.error(stmt, "type analysis did not converge", "report this as a vectorizer bug", VectorizeError)
+        self.facts.batched_test[stmt] = batched
+        self.facts.loop_header[stmt] = header
+        exits = [header, *loop.breaks]
+        return self.join_many(exits, batched=batched)
+
+    def for_header(self, stmt: cst.For, env: Env) -> Env:
+        it = stmt.iter
+        if isinstance(it, cst.Call):  # range(...)
+            args = [self.expr(a.value, env) for a in it.args]
+            for a, node in zip(args, it.args):
+                if not (isinstance(a.type, Type) and a.type.is_intlike):
+                    raise self.error(node.value, "range() needs int arguments, but this one may be a float",
+                                     "Python raises TypeError here; convert with int(...)")
+            self.facts.batched_test[stmt] = any(a.batched for a in args)
+        else:
+            seq = self.expr(it, env, tuple_ok=True)
+            if not isinstance(seq.type, TupleType):
+                raise self.error(it, "'for' needs range(...) or a tuple of numbers", "write 'for i in range(n)'")
+            self.facts.batched_test[stmt] = False
+        return env
+
+    def bind_for_target(self, stmt: cst.For, env: Env) -> Env:
+        env = dict(env)
+        name = stmt.target.value  # type: ignore[attr-defined]
+        if isinstance(stmt.iter, cst.Call):
+            val = Val(INT, self.facts.batched_test[stmt] or any(self.facts.vals[a.value].batched for a in stmt.iter.args))
+        else:
+            items = self.facts.vals[stmt.iter].type.items  # type: ignore[union-attr]
+            t = items[0]
+            for other in items[1:]:
+                t = join(t, other)
+            val = Val(t, False)
+        env[name] = Binding(val)
+        self.facts.vals[stmt.target] = val
+        return env
+
+    # -- joins -------------------------------------------------------------------------------
+    def join_val(self, a: Val, b: Val) -> Val:
+        if isinstance(a.type, TupleType) or isinstance(b.type, TupleType):
+            if a.type != b.type:
+                raise VectorizeTypeError("a name holds tuples of different shapes on different paths",
+                                         hint="keep tuple values in separate variables")
+            return Val(a.type, a.batched or b.batched)
+        same_const = a.const is not None and a.const == b.const and type(a.const) is type(b.const)
+        return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None)
+
+    def join_env(self, a: Env | None, b: Env | None, *, batched: bool) -> Env | None:
+        """Where two paths meet. Under a batched test, every name either path (re)assigned is
+        per-lane afterwards; names neither path touched keep their `Binding` object."""
+        if a is None or b is None:
+            return b if a is None else a  # the lanes that left (return/raise/break) carry nothing on
+        out: Env = {}
+        for name in a.keys() | b.keys():
+            x, y = a.get(name), b.get(name)
+            if x is y:
+                out[name] = x  # type: ignore[assignment]
+            elif x is None or y is None:
+                bind = x or y
+                out[name] = Binding(bind.val.with_batched(bind.val.batched or batched), True)  # type: ignore[union-attr]
+            else:
+                try:
+                    val = self.join_val(x.val, y.val)
+                except VectorizeTypeError as exc:
+                    raise VectorizeTypeError(f"{name!r}: {exc.message}", hint=exc.hint) from None
+                out[name] = Binding(val.with_batched(True) if batched else val, x.maybe_unbound or y.maybe_unbound)
+        return out
+
+    def join_many(self, envs: list[Env | None], batched: bool = False) -> Env | None:
+        out: Env | None = None
+        for env in envs:
+            out = env if out is None else self.join_env(out, env, batched=batched)
+        return out
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, node: cst.BaseExpression, env: Env, tuple_ok: bool = False) -> Val:
+        val = self._expr(node, env, tuple_ok)
+        self.facts.vals[node] = val
+        return val
+
+    def _expr(self, node: cst.BaseExpression, env: Env, tuple_ok: bool) -> Val:
+        if isinstance(node, cst.Name):
+            return self.name(node, env)
+        if isinstance(node, cst.Integer):
+            value = int(node.value.replace("_", ""), 0)
+            if value > INT64_MAX:
+                raise self.error(node, "integer literal does not fit in int64", "write it as a float literal if that is what you mean")
+            return Val(INT, False, value)
+        if isinstance(node, cst.Float):
+            return Val(FLOAT, False, float(node.value.replace("_", "")))
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.expr(node.left, env), self.expr(node.right, env)
+            return self.binary(node, BINOPS[type(node.operator)], left, right)
+        if isinstance(node, cst.UnaryOperation):
+            operand = self.expr(node.expression, env)
+            op = UNOPS[type(node.operator)]
+            if op == "-" and operand.const is not None and isinstance(node.expression, cst.Integer | cst.Float):
+                return Val(operand.type, False, -operand.const)  # a negative literal
+            impl = self.rule(node, lambda: rules.UNARY[op](self.scalar_type(node, operand), operand))
+            return Val(impl.result, operand.batched)
+        if isinstance(node, cst.BooleanOperation):
+            left = self.expr(node.left, env)
+            self.lazy += 1
+            right = self.expr(node.right, env)
+            self.lazy -= 1
+            t = join(self.scalar_type(node, left), self.scalar_type(node, right))
+            return Val(t, left.batched or right.batched)
+        if isinstance(node, cst.Comparison):
+            vals = [self.expr(node.left, env), self.expr(node.comparisons[0].comparator, env)]
+            self.lazy += 1
+            vals += [self.expr(c.comparator, env) for c in node.comparisons[1:]]
+            self.lazy -= 1
+            for v in vals:
+                self.scalar_type(node, v)
+            return Val(BOOL, any(v.batched for v in vals))
+        if isinstance(node, cst.IfExp):
+            test = self.expr(node.test, env)
+            self.lazy += 1
+            body, orelse = self.expr(node.body, env), self.expr(node.orelse, env)
+            self.lazy -= 1
+            t = join(self.scalar_type(node, body), self.scalar_type(node, orelse))
+            return Val(t, test.batched or body.batched or orelse.batched)
+        if isinstance(node, cst.Call):
+            return self.call(node, env)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, env)
+        if isinstance(node, cst.Tuple) and tuple_ok:
+            items = [self.expr(e.value, env) for e in node.elements]
+            types = tuple(self.scalar_type(node, v) for v in items)
+            consts = tuple(v.const for v in items)
+            return Val(TupleType(types), any(v.batched for v in items), consts if None not in consts else None)
+        raise self.error(node, f"unsupported expression {type(node).__name__}", "see 'Will it work for my code?' in the README")
+
+    def name(self, node: cst.Name, env: Env) -> Val:
+        name = node.value
+        if name in ("True", "False"):
+            return Val(BOOL, False, name == "True")
+        bind = env.get(name)
+        if bind is not None:
+            if bind.maybe_unbound and self.check_unbound:
+                raise self.error(node, f"{name!r} may be unbound here (it is not assigned on every path)",
+                                 "assign it a value before the 'if' or loop", VectorizeError)
+            return bind.val
+        glob = self.ns.resolve(name)
+        if glob.kind == "constant":
+            return Val(type_of_python(glob.value), False, glob.value)
+        raise self.error(node, f"{name!r} is used before it is assigned", "assign it first", VectorizeError)
+
+    def attribute(self, node: cst.Attribute) -> Val:
+        attr = node.attr.value
+        if attr not in rules.MATH_CONSTANTS:
+            raise self.error(node, f"math.{attr} is not supported here", "use math.pi, math.e, math.tau, math.inf or math.nan")
+        import math
+
+        return Val(FLOAT, False, getattr(math, attr))
+
+    def subscript(self, node: cst.Subscript, env: Env) -> Val:
+        seq = self.expr(node.value, env, tuple_ok=True)
+        index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
+        if not isinstance(seq.type, TupleType) or seq.const is None:
+            raise self.error(node, "indexing is only supported on module-level tuples", "define a tuple constant at module level")
+        if not (isinstance(index.type, Type) and index.type.is_intlike):
+            raise self.error(node, "tuple indices must be ints", "Python raises TypeError here; convert with int(...)")
+        items = seq.type.items
+        if index.const is not None:
+            if not -len(items) <= index.const < len(items):
+                raise self.error(node, "tuple index out of range (on every lane)", "check the index", VectorizeError)
+            return Val(items[index.const], False, seq.const[index.const])
+        t = items[0]
+        for other in items[1:]:
+            t = join(t, other)
+        return Val(t, index.batched)
+
+    def call(self, node: cst.Call, env: Env) -> Val:
+        func = node.func
+        args = [self.expr(a.value, env) for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: self.expr(a.value, env) for a in node.args if a.keyword is not None}
+        batched = any(v.batched for v in args) or any(v.batched for v in keywords.values())
+        if isinstance(func, cst.Attribute):
+            name = f"math.{func.attr.value}"
+        else:
+            glob = self.ns.resolve(func.value)  # type: ignore[union-attr]
+            if glob.kind == "function":
+                if self.lazy:
+                    raise self.error(node, f"a call to {glob.name}() inside 'and', 'or' or 'x if c else y' is not supported yet",
+                                     "call it in an 'if' statement instead", VectorizeError)
+                if self.callee_result is None:
+                    raise self.error(node, "calls to other functions must be inlined first", "report this as a vectorizer bug", VectorizeError)
+                self.facts.calls[node] = glob
+                result = self.callee_result(glob, args, keywords, node)
+                if len(result) == 1:
+                    return Val(result[0].type, result[0].batched or batched)
+                return Val(TupleType(tuple(v.type for v in result)), batched or any(v.batched for v in result))  # type: ignore[misc]
+            name = glob.name
+        if name in ("min", "max"):
+            if len(args) < 2 or keywords:
+                raise self.error(node, f"{name}() needs two or more numbers here", f"write {name}(a, b); {name} over an iterable is not supported")
+            t = self.scalar_type(node, args[0])
+            for v in args[1:]:
+                t = join(t, self.scalar_type(node, v))
+            return Val(t, batched)
+        if name == "pow":
+            if len(args) != 2 or keywords:
+                raise self.error(node, "pow() with a modulus is not supported", "write pow(x, y) or x ** y")
+            return self.binary(node, "**", args[0], args[1])
+        if name == "divmod":
+            if len(args) != 2:
+                raise self.error(node, "divmod() takes two numbers", "write divmod(a, b)")
+            impl = self.rule(node, lambda: rules.DIVMOD(*self.pair(node, args), *args))
+            return Val(impl.result, batched)
+        if name == "len":
+            if len(args) != 1 or not isinstance(args[0].type, TupleType):
+                raise self.error(node, "len() is only supported on module-level tuples", "use the tuple's length directly")
+            return Val(INT, False, len(args[0].type.items))
+        if name in rules.KEYWORD_CALLS:
+            impl = self.rule(node, lambda: rules.KEYWORD_CALLS[name](args, keywords))
+            return Val(impl.result, batched)
+        if keywords and not (name == "round" and set(keywords) == {"ndigits"}):
+            raise self.error(node, f"keyword arguments to {name}() are not supported", "pass them positionally")
+        rule = rules.call_rule(name)
+        if rule is None:
+            raise self.error(node, f"{name} has no batched implementation", "see 'Will it work for my code?' in the README")
+        args = args + list(keywords.values())
+        impl = self.rule(node, lambda: rule(args))
+        return Val(impl.result, batched)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def binary(self, node: cst.CSTNode, op: str, left: Val, right: Val) -> Val:
+        a, b = self.pair(node, [left, right])
+        impl = self.rule(node, lambda: rules.BINARY[op](a, b, left, right))
+        return Val(impl.result, left.batched or right.batched)
+
+    def pair(self, node: cst.CSTNode, vals: list[Val]) -> tuple[Type, Type]:
+        return self.scalar_type(node, vals[0]), self.scalar_type(node, vals[1])
+
+    def scalar_type(self, node: cst.CSTNode, val: Val) -> Type:
+        if not isinstance(val.type, Type):
+            raise self.error(node, "a tuple cannot be used as a number here", "unpack it into names first")
+        return val.type
+
+    def rule(self, node: cst.CSTNode, make: Callable[[], rules.Impl]) -> rules.Impl:
+        try:
+            return make()
+        except VectorizeTypeError as exc:
+            raise self.error(node, exc.message, exc.hint or "") from None
+
+
+_AUG = {getattr(cst, cls.__name__ + "Assign"): op for cls, op in BINOPS.items()}
+
+
+def _is_raise(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[-1], cst.Raise)
+
+
+def analyze(
+    func: cst.FunctionDef,
+    params: dict[str, Val],
+    namespace: Namespace,
+    locate: Callable[[cst.CSTNode], SourceLocation | None] = lambda node: None,
+    callee_result=None,
+    check_unbound: bool = True,
+    masked_blocks: bool = False,
+) -> Facts:
+    """Run the analysis of `func` for one specialization (`params`: name -> Val).
+
+    `check_unbound` is for the user's own tree; the passes' trees read names only on the lanes
+    where the user's code defined them (predication), which this analysis cannot see.
+    """
+    return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks).run(func, params)

@@ -1,0 +1,98 @@
+"""Calls to other functions of the same module: parse and fence each callee once, bind a call's
+arguments to its parameters, and give the analysis the callee's result for those arguments.
+
+Each call site is analyzed with its own argument types (a callee called with an int and with a
+float is typed twice), and is later inlined with them (`passes/inline_calls.py`). Recursion,
+direct or mutual, is refused: per-lane recursion depth has no batched form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..errors import UnsupportedCallError, VectorizeError, VectorizeTypeError
+from ..frontend import fence
+from ..frontend.namespace import Global, Namespace, function_source
+from ..frontend.parse import ParsedFunction, parse_function
+from .types import Val, type_of_python
+
+
+class Callees:
+    """The same-module functions one vectorized function reaches, parsed and fenced."""
+
+    def __init__(self, namespace: Namespace, root: str) -> None:
+        self.namespace = namespace
+        self.parsed: dict[str, ParsedFunction] = {}
+        self.stack = [root]
+
+    def parse(self, glob: Global) -> ParsedFunction:
+        if glob.name not in self.parsed:
+            parsed = parse_function(function_source(glob))
+            fence.check(parsed, self.namespace)
+            self.parsed[glob.name] = parsed
+        return self.parsed[glob.name]
+
+    def bind(self, parsed: ParsedFunction, args: list, keywords: dict[str, object],
+             default: Callable[[cst.BaseExpression], object]) -> dict[str, object]:
+        """Map a call's arguments to the callee's parameter names, in parameter order."""
+        params = parsed.func.params
+        ordered = [*params.posonly_params, *params.params]
+        names = [p.name.value for p in (*ordered, *params.kwonly_params)]
+        bound: dict[str, object] = {}
+        if len(args) > len(ordered):
+            raise VectorizeTypeError(f"{parsed.name}() takes {len(ordered)} positional arguments but {len(args)} were given",
+                                     hint="call it as it is defined")
+        for p, a in zip(ordered, args):
+            bound[p.name.value] = a
+        for k, v in keywords.items():
+            if k not in names or k in bound:
+                raise VectorizeTypeError(f"{parsed.name}() got an unexpected or repeated keyword argument {k!r}",
+                                         hint="call it as it is defined")
+            bound[k] = v
+        for p in (*ordered, *params.kwonly_params):
+            name = p.name.value
+            if name not in bound:
+                if p.default is None:
+                    raise VectorizeTypeError(f"{parsed.name}() missing argument {name!r}", hint="pass every parameter")
+                bound[name] = default(p.default)
+        return {n: bound[n] for n in names}
+
+    def result(self, glob: Global, args: list[Val], keywords: dict[str, Val], node: cst.Call) -> tuple[Val, ...]:
+        """The values a call returns, for the analysis of the caller."""
+        from .batched import analyze
+
+        if glob.name in self.stack:
+            raise UnsupportedCallError(f"recursive call to {glob.name!r} (through {' -> '.join(self.stack)})",
+                                       hint="rewrite the recursion as a loop")
+        parsed = self.parse(glob)
+        params = self.bind(parsed, args, keywords, default_val)
+        self.stack.append(glob.name)
+        try:
+            facts = analyze(parsed.func, params, self.namespace, parsed.location, self.result)  # type: ignore[arg-type]
+        finally:
+            self.stack.pop()
+        batched = any(v.batched for v in params.values())  # type: ignore[union-attr]
+        return tuple(Val(v.type, v.batched or batched) for v in facts.result)
+
+
+def default_value(node: cst.BaseExpression) -> object:
+    """A parameter default the source spells out: a number literal, True/False, or its negation."""
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0)
+    if isinstance(node, cst.Float):
+        return float(node.value.replace("_", ""))
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = default_value(node.expression)
+        if not isinstance(inner, bool):
+            return -inner  # type: ignore[operator]
+    raise VectorizeError("the default value of a called function's parameter must be a number literal",
+                         hint="write the default as a literal, or pass the argument explicitly")
+
+
+def default_val(node: cst.BaseExpression) -> Val:
+    value = default_value(node)
+    return Val(type_of_python(value), False, value)

@@ -1,0 +1,134 @@
+"""Live variables after each statement (standard backward dataflow over the structured body).
+
+`if_to_select` asks one question of it: after this batched `if` (or masked loop), may the old
+value of `v` still be read? Only then does an assignment in a branch need a merge
+(`v = e if m else v`); otherwise the branch may overwrite `v` on every lane.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+def reads(node: cst.CSTNode | None) -> set[str]:
+    """Names read (loaded) anywhere inside an expression or statement."""
+    if node is None:
+        return set()
+    found: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> bool:
+            if not isinstance(n.target, cst.Name | cst.Tuple):
+                n.target.visit(self)
+            return False
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_For(self, n: cst.For) -> bool:
+            n.iter.visit(self)
+            n.body.visit(self)
+            return False
+
+    node.visit(Collect())
+    return found
+
+
+def writes(node: cst.CSTNode) -> set[str]:
+    """Names assigned anywhere inside a statement (or block)."""
+    found: set[str] = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            found.update(_target_names(n.target))
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            found.update(_target_names(n.target))
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            if n.value is not None:
+                found.update(_target_names(n.target))
+
+        def visit_For(self, n: cst.For) -> None:
+            found.update(_target_names(n.target))
+
+    node.visit(Collect())
+    return found
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for el in target.elements for n in _target_names(el.value)]
+    return []
+
+
+class Liveness:
+    """`live_out[stmt]`: names whose current value may be read after `stmt`."""
+
+    def __init__(self, func: cst.FunctionDef) -> None:
+        self.live_out: dict[cst.CSTNode, frozenset[str]] = {}
+        self.block(func.body, frozenset())
+
+    def block(self, block: cst.BaseSuite, out: frozenset[str]) -> frozenset[str]:
+        stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        live = out
+        for stmt in reversed(stmts):
+            live = self.stmt(stmt, live)
+        return live
+
+    def stmt(self, stmt: cst.CSTNode, out: frozenset[str]) -> frozenset[str]:
+        self.live_out[stmt] = out
+        if isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            live = out
+            for small in reversed(stmt.body):
+                live = self.small(small, live)
+            return live
+        if isinstance(stmt, cst.If):
+            then = self.block(stmt.body, out)
+            if isinstance(stmt.orelse, cst.If):
+                other = self.stmt(stmt.orelse, out)
+            elif isinstance(stmt.orelse, cst.Else):
+                other = self.block(stmt.orelse.body, out)
+            else:
+                other = out
+            return then | other | reads(stmt.test)
+        if isinstance(stmt, cst.While):
+            live = out | reads(stmt.test)
+            while True:
+                new = out | reads(stmt.test) | self.block(stmt.body, live)
+                if new == live:
+                    return live
+                live = new
+        if isinstance(stmt, cst.For):
+            target = frozenset(_target_names(stmt.target))
+            live = out
+            while True:
+                body_in = self.block(stmt.body, live | out)
+                new = out | (body_in - target)
+                if new == live:
+                    return live | reads(stmt.iter)
+                live = new
+        raise AssertionError(f"unexpected statement {type(stmt).__name__}")
+
+    def small(self, small: cst.CSTNode, out: frozenset[str]) -> frozenset[str]:
+        self.live_out[small] = out
+        if isinstance(small, cst.Assign):
+            killed = {n for t in small.targets for n in _target_names(t.target)}
+            return (out - killed) | reads(small.value)
+        if isinstance(small, cst.Return):
+            return frozenset(reads(small.value))
+        if isinstance(small, cst.Raise):
+            return frozenset()  # the path ends; the message is only built by the scalar re-run
+        if isinstance(small, cst.Assert):
+            return out | reads(small.test)
+        return out

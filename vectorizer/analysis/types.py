@@ -1,0 +1,91 @@
+"""The value lattice: what one lane of a variable can hold, and whether it varies across lanes.
+
+    BOOL  Python bool                          stored as np.bool_
+    INT   Python int (checked to fit int64)    stored as np.int64
+    FLOAT Python float                         stored as np.float64
+    NUM   int on some lanes, float on others   stored as np.float64; int lanes checked |v| <= 2**53
+
+`join` is the type a variable has where two paths meet: bool and int join to INT (a bool *is* an
+int in Python arithmetic); int and float join to NUM, whose int lanes stay exact as long as they
+are at most 2**53 in magnitude (the lowering flags those that are not).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Type(enum.Enum):
+    BOOL = "bool"
+    INT = "int"
+    FLOAT = "float"
+    NUM = "num"
+
+    @property
+    def dtype(self) -> str:
+        """The NumPy dtype name that stores this type."""
+        return {"bool": "bool", "int": "int64", "float": "float64", "num": "float64"}[self.value]
+
+    @property
+    def is_intlike(self) -> bool:
+        return self in (Type.BOOL, Type.INT)
+
+    @property
+    def is_floatlike(self) -> bool:
+        return self in (Type.FLOAT, Type.NUM)
+
+
+BOOL, INT, FLOAT, NUM = Type.BOOL, Type.INT, Type.FLOAT, Type.NUM
+
+
+def join(a: Type, b: Type) -> Type:
+    if a is b:
+        return a
+    if a.is_intlike and b.is_intlike:
+        return INT
+    return NUM
+
+
+def arith(a: Type, b: Type) -> Type:
+    """Result of + - * // % on two numbers: bools count as ints; a float operand makes a float."""
+    if a is FLOAT or b is FLOAT:
+        return FLOAT
+    if a is NUM or b is NUM:
+        return NUM
+    return INT
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """A fixed-length tuple of numbers (a module constant, divmod, a tuple-returning helper)."""
+
+    items: tuple[Type, ...]
+
+
+@dataclass(frozen=True)
+class Val:
+    """What the analysis knows about one value."""
+
+    type: Type | TupleType
+    batched: bool = False
+    const: object = None  # the Python value when known at transform time (literals, constants)
+
+    def with_batched(self, batched: bool) -> Val:
+        return Val(self.type, batched, self.const if not batched else None)
+
+
+def type_of_python(value: object) -> Type | TupleType:
+    """The lattice type of a Python constant."""
+    if isinstance(value, tuple):
+        return TupleType(tuple(type_of_python(v) for v in value))  # type: ignore[misc]
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    return FLOAT
+
+
+def type_of_dtype(kind: str) -> Type:
+    """The lattice type for a canonical NumPy dtype kind ('b', 'i', 'f')."""
+    return {"b": BOOL, "i": INT, "f": FLOAT}[kind]

@@ -1,0 +1,1 @@
+"""Module emission: header, imports, constants and the lowered function."""

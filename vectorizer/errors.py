@@ -1,0 +1,140 @@
+"""Errors and warnings raised by vectorizer.
+
+Every refusal is a `VectorizeError` that names file:line:col (1-based line, 1-based character
+column), shows the source line with a caret under the construct, says what the construct is in the
+user's words and gives a hint::
+
+    model.py:12:14: error[VEC-GEN]: 'yield' makes 'f' a generator; generators cannot be vectorized
+       12 |     y = (yield x)
+          |          ^^^^^^^
+    hint: return one value per call; each input lane maps to exactly one output
+
+Several problems found in one function are reported together (`VectorizeErrorGroup`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """A place in a user's source file; line and columns are 1-based, columns count characters."""
+
+    filename: str
+    line: int
+    column: int
+    end_column: int | None = None
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.column}"
+
+    def caret_block(self) -> str:
+        """The source line and a caret range under the construct, as a compiler prints them."""
+        if not self.source_line:
+            return ""
+        text = self.source_line.rstrip("\n")
+        gutter = f"{self.line:>5} | "
+        start = max(self.column - 1, 0)
+        end = self.end_column - 1 if self.end_column and self.end_column > self.column else start + 1
+        end = min(max(end, start + 1), max(len(text), start + 1))
+        pad = " " * (len(gutter) - 2) + "| "
+        return f"{gutter}{text}\n{pad}{' ' * start}{'^' * (end - start)}"
+
+
+class VectorizeError(Exception):
+    """A function (or a call) that vectorizer refuses, with where and why."""
+
+    code = "VEC"
+
+    def __init__(
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        *,
+        hint: str | None = None,
+        construct: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        self.message = message
+        self.location = location
+        self.hint = hint
+        self.construct = construct
+        if code is not None:
+            self.code = code
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = f"error[{self.code}]: {self.message}"
+        if self.location is not None:
+            head = f"{self.location}: {head}"
+        parts = [head]
+        if self.location is not None and self.location.source_line:
+            parts.append(self.location.caret_block())
+        if self.hint:
+            parts.append(f"hint: {self.hint}")
+        return "\n".join(parts)
+
+
+class UnsupportedSyntaxError(VectorizeError):
+    """A construct outside the supported subset (generators, try, with, ...)."""
+
+    code = "VEC-SYNTAX"
+
+
+class UnsupportedCallError(VectorizeError):
+    """A call vectorizer has no exact batched meaning for."""
+
+    code = "VEC-CALL"
+
+
+class VectorizeTypeError(VectorizeError, TypeError):
+    """A value of a type the engine cannot batch (a float range bound, a bitwise op on floats...)."""
+
+    code = "VEC-TYPE"
+
+
+class SourceUnavailableError(VectorizeError):
+    """The function's source text cannot be read (lambda, exec, REPL)."""
+
+    code = "VEC-SOURCE"
+
+
+class VectorizeInputError(VectorizeError, TypeError):
+    """A call with an argument the batched function cannot take (complex, strings, huge ints...)."""
+
+    code = "VEC-INPUT"
+
+
+class VectorizeValueError(VectorizeError, ValueError):
+    """A call with arguments whose shapes do not broadcast, or a lane result that cannot be stored."""
+
+    code = "VEC-VALUE"
+
+
+class VectorizeOverflowError(VectorizeError, OverflowError):
+    """A lane's exact Python integer result does not fit the int64 output array."""
+
+    code = "VEC-OVERFLOW"
+
+
+class VectorizeErrorGroup(VectorizeError):
+    """All the problems found in one function, reported at once."""
+
+    code = "VEC-MANY"
+
+    def __init__(self, errors: list[VectorizeError]) -> None:
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(
+            first.message, first.location, hint=first.hint, construct=first.construct, code=first.code
+        )
+
+    def _render(self) -> str:
+        body = "\n\n".join(e._render() for e in self.errors)
+        return f"{len(self.errors)} problems found:\n{body}" if len(self.errors) > 1 else body
+
+
+class FallbackWarning(UserWarning):
+    """A function is run by the per-element (slow, exact) path instead of batched code."""

@@ -1,0 +1,243 @@
+"""What the global names a function reads refer to: `math`, builtins, same-module functions, constants.
+
+Two ways to build it: from a live function (`__globals__`, for the decorator and the import hook)
+or statically from a module's source (for the CLI, which never imports user code). Either way the
+answer for a name is a `Global`; anything else is unknown and the fence refuses it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+import numbers
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .source import FunctionSource, source_from_text, source_of
+
+# Builtins with an exact batched meaning (see rules.py).
+SUPPORTED_BUILTINS = frozenset(
+    {"abs", "min", "max", "round", "int", "float", "bool", "pow", "divmod", "range", "len"}
+)
+# Builtins that are refused with a specific explanation.
+SIDE_EFFECT_BUILTINS = {
+    "print": "'print' writes output per call; the batched function cannot reproduce its order",
+    "input": "'input' reads from the terminal",
+    "open": "'open' does file I/O",
+    "exec": "'exec' runs dynamic code",
+    "eval": "'eval' runs dynamic code",
+    "globals": "'globals' exposes mutable module state",
+    "setattr": "'setattr' mutates objects",
+    "id": "'id' depends on object identity",
+    "hash": "'hash' depends on object identity",
+    "iter": "iterators are stateful",
+    "next": "iterators are stateful",
+}
+SIDE_EFFECT_MODULES = {
+    "random": "random numbers differ per lane and per call",
+    "time": "time is a side effect",
+    "os": "the operating system is a side effect",
+    "sys": "interpreter state is a side effect",
+}
+
+Constant = "int | float | bool | tuple"
+
+
+@dataclass(frozen=True)
+class Global:
+    """What a global name refers to."""
+
+    kind: str  # 'math' | 'math_func' | 'constant' | 'builtin' | 'function' | 'unknown'
+    name: str  # canonical name: 'math.sqrt', 'abs', a function's qualname, ...
+    value: object = None  # the constant value, or the callee's FunctionSource
+
+
+@dataclass
+class Namespace:
+    """Resolves the global names of one module."""
+
+    module: str
+    lookup: Callable[[str], Global]
+    _cache: dict[str, Global] = field(default_factory=dict)
+
+    def resolve(self, name: str) -> Global:
+        if name not in self._cache:
+            self._cache[name] = self.lookup(name)
+        return self._cache[name]
+
+    @classmethod
+    def of_function(cls, func: types.FunctionType) -> Namespace:
+        """Names as the live function sees them (decorator, import hook)."""
+        globals_ = func.__globals__
+        module = func.__module__
+
+        def lookup(name: str) -> Global:
+            if name in globals_:
+                return _classify_object(name, globals_[name], module)
+            if hasattr(builtins, name):
+                return _builtin(name)
+            return Global("unknown", name)
+
+        return cls(module, lookup)
+
+    @classmethod
+    def of_module_source(cls, text: str, filename: str, module: str = "") -> Namespace:
+        """Names as a module's source binds them, without importing it (CLI)."""
+        tree = ast.parse(text, filename)
+        bindings: dict[str, list[Global]] = {}
+        lines = text.splitlines(keepends=True)
+        for node in tree.body:
+            for name, glob in _static_bindings(node, lines, filename, module, bindings):
+                bindings.setdefault(name, []).append(glob)
+
+        def lookup(name: str) -> Global:
+            found = bindings.get(name)
+            if found:
+                return found[0] if len(found) == 1 else Global("unknown", name)
+            if hasattr(builtins, name):
+                return _builtin(name)
+            return Global("unknown", name)
+
+        return cls(module, lookup)
+
+
+def is_constant(value: object) -> bool:
+    """A number (not complex) or a tuple of them: the module-level values a function may read."""
+    if isinstance(value, tuple):
+        return all(is_constant(v) and not isinstance(v, tuple) for v in value)
+    return isinstance(value, (bool, int, float)) or (
+        isinstance(value, numbers.Real) and type(value).__module__ == "numpy"
+    )
+
+
+def normalize_constant(value: object) -> object:
+    """NumPy scalars become the Python scalars a lane would see."""
+    if isinstance(value, tuple):
+        return tuple(normalize_constant(v) for v in value)
+    if isinstance(value, (bool, int, float)):
+        return value
+    return value.item()  # type: ignore[attr-defined]
+
+
+def _builtin(name: str) -> Global:
+    if name in SUPPORTED_BUILTINS:
+        return Global("builtin", name)
+    return Global("unknown", name)
+
+
+def _classify_object(name: str, value: object, module: str) -> Global:
+    if value is math:
+        return Global("math", "math")
+    if isinstance(value, types.ModuleType):
+        return Global("unknown", value.__name__)
+    if isinstance(value, types.BuiltinFunctionType) and getattr(math, value.__name__, None) is value:
+        return Global("math_func", f"math.{value.__name__}")
+    if isinstance(value, types.BuiltinFunctionType) and getattr(builtins, value.__name__, None) is value:
+        return _builtin(value.__name__)
+    scalar = getattr(value, "scalar", None)  # a @vectorize-decorated function
+    if isinstance(scalar, types.FunctionType):
+        value = scalar
+    if isinstance(value, types.FunctionType):
+        if value.__module__ == module and value.__name__ != "<lambda>":
+            return Global("function", value.__qualname__, value)
+        return Global("unknown", f"{value.__module__}.{value.__qualname__}")
+    if is_constant(value):
+        return Global("constant", name, normalize_constant(value))
+    return Global("unknown", name)
+
+
+def function_source(glob: Global) -> FunctionSource:
+    """The source of a same-module function a `Global` names."""
+    if isinstance(glob.value, FunctionSource):
+        return glob.value
+    return source_of(glob.value)
+
+
+def _static_bindings(node: ast.stmt, lines: list[str], filename: str, module: str, seen: dict):
+    """(name, Global) pairs a top-level statement binds, judged from source alone."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            bound = alias.asname or alias.name.split(".")[0]
+            kind = "math" if alias.name == "math" else "unknown"
+            yield bound, Global(kind, alias.name)
+    elif isinstance(node, ast.ImportFrom):
+        for alias in node.names:
+            bound = alias.asname or alias.name
+            if node.module == "math" and not node.level:
+                attr = getattr(math, alias.name, None)
+                if callable(attr):
+                    yield bound, Global("math_func", f"math.{alias.name}")
+                elif isinstance(attr, float):
+                    yield bound, Global("constant", bound, attr)
+                else:
+                    yield bound, Global("unknown", alias.name)
+            else:
+                yield bound, Global("unknown", alias.name)
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        text = "".join(lines[start - 1 : node.end_lineno])
+        src = source_from_text(text, node.name, filename, start)
+        yield node.name, Global("function", node.name, src)
+    elif isinstance(node, ast.ClassDef):
+        yield node.name, Global("unknown", node.name)
+    elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = _static_value(node.value, seen) if node.value is not None else None
+        for target in targets:
+            if isinstance(target, ast.Name):
+                if value is not None and is_constant(value):
+                    yield target.id, Global("constant", target.id, value)
+                else:
+                    yield target.id, Global("unknown", target.id)
+    elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+        # Names bound under control flow are not constants we can know statically.
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                yield sub.id, Global("unknown", sub.id)
+
+
+_SAFE_BINOPS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Pow: lambda a, b: a**b,
+}
+
+
+def _static_value(node: ast.expr, seen: dict) -> object | None:
+    """Evaluate a constant expression of literals, earlier constants and math constants."""
+    try:
+        if isinstance(node, ast.Constant) and is_constant(node.value):
+            return node.value
+        if isinstance(node, ast.Tuple):
+            items = [_static_value(e, seen) for e in node.elts]
+            return tuple(items) if all(i is not None and not isinstance(i, tuple) for i in items) else None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = _static_value(node.operand, seen)
+            return None if v is None or isinstance(v, tuple) else (-v if isinstance(node.op, ast.USub) else +v)
+        if isinstance(node, ast.BinOp) and type(node.op) in _SAFE_BINOPS:
+            a, b = _static_value(node.left, seen), _static_value(node.right, seen)
+            if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
+                return None
+            if isinstance(node.op, ast.Pow) and abs(b) > 64:
+                return None
+            return _SAFE_BINOPS[type(node.op)](a, b)
+        if isinstance(node, ast.Name):
+            found = seen.get(node.id)
+            if found and len(found) == 1 and found[0].kind == "constant":
+                return found[0].value
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr in ("pi", "e", "tau", "inf", "nan")
+        ):
+            found = seen.get(node.value.id)
+            if found and len(found) == 1 and found[0].kind == "math":
+                return getattr(math, node.attr)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    return None

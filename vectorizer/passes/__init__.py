@@ -1,0 +1,1 @@
+"""Lowering passes, one per file; `vectorizer.pipeline` holds their order."""

@@ -1,0 +1,59 @@
+"""Attach the user's source line to every statement, as a leading comment that passes carry along.
+
+Before::
+
+    while zr * zr + zi * zi <= 4.0 and n < max_iter:  # escape test
+        n += 1
+
+After::
+
+    # line 7: while zr * zr + zi * zi <= 4.0 and n < max_iter:
+    while zr * zr + zi * zi <= 4.0 and n < max_iter:
+        # line 8: n += 1
+        n += 1
+
+User comments are dropped: after lowering they would sit next to code they no longer describe.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..frontend.parse import ParsedFunction
+from .base import ORIGIN_PREFIX
+
+
+class _Annotate(cst.CSTTransformer):
+    def __init__(self, parsed: ParsedFunction) -> None:
+        self.parsed = parsed
+        self.lines = parsed.source.text.splitlines()
+
+    def _origin(self, original: cst.CSTNode) -> list[cst.EmptyLine]:
+        loc = self.parsed.positions.get(original)
+        if loc is None:
+            return []
+        text = self.lines[loc.start.line - 1].strip() if loc.start.line <= len(self.lines) else ""
+        text = text.split("  #")[0].rstrip() if "#" in text else text
+        line = self.parsed.source.first_line + loc.start.line - 1
+        return [cst.EmptyLine(comment=cst.Comment(f"{ORIGIN_PREFIX}{line}: {text}"))]
+
+    def _leave(self, original, updated):
+        return updated.with_changes(leading_lines=self._origin(original))
+
+    def leave_SimpleStatementLine(self, original, updated):
+        return self._leave(original, updated).with_changes(trailing_whitespace=cst.TrailingWhitespace())
+
+    leave_If = _leave
+    leave_While = _leave
+    leave_For = _leave
+
+    def leave_IndentedBlock(self, original, updated):
+        return updated.with_changes(header=cst.TrailingWhitespace(), footer=())
+
+    def leave_Else(self, original, updated):
+        return updated.with_changes(leading_lines=())
+
+
+def transform(func: cst.FunctionDef, parsed: ParsedFunction) -> cst.FunctionDef:
+    # `func` must be the parsed node itself: positions are keyed by the original nodes.
+    return func.visit(_Annotate(parsed))

@@ -1,0 +1,156 @@
+"""What every pass shares: the context, node builders, and origin comments that travel with code.
+
+Each pass is a module with a docstring showing the pattern before and after, and a function
+`transform(func, ctx) -> func` at the bottom. Between passes the tree is valid scalar Python until
+`ops_to_numpy`, so each desugaring step can be tested by running it against the original function.
+
+Origin comments (`# line 12: if x > 0:`) are attached as leading comments to the statements of
+the user's function before the first pass; a pass that replaces a statement moves its leading
+lines onto the first statement of the replacement (`replace`), so the origin survives lowering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..analysis.batched import Facts, analyze
+from ..analysis.calls import Callees
+from ..analysis.names import Namer
+from ..analysis.types import Val
+from ..frontend.namespace import Namespace
+
+if TYPE_CHECKING:
+    from ..options import Options
+
+ORIGIN_PREFIX = "# line "
+_MODULE = cst.Module(body=[])
+
+
+@dataclass
+class Context:
+    """What the passes of one specialization share."""
+
+    name: str
+    params: dict[str, Val]  # the specialization: each parameter's type and batchedness
+    namespace: Namespace
+    namer: Namer
+    options: Options
+    loop_masks: set[str] = field(default_factory=set)  # masks of lowered while loops
+    constants: dict[str, object] = field(default_factory=dict)  # module constants the code reads
+    callees: Callees | None = None  # same-module functions reached from this one
+    prepare_callee: Callable[..., cst.FunctionDef] | None = None  # the scalar passes, for inlining
+    predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
+
+    def analyze(self, func: cst.FunctionDef) -> Facts:
+        callee_result = self.callees.result if self.callees else None
+        return analyze(func, self.params, self.namespace, callee_result=callee_result, check_unbound=False,
+                       masked_blocks=self.predicated)
+
+    def child(self, name: str, params: dict[str, Val]) -> Context:
+        """The context of an inlined callee: its own parameters, the caller's namer and tables."""
+        return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
+                       self.constants, self.callees, self.prepare_callee)
+
+
+# -- building nodes ----------------------------------------------------------------------------
+def code(node: cst.CSTNode) -> str:
+    """Source text of a node (expressions and statements)."""
+    return _MODULE.code_for_node(node)
+
+
+def expr(text: str) -> cst.BaseExpression:
+    return cst.parse_expression(text)
+
+
+def stmt(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text if text.endswith("\n") else text + "\n")
+
+
+def stmts(text: str) -> list[cst.BaseStatement]:
+    return list(cst.parse_module(text).body)
+
+
+def block(statements: Sequence[cst.BaseStatement]) -> cst.IndentedBlock:
+    return cst.IndentedBlock(body=list(statements) or [stmt("pass")])
+
+
+def body_of(suite: cst.BaseSuite | None) -> list[cst.BaseStatement]:
+    """The statements of a block (an `Else`, an `If` used as elif, or None give what they hold)."""
+    if suite is None:
+        return []
+    if isinstance(suite, cst.Else):
+        return body_of(suite.body)
+    if isinstance(suite, cst.If):
+        return [suite]
+    if isinstance(suite, cst.IndentedBlock):
+        return list(suite.body)
+    return [cst.SimpleStatementLine(body=list(suite.body))]  # type: ignore[attr-defined]
+
+
+def assign(target: str, value: str | cst.BaseExpression) -> cst.SimpleStatementLine:
+    value_node = expr(value) if isinstance(value, str) else value
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(target))], value_node)])
+
+
+def if_stmt(test: str | cst.BaseExpression, then: Sequence[cst.BaseStatement],
+            orelse: Sequence[cst.BaseStatement] = ()) -> cst.If:
+    test_node = expr(test) if isinstance(test, str) else test
+    other = cst.Else(block(orelse)) if orelse else None
+    return cst.If(test=test_node, body=block(then), orelse=other)
+
+
+def paren(text: str) -> str:
+    """Parenthesize unless the text is already atomic."""
+    t = text.strip()
+    if t.isidentifier() or _is_number(t) or (t.startswith("(") and _balanced_outer(t)):
+        return t
+    return f"({t})"
+
+
+def _is_number(t: str) -> bool:
+    try:
+        float(t)
+        return not t.startswith(("-", "+"))
+    except ValueError:
+        return False
+
+
+def _balanced_outer(t: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i != len(t) - 1:
+            return False
+    return t.endswith(")")
+
+
+# -- origins -----------------------------------------------------------------------------------
+def leading(node: cst.CSTNode) -> Sequence[cst.EmptyLine]:
+    return getattr(node, "leading_lines", ())
+
+
+def replace(old: cst.CSTNode, new: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """`new` stands for `old`: the first new statement takes over old's leading comments."""
+    new = list(new)
+    lines = list(leading(old))
+    if new and lines:
+        first = new[0]
+        new[0] = first.with_changes(leading_lines=[*lines, *leading(first)])
+    return new
+
+
+def strip_leading(node: cst.BaseStatement) -> cst.BaseStatement:
+    return node.with_changes(leading_lines=()) if leading(node) else node
+
+
+def flatten(func: cst.FunctionDef, stmts_: Sequence[cst.BaseStatement]) -> cst.FunctionDef:
+    return func.with_changes(body=func.body.with_changes(body=list(stmts_)))
+
+
+def func_body(func: cst.FunctionDef) -> list[cst.BaseStatement]:
+    return list(func.body.body)  # type: ignore[arg-type]

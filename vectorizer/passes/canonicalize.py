@@ -1,0 +1,120 @@
+"""Reduce assignment forms to one: `name = expr` (and `a, b = call(...)` for tuple results).
+
+Before::
+
+    '''Docstring.'''
+    zr = zi = 0.0
+    n += 1
+    zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+    x: float = 1.0
+    pass
+
+After::
+
+    zr = 0.0
+    zi = 0.0
+    n = n + 1
+    zr_1 = zr * zr - zi * zi + cr
+    zi = 2.0 * zr * zi + ci
+    zr = zr_1
+    x = 1.0
+
+A tuple assignment is simultaneous in Python; a temporary is used only for a target that a later
+right-hand side still reads. Under `python -O` asserts are dropped, as CPython does.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis.liveness import reads
+from .base import Context, replace, stmt
+
+_ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Call, cst.Attribute, cst.Subscript)
+
+
+def parenthesize(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, _ATOMIC) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+class _Canonicalize(cst.CSTTransformer):
+    def __init__(self, ctx: Context, optimize: bool) -> None:
+        self.ctx = ctx
+        self.optimize = optimize
+
+    def leave_IndentedBlock(self, original, updated):
+        out: list[cst.BaseStatement] = []
+        for s in updated.body:
+            out.extend(self.statement(s))
+        if not out:
+            out = [stmt("pass")]
+        return updated.with_changes(body=out)
+
+    def statement(self, s: cst.BaseStatement) -> list[cst.BaseStatement]:
+        if not isinstance(s, cst.SimpleStatementLine):
+            return [s]
+        out: list[cst.BaseStatement] = []
+        for small in s.body:
+            out.extend(self.small(small))
+        return replace(s, out)
+
+    def small(self, small: cst.BaseSmallStatement) -> list[cst.BaseStatement]:
+        line = lambda node: cst.SimpleStatementLine([node])  # noqa: E731
+        if isinstance(small, cst.Pass):
+            return []
+        if isinstance(small, cst.Expr):  # only docstrings pass the fence
+            return []
+        if isinstance(small, cst.Assert) and self.optimize:
+            return []
+        if isinstance(small, cst.AnnAssign):
+            if small.value is None:
+                return []
+            return [line(cst.Assign([cst.AssignTarget(small.target)], small.value))]
+        if isinstance(small, cst.AugAssign):
+            op = getattr(cst, type(small.operator).__name__.removesuffix("Assign"))()
+            value = cst.BinaryOperation(small.target, op, parenthesize(small.value))
+            return [line(cst.Assign([cst.AssignTarget(small.target)], value))]
+        if isinstance(small, cst.Assign):
+            return [line(a) for a in self.assign(small)]
+        return [line(small)]
+
+    def assign(self, node: cst.Assign) -> list[cst.Assign]:
+        targets = [t.target for t in node.targets]
+        first, rest = targets[0], targets[1:]
+        if rest and not isinstance(first, cst.Name):
+            tmp = self.ctx.namer.fresh("t")
+            out = [cst.Assign([cst.AssignTarget(cst.Name(tmp))], node.value)]
+            for t in targets:
+                out += self.assign(cst.Assign([cst.AssignTarget(t)], cst.Name(tmp)))
+            return out
+        out = self.unpack(first, node.value)
+        literal = isinstance(node.value, cst.Integer | cst.Float) or (
+            isinstance(node.value, cst.Name) and node.value.value in ("True", "False"))
+        for t in rest:
+            out += self.unpack(t, (node.value if literal else first).deep_clone())
+        return out
+
+    def unpack(self, target: cst.BaseExpression, value: cst.BaseExpression) -> list[cst.Assign]:
+        if isinstance(target, cst.Name) or not isinstance(value, cst.Tuple):
+            return [cst.Assign([cst.AssignTarget(target)], value)]
+        names = [e.value for e in target.elements]  # type: ignore[attr-defined]
+        values = [e.value for e in value.elements]
+        if len(names) != len(values):
+            return [cst.Assign([cst.AssignTarget(target)], value)]  # the analysis reports it
+        now: list[cst.Assign] = []
+        later: list[cst.Assign] = []
+        for i, (name, val) in enumerate(zip(names, values)):
+            later_reads = set().union(*(reads(v) for v in values[i + 1:])) if i + 1 < len(values) else set()
+            if isinstance(name, cst.Name) and name.value in later_reads:
+                tmp = self.ctx.namer.fresh(name.value)
+                now.append(cst.Assign([cst.AssignTarget(cst.Name(tmp))], val))
+                later.append(cst.Assign([cst.AssignTarget(name)], cst.Name(tmp)))
+            else:
+                now.extend(self.unpack(name, val))
+        return now + later
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    return func.visit(_Canonicalize(ctx, ctx.options.optimize))

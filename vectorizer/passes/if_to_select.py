@@ -1,0 +1,289 @@
+"""Lower batched `if` statements to straight-line code: each branch runs on every lane, its effects
+kept only on the lanes that take it.
+
+Before::
+
+    if x > 0:
+        t = 1 / x
+        y = t * 2
+    else:
+        y = 0.0
+
+After::
+
+    m = x > 0
+    if m:              # a masked block: runs on all lanes, may fail only on lanes in m
+        t = 1 / x
+        y = t * 2
+    y = y if m else 0.0
+
+An assignment in a branch becomes a merge `v = e if m else v` only when the old value of `v` may
+still be read on lanes outside the branch: `v` is live after the innermost batched statement, or
+read by a sibling `else` branch, and `v` may already hold a value. Other assignments go into a
+masked block `if m:`, which `ops_to_numpy` evaluates on all lanes with failures flagged only on
+`m` (for one lane it is just an `if`). Nested branches get their own masks (`m_1 = m and c`);
+raises become `if m: raise ...`, asserts `assert not m or test`.
+
+The bodies of masked loops (`while active:`, from `while_to_masked`) run under `active` in the
+same way; a loop nested in a branch starts from the branch's mask (`active = m and test`).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis.batched import Facts
+from ..analysis.types import BOOL, INT, Type, join
+from ..analysis.liveness import Liveness, reads, writes
+from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
+
+
+class _Predicate:
+    def __init__(self, ctx: Context, facts: Facts, live: Liveness) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.live = live
+        self.defined: set[str] = set(ctx.params)  # may hold a value here (linear order)
+        self.definite: set[str] = set(ctx.params)  # holds a value on every path here
+        self.depth = 0  # enclosing masks or loops
+        self.placeholders: dict[str, str] = {}  # merged before any value: initial typed zero
+        self.types: dict[str, Type] = {}  # each assigned name's type, joined over its assignments
+        for node, val in facts.vals.items():
+            if isinstance(node, cst.Name) and isinstance(val.type, Type) and node.value not in self.types:
+                self.types[node.value] = val.type
+            elif isinstance(node, cst.Name) and isinstance(val.type, Type):
+                self.types[node.value] = join(self.types[node.value], val.type)
+
+    # -- blocks ----------------------------------------------------------------------------------
+    def block(self, stmts: list[cst.BaseStatement], mask: str | None, need: frozenset[str]) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        pending: list[cst.BaseStatement] = []  # unmerged statements of the current masked block
+
+        def flush() -> None:
+            if pending:
+                out.append(if_stmt(mask, list(pending)))  # type: ignore[arg-type]
+                pending.clear()
+
+        self.depth += mask is not None
+        for s in stmts:
+            if mask is None:
+                out.extend(self.unmasked(s, need))
+                continue
+            merged, unmerged = self.masked(s, mask, need)
+            if unmerged:
+                pending.extend(unmerged)
+            if merged:
+                flush()
+                out.extend(merged)
+        flush()
+        self.depth -= mask is not None
+        return _join_masked_blocks(out)
+
+    def unmasked(self, s: cst.BaseStatement, need: frozenset[str]) -> list[cst.BaseStatement]:
+        """A statement that runs on all lanes of the current region."""
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                self.defined.update(_assigned(small))
+                if self.depth == 0:
+                    self.definite.update(_assigned(small))
+            return [s]
+        if isinstance(s, cst.If) and self.facts.batched_test.get(s):
+            return replace(s, self.batched_if(s, None, need))
+        if isinstance(s, cst.If):
+            self.depth += 1
+            then = self.block(body_of(s.body), None, need)
+            other = self.block(body_of(s.orelse), None, need)
+            self.depth -= 1
+            return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)]
+        if isinstance(s, cst.While):
+            return [self.loop(s, None, need)]
+        if isinstance(s, cst.For):
+            self.defined.add(s.target.value)  # type: ignore[attr-defined]
+            self.defined |= _assigned_in(s)
+            self.depth += 1
+            body = self.block(body_of(s.body), None, need)
+            self.depth -= 1
+            return [s.with_changes(body=block(body))]
+        raise AssertionError(f"unexpected statement {type(s).__name__}")
+
+    def masked(self, s: cst.BaseStatement, mask: str, need: frozenset[str]) -> tuple[list, list]:
+        """(statements that merge, statements for the masked block) for `s` under `mask`."""
+        if isinstance(s, cst.SimpleStatementLine):
+            merged: list[cst.BaseStatement] = []
+            unmerged: list[cst.BaseStatement] = []
+            for small in s.body:
+                m, u = self.small(small, mask, need)
+                merged += m
+                unmerged += u
+            if merged and unmerged:
+                # keep statement order: the unmerged part goes first as its own masked block
+                return [if_stmt(mask, unmerged), *merged], []
+            return replace(s, merged), replace(s, unmerged) if not merged else []
+        if isinstance(s, cst.If) and self.facts.batched_test.get(s):
+            return replace(s, self.batched_if(s, mask, need)), []
+        if isinstance(s, cst.If):  # a uniform test: keep the `if`, predicate the branches
+            then = self.block(body_of(s.body), mask, need)
+            other = self.block(body_of(s.orelse), mask, need)
+            return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)], []
+        if isinstance(s, cst.While):
+            return [self.loop(s, mask, need)], []
+        if isinstance(s, cst.For):
+            return self.for_loop(s, mask, need), []
+        raise AssertionError(f"unexpected statement {type(s).__name__}")
+
+    def small(self, small: cst.BaseSmallStatement, mask: str, need: frozenset[str]) -> tuple[list, list]:
+        line = lambda node: cst.SimpleStatementLine([node])  # noqa: E731
+        if isinstance(small, cst.Assign):
+            target = small.targets[0].target
+            if isinstance(target, cst.Name):
+                name = target.value
+                if name in self.ctx.loop_masks:  # a nested loop starts from this branch's lanes
+                    self.defined.add(name)
+                    value = cst.BooleanOperation(expr(mask), cst.And(), _paren(small.value))
+                    return [line(small.with_changes(value=value))], []
+                if name in need and name in self.defined:
+                    self.placeholder(name)
+                    return [assign(name, self.merge(mask, small.value, name))], []
+                self.defined.add(name)
+                return [], [line(small)]
+            names = [e.value.value for e in target.elements]  # type: ignore[attr-defined]
+            if not any(n in need and n in self.defined for n in names):
+                self.defined.update(names)
+                return [], [line(small)]
+            temps = [self.ctx.namer.fresh(n) for n in names]
+            tup = cst.Tuple([cst.Element(cst.Name(t)) for t in temps], lpar=[], rpar=[])
+            merges = [assign(n, self.merge(mask, cst.Name(t), n)) if n in self.defined else assign(n, t)
+                      for n, t in zip(names, temps)]
+            for n in names:
+                if n in self.defined:
+                    self.placeholder(n)
+            self.defined.update(names)
+            return [if_stmt(mask, [line(cst.Assign([cst.AssignTarget(tup)], small.value))]), *merges], []
+        if isinstance(small, cst.Raise):
+            return [], [line(small)]
+        if isinstance(small, cst.Assert):
+            test = expr(f"not {paren(mask)} or {paren(code(small.test))}")
+            return [line(small.with_changes(test=test))], []
+        raise AssertionError(f"unexpected statement {type(small).__name__}")
+
+    def placeholder(self, name: str) -> None:
+        """A merge reads the old value; where the user's code had none yet, start from a zero of
+        the variable's type (never observed: the analysis proved those lanes never read it)."""
+        if name not in self.definite:
+            self.placeholders[name] = {BOOL: "False", INT: "0"}.get(self.types.get(name), "0.0")  # type: ignore[arg-type]
+
+    def merge(self, mask: str, value: cst.BaseExpression, name: str) -> cst.BaseExpression:
+        if mask.startswith("not "):  # y = y if m else e reads better than y = e if not m else y
+            return expr(f"{name} if {mask[4:]} else {paren(code(value))}")
+        return expr(f"{paren(code(value))} if {mask} else {name}")
+
+    # -- control flow ----------------------------------------------------------------------------
+    def batched_if(self, s: cst.If, mask: str | None, need: frozenset[str]) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        then, other = body_of(s.body), body_of(s.orelse)
+        if isinstance(s.test, cst.Name) and s.test.value not in self.ctx.loop_masks:
+            cond = s.test.value
+        else:
+            cond = self.ctx.namer.fresh("m")
+            test_stmt = assign(cond, s.test)
+            out.append(test_stmt if mask is None else if_stmt(mask, [test_stmt]))
+            self.defined.add(cond)
+        if mask is None:
+            then_mask, else_mask = cond, f"not {cond}"
+        else:
+            then_mask = self.ctx.namer.fresh("m")
+            out.append(assign(then_mask, f"{mask} and {cond}"))
+            else_mask = ""
+            if other:
+                else_mask = self.ctx.namer.fresh("m")
+                out.append(assign(else_mask, f"{mask} and not {cond}"))
+        after = self.live.live_out.get(s, frozenset())
+        out += self.block(then, then_mask, need | after | frozenset(_reads_all(other)))
+        if other:
+            out += self.block(other, else_mask, need | after)
+        return out
+
+    def loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
+        self.depth += 1
+        try:
+            return self._loop(s, mask, need)
+        finally:
+            self.depth -= 1
+
+    def _loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
+        stmts = body_of(s.body)
+        self.defined |= _assigned_in(s)  # the back edge: later assignments reach the top
+        test = s.test
+        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
+            after = self.live.live_out.get(s, frozenset())
+            body = self.block(stmts[:-1], test.value, need | after) + [stmts[-1]]
+        else:
+            assert mask is None, "while_to_masked lowers loops in batched control"
+            body = self.block(stmts, None, need)
+        return s.with_changes(body=block(body))
+
+    def for_loop(self, s: cst.For, mask: str, need: frozenset[str]) -> list[cst.BaseStatement]:
+        """A uniform loop in a branch: every lane iterates, the body is predicated."""
+        name = s.target.value  # type: ignore[attr-defined]
+        header: list[cst.BaseStatement] = []
+        if name in need and name in self.defined:
+            counter = self.ctx.namer.fresh(name)
+            header = [assign(name, self.merge(mask, cst.Name(counter), name))]
+            s = s.with_changes(target=cst.Name(counter))
+        self.defined.add(name)
+        self.defined |= _assigned_in(s)
+        body = header + self.block(body_of(s.body), mask, need)
+        return [s.with_changes(body=block(body))]
+
+
+def _join_masked_blocks(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Adjacent masked blocks with the same mask read better as one."""
+    out: list[cst.BaseStatement] = []
+    for s in stmts:
+        prev = out[-1] if out else None
+        if (isinstance(s, cst.If) and isinstance(prev, cst.If) and s.orelse is None and prev.orelse is None
+                and not s.leading_lines and code(s.test) == code(prev.test)):
+            out[-1] = prev.with_changes(body=block([*body_of(prev.body), *body_of(s.body)]))
+        else:
+            out.append(s)
+    return out
+
+
+def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.BooleanOperation | cst.IfExp) and not node.lpar:
+        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node
+
+
+def _assigned(small: cst.BaseSmallStatement) -> set[str]:
+    if isinstance(small, cst.Assign):
+        t = small.targets[0].target
+        if isinstance(t, cst.Name):
+            return {t.value}
+        return {e.value.value for e in t.elements}  # type: ignore[attr-defined]
+    return set()
+
+
+def _assigned_in(node: cst.CSTNode) -> set[str]:
+    return writes(node)
+
+
+def _reads_all(stmts: list[cst.BaseStatement]) -> set[str]:
+    out: set[str] = set()
+    for s in stmts:
+        out |= reads(s)
+    return out
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    facts = ctx.analyze(func)
+    if not any(facts.batched_test.get(n) for n in facts.batched_test) and not ctx.loop_masks:
+        ctx.predicated = True
+        return func
+    live = Liveness(func)
+    pred = _Predicate(ctx, facts, live)
+    body = pred.block(func_body(func), None, frozenset())
+    inits = [assign(name, value) for name, value in sorted(pred.placeholders.items())]
+    ctx.predicated = True
+    return func.with_changes(body=block(inits + body))
+

@@ -1,0 +1,491 @@
+"""Lower scalar operations to NumPy array operations, flagging the lanes where Python would raise.
+
+This is where the code becomes array code. Every operation goes through the table in
+`rules.py`; a check that may hold becomes a flag update, masked by the lanes that evaluate it::
+
+    m = x > 0                      m = x > 0
+    if m:                          flag |= m & (x < 0)
+        y = math.sqrt(x)    ->     y = np.sqrt(np.float64(x))
+    y = y if m else -x             y = np.where(m, y, -x)
+    return y                       return y, flag
+
+* a batched `if m:` is a masked block (from `if_to_select`): its body runs on all lanes, flags
+  masked by `m`; `raise` in it flags `m`; a batched `assert` flags the lanes where it fails;
+* `a if c else b`, `and`, `or`, `min`, `max` become `np.where` (their lazy operand's flags are
+  masked by the lanes that evaluate it); uniform ones stay Python expressions;
+* `while active:` (a masked loop) becomes `while np.any(active):`, and loop masks drop flagged
+  lanes (`& ~flag`) so a failing lane can never keep a loop running;
+* values change storage where paths meet: bool -> int64, int -> float64 for mixed (NUM) values,
+  whose int lanes are flagged when float64 cannot hold them exactly;
+* operations on literals only are folded at transform time with Python's own arithmetic.
+
+The runtime re-runs the original function on the first flagged lane (flag and patch).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import libcst as cst
+import numpy as np
+
+from .. import rules
+from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
+from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type
+from ..errors import VectorizeError
+from .base import ORIGIN_PREFIX, Context, body_of, code, func_body, leading, paren
+
+_NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
+_PY_BINOPS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
+    "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift,
+}
+
+
+class _NoFold(Exception):
+    """The expression depends on a variable."""
+
+
+class _FoldRaised(Exception):
+    """Python raises (or leaves int64) when computing the expression from its constants."""
+
+
+def literal(value: object) -> str:
+    """Python source for a constant, valid in generated code."""
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "np.nan"
+        if math.isinf(value):
+            return "np.inf" if value > 0 else "-np.inf"
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    raise TypeError(value)
+
+
+def _and(mask: str | None, cond: str) -> str:
+    if mask is None or mask == cond:
+        return cond
+    return f"{paren(mask)} & {paren(cond)}"
+
+
+class _Lower:
+    def __init__(self, ctx: Context, facts: Facts) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.lines: list[str] = []
+        self.depth = 1
+        self.flag = ctx.namer.fresh("flag")
+        self.has_flags = False
+
+    # -- output ------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def check(self, mask: str | None, pred: str) -> None:
+        static = _static(pred)
+        if static is False:
+            return  # decided at transform time: no lane can fail here
+        self.has_flags = True
+        self.emit(f"{self.flag} |= {mask if static is True and mask is not None else _and(mask, pred)}")
+
+    def temp(self, text: str, stem: str = "t") -> str:
+        if _simple(text):
+            return text
+        name = self.ctx.namer.fresh(stem)
+        self.emit(f"{name} = {text}")
+        return name
+
+    def origin(self, node: cst.CSTNode) -> None:
+        for line in leading(node):
+            if line.comment is not None and line.comment.value.startswith(ORIGIN_PREFIX):
+                self.emit(line.comment.value)
+
+    # -- statements --------------------------------------------------------------------------
+    def block(self, stmts: list[cst.BaseStatement], mask: str | None) -> None:
+        for s in stmts:
+            self.statement(s, mask)
+
+    def statement(self, s: cst.BaseStatement, mask: str | None) -> None:
+        self.origin(s)
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                self.small(small, mask)
+        elif isinstance(s, cst.If):
+            self.if_stmt(s, mask)
+        elif isinstance(s, cst.While):
+            self.while_loop(s, mask)
+        elif isinstance(s, cst.For):
+            self.for_loop(s, mask)
+        else:
+            raise AssertionError(f"unexpected statement {type(s).__name__}")
+
+    def small(self, small: cst.BaseSmallStatement, mask: str | None) -> None:
+        if isinstance(small, cst.Assign):
+            target = small.targets[0].target
+            value = self.lower(small.value, mask)
+            if isinstance(target, cst.Name):
+                name = target.value
+                if name in self.ctx.loop_masks:
+                    value = f"{paren(value)}{_NOT_FLAG}"
+                self.emit(f"{name} = {value}")
+            else:
+                self.emit(f"{code(target)} = {value}")
+        elif isinstance(small, cst.Raise):
+            self.check(mask, "True")
+        elif isinstance(small, cst.Assert):
+            val = self.facts.val(small.test)
+            test = self.lower(small.test, mask)
+            self.check(mask, f"~({self.truthy(test, val.type)})" if val.batched else f"not {paren(test)}")
+        elif isinstance(small, cst.Return):
+            value = small.value
+            if isinstance(value, cst.Tuple):
+                parts = [self.lower(e.value, mask) for e in value.elements]
+                self.emit(f"return ({', '.join(parts)}), {self.flag}")
+            else:
+                self.emit(f"return {self.lower(value, mask)}, {self.flag}")
+        else:
+            raise AssertionError(f"unexpected statement {type(small).__name__}")
+
+    def if_stmt(self, s: cst.If, mask: str | None) -> None:
+        test = self.lower(s.test, mask)
+        if self.facts.batched_test.get(s):  # a masked block from if_to_select
+            assert s.orelse is None
+            self.block(body_of(s.body), test)  # a mask name or `~m`: cheap to repeat
+            return
+        self.emit(f"if {test}:")
+        self.depth += 1
+        self.block(body_of(s.body), mask)
+        self.depth -= 1
+        if s.orelse is not None:
+            self.emit("else:")
+            self.depth += 1
+            self.block(body_of(s.orelse), mask)
+            self.depth -= 1
+
+    def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
+        """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
+        entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
+        for name in sorted(header):
+            if name in entry and entry[name].val.type != header[name].val.type:
+                src, dst = entry[name].val.type, header[name].val.type
+                if isinstance(src, Type) and isinstance(dst, Type):
+                    self.emit(f"{name} = {self.coerce(name, src, dst, mask)}")
+
+    def while_loop(self, s: cst.While, mask: str | None) -> None:
+        self.convert_entry(s, mask)
+        test = s.test
+        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
+            self.emit(f"while np.any({test.value}):")
+            inner: str | None = test.value
+        else:
+            self.emit(f"while {self.lower(test, mask)}:")
+            inner = mask
+        self.depth += 1
+        self.block(body_of(s.body), inner)
+        self.depth -= 1
+
+    def for_loop(self, s: cst.For, mask: str | None) -> None:
+        self.convert_entry(s, mask)
+        it = s.iter
+        # Iterate NumPy scalars: uniform arithmetic must follow the same checked rules as lanes
+        # (Python ints would raise ZeroDivisionError or grow past int64 on their own).
+        if isinstance(it, cst.Call):
+            args = ", ".join(self.lower(a.value, mask) for a in it.args)
+            head = f"np.arange({args})"
+        else:
+            head = f"np.asarray({self.lower(it, mask)})"
+        self.emit(f"for {code(s.target)} in {head}:")
+        self.depth += 1
+        self.block(body_of(s.body), mask)
+        self.depth -= 1
+
+    # -- expressions -------------------------------------------------------------------------
+    def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        try:
+            return literal(self.fold(node))
+        except _NoFold:
+            return self._lower(node, mask)
+        except _FoldRaised:
+            self.check(mask, "True")  # every lane evaluating it raises: the re-run reports it
+            result = self.facts.vals[node].type
+            return literal({BOOL: False, INT: 0}.get(result, 0.0))  # type: ignore[call-overload]
+
+    def _lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        val = self.facts.val(node)
+        if isinstance(node, cst.Name):
+            glob_val = self.ctx.namespace.resolve(node.value) if node.value not in self.facts_locals() else None
+            if glob_val is not None and glob_val.kind == "constant":
+                self.ctx.constants[node.value] = glob_val.value
+            return node.value
+        if isinstance(node, cst.Attribute):
+            return rules.MATH_CONSTANTS[node.attr.value]
+        if isinstance(node, cst.BinaryOperation):
+            op = BINOPS[type(node.operator)]
+            left, right = self.facts.val(node.left), self.facts.val(node.right)
+            impl = rules.BINARY[op](left.type, right.type, left, right)
+            return self.apply(impl, [node.left, node.right], mask)
+        if isinstance(node, cst.UnaryOperation):
+            op = UNOPS[type(node.operator)]
+            operand = self.facts.val(node.expression)
+            if op == "not" and not operand.batched:
+                return f"not {paren(self.lower(node.expression, mask))}"
+            return self.apply(rules.UNARY[op](operand.type, operand), [node.expression], mask)
+        if isinstance(node, cst.BooleanOperation):
+            return self.boolean(node, mask)
+        if isinstance(node, cst.Comparison):
+            return self.comparison(node, mask)
+        if isinstance(node, cst.IfExp):
+            test = self.facts.val(node.test)
+            cond = self.lower(node.test, mask)
+            if test.batched:
+                cond = self.temp(cond, "c")
+            return self.select(cond, node.body, node.orelse, val.type, mask, batched=val.batched)
+        if isinstance(node, cst.Call):
+            return self.call(node, mask)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, mask)
+        raise VectorizeError(f"cannot lower {type(node).__name__} (vectorizer bug)")
+
+    def facts_locals(self) -> set[str]:
+        if not hasattr(self, "_locals"):
+            names = set(self.ctx.params)
+            for env in self.facts.env_before.values():
+                names |= env.keys()
+            self._locals = names
+        return self._locals
+
+    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None,
+              extra: list[str] | None = None) -> str:
+        args = [self.lower(o, mask) for o in operands] + (extra or [])
+        if not impl.checks:
+            return paren(impl.expr.format(*args))
+        args = [self.temp(a) for a in args]
+        uses_result = any("{r}" in c.pred for c in impl.checks)
+        result = impl.expr.format(*args)
+        if uses_result:
+            result = self.temp(result, "r")
+        for c in impl.checks:
+            self.check(mask, c.pred.format(*args, r=result))
+        return paren(result)
+
+    def truthy(self, text: str, t: Type) -> str:
+        return rules.truthy(t).format(paren(text))
+
+    def coerce(self, text: str, src: Type, dst: Type, mask: str | None) -> str:
+        if src is dst or (src is FLOAT and dst is NUM):
+            return text
+        if dst is INT:  # from BOOL
+            return f"np.int64({text})"
+        if dst is NUM and src.is_intlike:
+            t = self.temp(text)
+            self.check(mask, f"np.abs({t}) > {rules.EXACT_INT}")
+            return f"np.float64({t})"
+        if dst is FLOAT:
+            return f"np.float64({text})"
+        raise AssertionError((src, dst))
+
+    def select(self, cond: str, body: cst.BaseExpression, orelse: cst.BaseExpression, t: Type,
+               mask: str | None, batched: bool) -> str:
+        """`body if cond else orelse` with each side's flags masked by the lanes that pick it."""
+        yes = self.coerce(self.lower(body, _and(mask, cond)), self.facts.type(body), t, _and(mask, cond))
+        no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
+        no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
+        if batched:
+            return f"np.where({cond}, {yes}, {no})"
+        return f"({yes} if {cond} else {no})"
+
+    def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
+        val = self.facts.val(node)
+        left_t, right_t = self.facts.type(node.left), self.facts.type(node.right)
+        is_and = isinstance(node.operator, cst.And)
+        left = self.lower(node.left, mask)
+        if not val.batched:
+            truth = self.truthy(left, left_t)
+            right = self.lower(node.right, _and(mask, truth if is_and else f"not {paren(truth)}"))
+            t = val.type
+            left_c = self.coerce(left, left_t, t, mask)
+            right_c = self.coerce(right, right_t, t, mask)
+            return f"({left_c} {'and' if is_and else 'or'} {right_c})"
+        left = self.temp(left, "c") if not _simple(left) else left
+        truth = self.truthy(left, left_t)
+        takes_right = truth if is_and else f"~{paren(truth)}"
+        right = self.lower(node.right, _and(mask, takes_right))
+        if left_t is BOOL and right_t is BOOL:
+            return f"({left} {'&' if is_and else '|'} {paren(right)})"
+        t = val.type
+        left_c = self.coerce(left, left_t, t, _and(mask, f"~{paren(takes_right)}"))
+        right_c = self.coerce(right, right_t, t, _and(mask, takes_right))
+        return f"np.where({truth}, {right_c}, {left_c})" if is_and else f"np.where({truth}, {left_c}, {right_c})"
+
+    def comparison(self, node: cst.Comparison, mask: str | None) -> str:
+        """`a < b < c` is `(a < b) & (b < c)`, b evaluated once, c's flags only where a < b."""
+        batched = self.facts.val(node).batched
+        operands = [node.left] + [c.comparator for c in node.comparisons]
+        ops = [COMPARES[type(c.operator)] for c in node.comparisons]
+        chained = len(ops) > 1
+        prev = self.lower(operands[0], mask)
+        parts: list[str] = []
+        cond_mask = mask
+        for i, op in enumerate(ops):
+            nxt = self.lower(operands[i + 1], cond_mask)
+            if chained and i + 1 < len(ops):
+                nxt = self.temp(nxt)
+            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
+            if impl.checks:
+                prev, nxt = self.temp(prev), self.temp(nxt)
+                for c in impl.checks:
+                    self.check(cond_mask, c.pred.format(prev, nxt))
+            part = f"({impl.expr.format(prev, nxt)})"
+            parts.append(part)
+            cond_mask = _and(cond_mask, part)
+            prev = nxt
+        if not chained:
+            return parts[0]
+        return "(" + (" & " if batched else " and ").join(parts) + ")"
+
+    def call(self, node: cst.Call, mask: str | None) -> str:
+        func = node.func
+        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        args = [a for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        val = self.facts.val(node)
+        if name in ("min", "max"):
+            return self.min_max(name, [a.value for a in args], val.type, mask, val.batched)
+        if name == "pow":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            return self.apply(rules.BINARY["**"](left.type, right.type, left, right), [a.value for a in args], mask)
+        if name == "divmod":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            return self.apply(rules.DIVMOD(left.type, right.type, left, right), [a.value for a in args], mask)
+        vals = [self.facts.val(a.value) for a in args]
+        if name in rules.KEYWORD_CALLS:
+            impl = rules.KEYWORD_CALLS[name](vals, {k: self.facts.val(a.value) for k, a in keywords.items()})
+            return self.apply(impl, [a.value for a in args], mask)
+        operands = [a.value for a in args] + [a.value for a in keywords.values()]
+        impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
+        return self.apply(impl, operands, mask)
+
+    def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:
+        """Python's min/max keep the first of equal items: min(a, b) is `b if b < a else a`."""
+        op = "<" if name == "min" else ">"
+        acc = self.temp(self.lower(operands[0], mask))
+        acc_t = self.facts.type(operands[0])
+        for operand in operands[1:]:
+            nxt = self.temp(self.lower(operand, mask))
+            nxt_t = self.facts.type(operand)
+            impl = rules.compare(op, nxt_t, acc_t)
+            for c in impl.checks:
+                self.check(mask, c.pred.format(nxt, acc))
+            cond = self.temp(impl.expr.format(nxt, acc), "c") if batched else impl.expr.format(nxt, acc)
+            new_t = t
+            yes = self.coerce(nxt, nxt_t, new_t, _and(mask, cond))
+            no = self.coerce(acc, acc_t, new_t, _and(mask, f"~{paren(cond)}" if batched else f"not ({cond})"))
+            acc = self.temp(f"np.where({cond}, {yes}, {no})" if batched else f"({yes} if {cond} else {no})")
+            acc_t = new_t
+        return acc
+
+    def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+        seq = self.lower(node.value, mask)
+        size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
+        index = self.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
+        self.check(mask, f"({index} < {-size}) | ({index} >= {size})")
+        return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
+
+    # -- constant folding -------------------------------------------------------------------
+    def fold(self, node: cst.BaseExpression) -> object:
+        """The value of an expression over literals and module constants, computed by Python.
+
+        Raises `_NoFold` when it depends on a variable, `_FoldRaised` when Python raises (or
+        returns a value int64 cannot hold): then every lane that evaluates it is flagged.
+        """
+        val = self.facts.vals.get(node)
+        if val is None or val.batched:
+            raise _NoFold
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False"):
+                return node.value == "True"
+            if node.value in self.facts_locals() or val.const is None or isinstance(val.type, TupleType):
+                raise _NoFold
+            return val.const
+        if val.const is not None and not isinstance(val.type, TupleType):
+            return val.const  # literals, math constants, constant-index subscripts
+        if isinstance(node, cst.BinaryOperation):
+            a, b = self.fold(node.left), self.fold(node.right)
+            op = BINOPS[type(node.operator)]
+            if op == "**" and isinstance(b, int) and isinstance(a, int) and abs(b) > 256:
+                raise _FoldRaised
+            return self._python(lambda: _PY_BINOPS[op](a, b))
+        if isinstance(node, cst.UnaryOperation):
+            a = self.fold(node.expression)
+            op = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "not": operator.not_}[UNOPS[type(node.operator)]]
+            return self._python(lambda: op(a))
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute):
+                target = getattr(math, func.attr.value)
+            else:
+                name = self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+                target = {"abs": abs, "min": min, "max": max, "round": round, "int": int,
+                          "float": float, "bool": bool, "pow": pow}.get(name)
+                if target is None:
+                    raise _NoFold
+            args = [self.fold(a.value) for a in node.args if a.keyword is None]
+            kwargs = {a.keyword.value: self.fold(a.value) for a in node.args if a.keyword is not None}
+            return self._python(lambda: target(*args, **kwargs))
+        raise _NoFold
+
+    def _python(self, compute) -> object:
+        try:
+            value = compute()
+        except (ArithmeticError, ValueError, TypeError):
+            raise _FoldRaised from None
+        if isinstance(value, complex) or (
+            isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63
+        ):
+            raise _FoldRaised
+        return value
+
+
+def _static(pred: str) -> bool | None:
+    """Evaluate a check over literals now; None when it depends on variables."""
+    try:
+        value = eval(pred, {"__builtins__": {}, "np": np})  # noqa: S307 - our own generated text
+    except NameError:
+        return None
+    return bool(value)
+
+
+def _simple(text: str) -> bool:
+    t = text.strip()
+    if t.isidentifier():
+        return True
+    try:
+        float(t)
+        return True
+    except ValueError:
+        return t in ("np.pi", "np.e", "np.inf", "np.nan", "-np.inf")
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    facts = ctx.analyze(func)
+    lower = _Lower(ctx, facts)
+    batched = [n for n, v in ctx.params.items() if v.batched]
+    init_line = len(lower.lines)
+    lower.block(func_body(func), None)
+    lines = lower.lines
+    if lower.has_flags:
+        shape = f"np.shape({batched[0]})" if batched else "()"
+        lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
+        lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
+    else:
+        lines = [ln.replace(_NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
+    params = ", ".join(ctx.params)
+    text = f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
+    return cst.parse_statement(text)  # type: ignore[return-value]

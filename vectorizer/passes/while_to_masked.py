@@ -1,0 +1,71 @@
+"""Lower while loops whose test is batched to masked loops: the loop runs while any lane is active.
+
+Before::
+
+    while zr * zr + zi * zi <= 4.0 and n < max_iter:
+        zr_1 = zr * zr - zi * zi + cr
+        ...
+        n = n + 1
+
+After::
+
+    active = zr * zr + zi * zi <= 4.0 and n < max_iter
+    while active:
+        zr_1 = zr * zr - zi * zi + cr
+        ...
+        n = n + 1
+        active = active and (zr * zr + zi * zi <= 4.0 and n < max_iter)
+
+`active` is sticky: a lane that left never comes back, and the test is only evaluated on lanes
+still in the loop (the `and` is lazy), so a finished lane can neither raise nor hang the loop.
+For one lane this is the same program; `if_to_select` then runs the body under the mask
+`active`, and `ops_to_numpy` turns `while active:` into `while np.any(active):`.
+
+Loops nested in batched control are lowered too, whatever their test: `if_to_select` makes their
+mask start from the enclosing branch's mask, so lanes that never reach the loop never run it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .base import Context, assign, replace
+from .canonicalize import parenthesize
+
+
+class _Lower(cst.CSTTransformer):
+    def __init__(self, ctx: Context, batched: dict[cst.CSTNode, bool]) -> None:
+        self.ctx = ctx
+        self.batched = batched
+        self.depth = 0  # enclosing batched ifs / masked loops
+
+    def _enters_batched(self, node: cst.CSTNode) -> bool:
+        return self.batched.get(node, False) or (isinstance(node, cst.While) and self.depth > 0)
+
+    def visit_If(self, node: cst.If) -> None:
+        self.depth += self._enters_batched(node)
+
+    def leave_If(self, original, updated):
+        self.depth -= self._enters_batched(original)
+        return updated
+
+    def visit_While(self, node: cst.While) -> None:
+        self.depth += self._enters_batched(node)
+
+    def leave_While(self, original: cst.While, updated: cst.While):
+        self.depth -= self._enters_batched(original)
+        if not self._enters_batched(original):
+            return updated
+        mask = self.ctx.namer.fresh("active")
+        self.ctx.loop_masks.add(mask)
+        # A fresh copy: analysis facts are keyed by node, so one node must not sit in two places.
+        test = parenthesize(updated.test.deep_clone())
+        update = assign(mask, cst.BooleanOperation(cst.Name(mask), cst.And(), test))
+        body = updated.body.with_changes(body=[*updated.body.body, update])
+        loop = updated.with_changes(test=cst.Name(mask), body=body, leading_lines=())
+        return cst.FlattenSentinel(replace(updated, [assign(mask, updated.test), loop]))
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    facts = ctx.analyze(func)
+    return func.visit(_Lower(ctx, facts.batched_test))

@@ -1,0 +1,108 @@
+"""THE ordered pass list, and the driver that runs it for one specialization of one function.
+
+    source -> parse -> fence -> analysis (user errors, with positions) -> passes -> module text
+
+The order is the design; each comment says why a pass sits where it does.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+
+from .analysis.batched import analyze
+from .analysis.calls import Callees
+from .analysis.names import Namer
+from .analysis.types import Type, Val
+from .codegen import emit
+from .errors import VectorizeError
+from .frontend.namespace import Namespace
+from .frontend.parse import ParsedFunction
+from .options import Options
+from .passes import (
+    annotate_origins,
+    break_continue,
+    canonicalize,
+    early_returns,
+    for_to_while,
+    if_to_select,
+    inline_calls,
+    ops_to_numpy,
+    while_to_masked,
+)
+from .passes.base import Context
+
+Pass = Callable[[cst.FunctionDef, Context], cst.FunctionDef]
+
+PASSES: list[tuple[str, Pass]] = [
+    # One assignment form (`name = expr`) so later passes have a single case to handle.
+    ("canonicalize", canonicalize.transform),
+    # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
+    # loop passes below then lower like any other break.
+    ("early_returns", early_returns.transform),
+    # Loops that lanes leave at different iterations become while loops; must precede
+    # break_continue, which only lowers `break` in while loops.
+    ("for_to_while", for_to_while.transform),
+    # Every loop gets a single exit (its test): after this, the only control flow is if/while.
+    ("break_continue", break_continue.transform),
+    # Callees arrive with the passes above already applied (see `prepare_callee`); after the
+    # caller's own break_continue, so a call in a while test is re-evaluated at the end of the
+    # body without any `continue` skipping it.
+    ("inline_calls", inline_calls.transform),
+    # Batched while loops get a sticky `active` mask; before if_to_select, which predicates
+    # their bodies under it.
+    ("while_to_masked", while_to_masked.transform),
+    # Batched ifs become masked blocks and merges; the last pass on scalar Python.
+    ("if_to_select", if_to_select.transform),
+    # Scalar operations become NumPy operations with flags: from here on it is array code.
+    ("ops_to_numpy", ops_to_numpy.transform),
+]
+
+
+# What a callee goes through before it is inlined: everything up to and including inlining.
+SCALAR_PASSES = PASSES[: [name for name, _ in PASSES].index("inline_calls") + 1]
+
+
+def prepare_callee(parsed: ParsedFunction, ctx: Context) -> cst.FunctionDef:
+    func = annotate_origins.transform(parsed.func, parsed)
+    for _, run in SCALAR_PASSES:
+        func = run(func, ctx)
+    return func
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The result of lowering one specialization."""
+
+    source: str  # the generated module
+    name: str  # the kernel's name in it
+    result: tuple[Type, ...]  # the type of each returned value
+    returns_tuple: bool
+
+
+def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
+    """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source."""
+    # First, the analysis on the user's own tree: its errors carry exact positions.
+    callees = Callees(namespace, parsed.name)
+    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
+    func = annotate_origins.transform(parsed.func, parsed)
+    namer = Namer.for_tree(parsed.func)
+    for callee in callees.parsed.values():
+        namer.reserve(*Namer.for_tree(callee.func).taken)
+    ctx = Context(parsed.name, params, namespace, namer, options, callees=callees, prepare_callee=prepare_callee)
+    dump = os.environ.get("VECTORIZER_DUMP_AFTER", "")
+    for name, run in PASSES:
+        try:
+            func = run(func, ctx)
+        except VectorizeError as exc:
+            exc.add_note(f"vectorizer: raised in pass {name!r}")
+            raise
+        if dump in ("all", name):
+            print(f"# ---- after {name} ----\n{cst.Module(body=[func]).code}", file=sys.stderr)
+    origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
+    source = emit.module(func, origin=origin, params=params, constants=ctx.constants)
+    return Generated(source, parsed.name, emit.result_types(first.result), first.returns_tuple)

@@ -1,0 +1,453 @@
+"""THE op table: each scalar operation, by operand types, to a NumPy expression, a per-lane scalar
+expression, and the checks that flag lanes where Python would raise or the result may not be exact.
+
+A rule maps operand types to an `Impl`. Templates use `{0}`, `{1}`, ... for operands and `{r}` for
+the result (the lowering binds operands and results to names before using a template twice).
+
+* `expr`   NumPy form, valid on arrays and on NumPy scalars (uniform values).
+* `lane`   scalar form for per-lane compiled code; libm-backed `math.*` so it is bit-exact.
+* `checks` predicates over operands/result. A lane where one holds is *flagged*: the runtime re-runs
+           the original scalar function on it, which raises Python's exact exception or returns the
+           exact value (flag and patch). Checks may be conservative, never optimistic.
+* `exact`  False for libm-dependent (Class B) functions: NumPy's SIMD kernels may differ from the C
+           library by a few ulp (see `ULP_BOUND`); comparisons, + - * /, sqrt, floor... are exact.
+
+Bools in arithmetic are converted to int first (NumPy's `bool + bool` is a logical or).
+Adding `math.tanh` is one line: `_unary_float("tanh", exact=False)`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
+from .errors import VectorizeTypeError
+
+# Documented bound for Class B (libm-dependent) functions on the NumPy backend, in ulp per
+# operation; tests/test_rules.py measures every such rule against CPython's math module.
+ULP_BOUND = 4
+
+I64_MIN = "-9223372036854775808"
+BIG_INT = "9.2e18"  # |float estimate| at or above this may not fit int64: flag (conservative)
+EXACT_INT = "9007199254740992.0"  # 2**53: ints beyond this are not exact as float64
+
+
+@dataclass(frozen=True)
+class Check:
+    pred: str  # over operands {0},{1}... and result {r}; valid on arrays, NumPy and Python scalars
+    why: str  # what Python does on such a lane, for readers of the generated code
+
+
+@dataclass(frozen=True)
+class Impl:
+    result: Type | TupleType
+    expr: str
+    lane: str
+    checks: tuple[Check, ...] = ()
+    exact: bool = True
+
+
+Rule = Callable[..., Impl]
+
+
+def _int(t: Type, slot: str) -> str:
+    """Operand as an int: bools must not reach NumPy's logical-or/not arithmetic."""
+    return f"np.int64({slot})" if t is BOOL else slot
+
+
+def _lane_int(t: Type, slot: str) -> str:
+    return f"int({slot})" if t is BOOL else slot
+
+
+def _num_exact(result: Type) -> tuple[Check, ...]:
+    """NUM results may hold ints: flag int lanes that float64 cannot hold exactly."""
+    return (Check(f"np.abs({{r}}) > {EXACT_INT}", "int beyond 2**53 in a mixed int/float value"),) if result is NUM else ()
+
+
+# -- arithmetic ------------------------------------------------------------------------------------
+_INT_OVERFLOW = {
+    "+": "(({0} ^ {r}) & ({1} ^ {r})) < 0",
+    "-": "(({0} ^ {1}) & ({0} ^ {r})) < 0",
+    "*": f"np.abs(np.multiply({{0}}, {{1}}, dtype=np.float64)) >= {BIG_INT}",
+}
+
+
+def _add_sub_mul(op: str) -> Rule:
+    def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        result = arith(a, b)
+        if result is INT:
+            x, y = _int(a, "{0}"), _int(b, "{1}")
+            lx, ly = _lane_int(a, "{0}"), _lane_int(b, "{1}")
+            check = Check(_INT_OVERFLOW[op].format(x, y, r="{r}"), "int64 overflow (Python ints are unbounded)")
+            return Impl(INT, f"{x} {op} {y}", f"{lx} {op} {ly}", (check,))
+        return Impl(result, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}", _num_exact(result))
+
+    return rule
+
+
+def _true_divide(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+    checks = [Check("{1} == 0", "ZeroDivisionError")]
+    if a.is_intlike and b.is_intlike:
+        # Python divides big ints exactly, then rounds once; float64 operands round first.
+        checks.append(Check(f"(np.abs({{0}}) > {EXACT_INT}) | (np.abs({{1}}) > {EXACT_INT})", "int/int beyond 2**53"))
+    lane = "{0} / {1}" if not (a.is_intlike and b.is_intlike) else "float({0}) / float({1})"
+    return Impl(FLOAT, "{0} / {1}", lane, tuple(checks))
+
+
+def _floordiv_mod(op: str, np_name: str) -> Rule:
+    def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        result = arith(a, b)
+        checks = [Check("{1} == 0", "ZeroDivisionError")]
+        if result is INT:
+            x, y = _int(a, "{0}"), _int(b, "{1}")
+            if op == "//":
+                checks.append(Check(f"({x} == {I64_MIN}) & ({y} == -1)", "int64 overflow"))
+            return Impl(INT, f"np.{np_name}({x}, {y})", f"{_lane_int(a, '{0}')} {op} {_lane_int(b, '{1}')}", tuple(checks))
+        return Impl(result, f"np.{np_name}({{0}}, {{1}})", f"{{0}} {op} {{1}}", tuple(checks) + _num_exact(result))
+
+    return rule
+
+
+def _divmod(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+    q = _floordiv_mod("//", "floor_divide")(a, b, va, vb)
+    result = arith(a, b)
+    x, y = _int(a, "{0}"), _int(b, "{1}")
+    return Impl(TupleType((result, result)), f"np.divmod({x}, {y})", "divmod({0}, {1})",
+                tuple(c for c in q.checks if "{r}" not in c.pred))
+
+
+def _power(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+    if a.is_intlike and b.is_intlike:
+        x, y = _int(a, "{0}"), _int(b, "{1}")
+        estimate = f"np.abs(np.power({x}, {y}, dtype=np.float64))"
+        if vb.const is not None and vb.const >= 0:
+            return Impl(INT, f"{x} ** {y}", "{0} ** {1}", (Check(f"{estimate} >= {BIG_INT}", "int64 overflow"),))
+        if vb.const is not None:  # a negative literal exponent: Python computes in float
+            return Impl(FLOAT, f"np.power({x}, {y}, dtype=np.float64)", "math.pow(float({0}), float({1}))",
+                        (Check(f"{x} == 0", "ZeroDivisionError"),), exact=False)
+        # Sign unknown: int lanes where y >= 0, float lanes where y < 0 (Python's int.__pow__).
+        return Impl(
+            NUM,
+            f"np.where({y} < 0, np.power({x}, {y}, dtype=np.float64), np.power({x}, np.maximum({y}, 0)))",
+            "{0} ** {1}",
+            (Check(f"({y} < 0) & ({x} == 0)", "ZeroDivisionError"),
+             Check(f"({y} >= 0) & ({estimate} > {EXACT_INT})", "int power beyond 2**53")),
+            exact=False,
+        )
+    result = FLOAT
+    checks = (
+        Check("({0} == 0) & ({1} < 0)", "ZeroDivisionError"),
+        Check("({0} < 0) & ({1} != np.floor({1}))", "negative base, fractional exponent: complex result"),
+        Check("(np.abs({r}) > 1e308) & np.isfinite({0}) & np.isfinite({1})", "OverflowError"),
+    )
+    return Impl(result, "np.power({0}, {1}, dtype=np.float64)", "math.pow(float({0}), float({1}))", checks, exact=False)
+
+
+def _bitwise(op: str) -> Rule:
+    def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        _require_ints(op, a, b)
+        if a is BOOL and b is BOOL:
+            return Impl(BOOL, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}")
+        x, y = _int(a, "{0}"), _int(b, "{1}")
+        return Impl(INT, f"{x} {op} {y}", f"{_lane_int(a, '{0}')} {op} {_lane_int(b, '{1}')}")
+
+    return rule
+
+
+def _shift(op: str) -> Rule:
+    def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        _require_ints(op, a, b)
+        x, y = _int(a, "{0}"), _int(b, "{1}")
+        checks = [Check(f"{y} < 0", "ValueError: negative shift count")]
+        if op == "<<":
+            checks.append(Check(f"({y} > 62) | (({{r}} >> {y}) != {x})", "int64 overflow"))
+            expr = f"{x} << np.minimum({y}, 63)"
+        else:
+            expr = f"{x} >> np.minimum({y}, 63)"
+        return Impl(INT, expr, f"{_lane_int(a, '{0}')} {op} {_lane_int(b, '{1}')}", tuple(checks))
+
+    return rule
+
+
+def _require_ints(op: str, a: Type, b: Type) -> None:
+    if not (a.is_intlike and b.is_intlike):
+        raise VectorizeTypeError(f"'{op}' needs int operands, but one operand may be a float",
+                                 hint="Python raises TypeError for bitwise operators on floats; convert with int(...)")
+
+
+DIVMOD: Rule = _divmod
+
+BINARY: dict[str, Rule] = {
+    "+": _add_sub_mul("+"),
+    "-": _add_sub_mul("-"),
+    "*": _add_sub_mul("*"),
+    "/": _true_divide,
+    "//": _floordiv_mod("//", "floor_divide"),
+    "%": _floordiv_mod("%", "remainder"),
+    "**": _power,
+    "&": _bitwise("&"),
+    "|": _bitwise("|"),
+    "^": _bitwise("^"),
+    "<<": _shift("<<"),
+    ">>": _shift(">>"),
+}
+
+
+# -- unary -----------------------------------------------------------------------------------------
+def _negate(a: Type, va: Val) -> Impl:
+    if a.is_intlike:
+        x = _int(a, "{0}")
+        return Impl(INT, f"-{x}", f"-{_lane_int(a, '{0}')}", (Check(f"{x} == {I64_MIN}", "int64 overflow"),))
+    return Impl(a, "-{0}", "-{0}")
+
+
+def _positive(a: Type, va: Val) -> Impl:
+    return Impl(INT if a.is_intlike else a, _int(a, "{0}"), _lane_int(a, "{0}"))
+
+
+def _invert(a: Type, va: Val) -> Impl:
+    _require_ints("~", a, a)
+    return Impl(INT, f"~{_int(a, '{0}')}", f"~{_lane_int(a, '{0}')}")
+
+
+def _not(a: Type, va: Val) -> Impl:
+    return Impl(BOOL, "~{0}" if a is BOOL else "{0} == 0", "not {0}")
+
+
+UNARY: dict[str, Callable[[Type, Val], Impl]] = {"-": _negate, "+": _positive, "~": _invert, "not": _not}
+
+
+def truthy(t: Type) -> str:
+    """Template for Python's truth value of a number (NaN is true, -0.0 is false)."""
+    return "{0}" if t is BOOL else "{0} != 0"
+
+
+def compare(op: str, a: Type, b: Type) -> Impl:
+    """Comparisons are exact, except int vs float beyond 2**53, where NumPy rounds the int."""
+    checks: tuple[Check, ...] = ()
+    if a is INT and b.is_floatlike:
+        checks = (Check(f"np.abs({{0}}) > {EXACT_INT}", "int vs float compared exactly by Python"),)
+    elif b is INT and a.is_floatlike:
+        checks = (Check(f"np.abs({{1}}) > {EXACT_INT}", "int vs float compared exactly by Python"),)
+    return Impl(BOOL, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}", checks)
+
+
+# -- calls -----------------------------------------------------------------------------------------
+def _to_int_checks() -> tuple[Check, ...]:
+    return (Check(f"~(np.abs({{0}}) < {BIG_INT})", "NaN/inf raise; beyond int64 Python returns a big int"),)
+
+
+def _float_to_int(np_name: str, math_name: str) -> Rule:
+    """math.floor/ceil/trunc, int(), round(): float -> int, exact ints pass through."""
+
+    def rule(args: list[Val]) -> Impl:
+        (t,) = _types(args, 1, math_name)
+        if t.is_intlike:
+            return Impl(INT, _int(t, "{0}"), _lane_int(t, "{0}"))
+        return Impl(INT, f"np.int64(np.{np_name}({{0}}))", f"{math_name}({{0}})", _to_int_checks())
+
+    return rule
+
+
+def _unary_float(name: str, *checks: Check, exact: bool = False, np_name: str | None = None) -> Rule:
+    def rule(args: list[Val]) -> Impl:
+        _types(args, 1, f"math.{name}")
+        return Impl(FLOAT, f"np.{np_name or name}(np.float64({{0}}))", f"math.{name}({{0}})", checks, exact)
+
+    return rule
+
+
+def _overflow_above(limit: float) -> Check:
+    return Check(f"np.abs({{0}}) > {limit!r}", "OverflowError: math range error (conservative bound)")
+
+
+def _domain(pred: str) -> Check:
+    return Check(pred, "ValueError: math domain error")
+
+
+def _log(args: list[Val]) -> Impl:
+    if len(args) == 2:
+        _types(args, 2, "math.log")
+        return Impl(FLOAT, "np.log(np.float64({0})) / np.log(np.float64({1}))", "math.log({0}) / math.log({1})",
+                    (_domain("({0} <= 0) | ({1} <= 0)"), Check("{1} == 1", "ZeroDivisionError")), exact=False)
+    return _unary_float("log", _domain("{0} <= 0"))(args)
+
+
+def _pow_call(args: list[Val]) -> Impl:
+    a, b = _types(args, 2, "math.pow")
+    checks = (
+        _domain("(({0} < 0) & ({1} != np.floor({1})) & np.isfinite({0}) & np.isfinite({1})) | (({0} == 0) & ({1} < 0))"),
+        Check("(np.abs({r}) > 1e308) & np.isfinite({0}) & np.isfinite({1})", "OverflowError"),
+    )
+    return Impl(FLOAT, "np.power(np.float64({0}), np.float64({1}))", "math.pow({0}, {1})", checks, exact=False)
+
+
+def _binary_float(name: str, np_name: str, *checks: Check, exact: bool = True) -> Rule:
+    def rule(args: list[Val]) -> Impl:
+        _types(args, 2, f"math.{name}")
+        return Impl(FLOAT, f"np.{np_name}(np.float64({{0}}), np.float64({{1}}))", f"math.{name}({{0}}, {{1}})", checks, exact)
+
+    return rule
+
+
+def _predicate(np_name: str, name: str) -> Rule:
+    def rule(args: list[Val]) -> Impl:
+        _types(args, 1, f"math.{name}")
+        return Impl(BOOL, f"np.{np_name}({{0}})", f"math.{name}({{0}})")
+
+    return rule
+
+
+def _scaled(name: str, factor: float) -> Rule:
+    """math.degrees/radians multiply by one double constant, exactly as CPython does."""
+
+    def rule(args: list[Val]) -> Impl:
+        _types(args, 1, f"math.{name}")
+        return Impl(FLOAT, f"np.float64({{0}}) * {factor!r}", f"math.{name}({{0}})")
+
+    return rule
+
+
+def _per_lane(name: str, *checks: Check) -> Rule:
+    """NumPy has no ufunc for it: call the C library per lane (exact, slow).
+
+    Lanes where a check holds get the harmless argument 1.0 first, so garbage on masked-off lanes
+    cannot raise inside the per-lane call; the checks flag the real failing lanes.
+    """
+
+    def rule(args: list[Val]) -> Impl:
+        _types(args, 1, f"math.{name}")
+        arg = "np.float64({0})"
+        if checks:
+            bad = " | ".join(f"({c.pred})" for c in checks)
+            arg = f"np.where({bad}, 1.0, {arg})"
+        return Impl(FLOAT, f"np.vectorize(math.{name}, otypes=[np.float64])({arg})", f"math.{name}({{0}})", checks)
+
+    return rule
+
+
+def _abs(args: list[Val]) -> Impl:
+    (t,) = _types(args, 1, "abs")
+    if t.is_intlike:
+        x = _int(t, "{0}")
+        return Impl(INT, f"np.abs({x})", f"abs({_lane_int(t, '{0}')})", (Check(f"{x} == {I64_MIN}", "int64 overflow"),))
+    return Impl(t, "np.abs({0})", "abs({0})")
+
+
+def _float_call(args: list[Val]) -> Impl:
+    (t,) = _types(args, 1, "float")
+    return Impl(FLOAT, "{0}" if t is FLOAT else "np.float64({0})", "float({0})")
+
+
+def _bool_call(args: list[Val]) -> Impl:
+    (t,) = _types(args, 1, "bool")
+    return Impl(BOOL, "{0}" if t is BOOL else "{0} != 0", "bool({0})")
+
+
+def _round(args: list[Val]) -> Impl:
+    if len(args) == 1:
+        return _float_to_int("rint", "round")(args)
+    t, n = _types(args, 2, "round")
+    nd = args[1].const
+    if not n.is_intlike or args[1].batched or not isinstance(nd, int) or not 0 <= nd <= 22:
+        raise VectorizeTypeError("round(x, ndigits) is supported for a literal ndigits from 0 to 22",
+                                 hint="write round(x, 2) with a constant number of digits")
+    if t.is_intlike:
+        return Impl(INT, _int(t, "{0}"), _lane_int(t, "{0}"))
+    scale = f"{10.0 ** nd!r}"
+    # np.rint(x * 10**n) / 10**n is Python's correctly rounded result unless x * 10**n sits
+    # within rounding error of a half-way point: flag those lanes (the re-run rounds exactly).
+    return Impl(FLOAT, f"np.rint({{0}} * {scale}) / {scale}", f"round({{0}}, {nd})",
+                (Check(f"np.abs(np.abs({{0}} * {scale} - np.floor({{0}} * {scale})) - 0.5) <= np.abs({{0}} * {scale}) * 2.0**-51",
+                       "near a decimal half-way point"),))
+
+
+def _isclose(args: list[Val], keywords: dict[str, Val]) -> Impl:
+    _types(args, 2, "math.isclose")
+    rel = keywords.get("rel_tol", Val(FLOAT, False, 1e-09))
+    abs_ = keywords.get("abs_tol", Val(FLOAT, False, 0.0))
+    if rel.const is None or abs_.const is None or rel.const < 0 or abs_.const < 0:
+        raise VectorizeTypeError("math.isclose tolerances must be non-negative constants",
+                                 hint="write math.isclose(a, b, rel_tol=1e-9) with literal tolerances")
+    r, t = float(rel.const), float(abs_.const)
+    # CPython: a == b, or both finite and |b - a| <= max(|rel*b|, |rel*a|, abs_tol).
+    expr = (f"({{0}} == {{1}}) | (~(np.isinf({{0}}) | np.isinf({{1}})) & ((np.abs({{1}} - {{0}}) <= np.abs({r!r} * {{1}})) | "
+            f"(np.abs({{1}} - {{0}}) <= np.abs({r!r} * {{0}})) | (np.abs({{1}} - {{0}}) <= {t!r})))")
+    return Impl(BOOL, expr, f"math.isclose({{0}}, {{1}}, rel_tol={r!r}, abs_tol={t!r})")
+
+
+def _types(args: list[Val], n: int, name: str) -> list[Type]:
+    if len(args) != n:
+        raise VectorizeTypeError(f"{name}() takes {n} argument{'s' if n != 1 else ''} here, got {len(args)}",
+                                 hint=f"see the documentation of {name}")
+    types = [a.type for a in args]
+    if any(not isinstance(t, Type) for t in types):
+        raise VectorizeTypeError(f"{name}() takes numbers, not tuples", hint="unpack the tuple first")
+    return types  # type: ignore[return-value]
+
+
+CALLS: dict[str, Rule] = {
+    "abs": _abs,
+    "float": _float_call,
+    "bool": _bool_call,
+    "int": _float_to_int("trunc", "int"),
+    "round": _round,
+    "math.floor": _float_to_int("floor", "math.floor"),
+    "math.ceil": _float_to_int("ceil", "math.ceil"),
+    "math.trunc": _float_to_int("trunc", "math.trunc"),
+    "math.sqrt": _unary_float("sqrt", _domain("{0} < 0"), exact=True),
+    "math.exp": _unary_float("exp", _overflow_above(709.7)),
+    "math.expm1": _unary_float("expm1", _overflow_above(709.7)),
+    "math.exp2": _unary_float("exp2", _overflow_above(1023.9)),
+    "math.log": _log,
+    "math.log2": _unary_float("log2", _domain("{0} <= 0")),
+    "math.log10": _unary_float("log10", _domain("{0} <= 0")),
+    "math.log1p": _unary_float("log1p", _domain("{0} <= -1")),
+    "math.sin": _unary_float("sin", _domain("np.isinf({0})")),
+    "math.cos": _unary_float("cos", _domain("np.isinf({0})")),
+    "math.tan": _unary_float("tan", _domain("np.isinf({0})")),
+    "math.asin": _unary_float("asin", _domain("np.abs({0}) > 1"), np_name="arcsin"),
+    "math.acos": _unary_float("acos", _domain("np.abs({0}) > 1"), np_name="arccos"),
+    "math.atan": _unary_float("atan", np_name="arctan"),
+    "math.sinh": _unary_float("sinh", _overflow_above(710.4)),
+    "math.cosh": _unary_float("cosh", _overflow_above(710.4)),
+    "math.tanh": _unary_float("tanh"),
+    "math.asinh": _unary_float("asinh", np_name="arcsinh"),
+    "math.acosh": _unary_float("acosh", _domain("{0} < 1"), np_name="arccosh"),
+    "math.atanh": _unary_float("atanh", _domain("np.abs({0}) >= 1"), np_name="arctanh"),
+    "math.cbrt": _unary_float("cbrt"),
+    "math.fabs": _unary_float("fabs", exact=True, np_name="abs"),
+    "math.atan2": _binary_float("atan2", "arctan2", exact=False),
+    "math.hypot": _binary_float("hypot", "hypot", Check("np.isinf({r}) & np.isfinite({0}) & np.isfinite({1})", "OverflowError"), exact=False),
+    "math.copysign": _binary_float("copysign", "copysign"),
+    "math.nextafter": _binary_float("nextafter", "nextafter"),
+    "math.fmod": _binary_float("fmod", "fmod", _domain("(np.isinf({0}) | ({1} == 0)) & ~np.isnan({0}) & ~np.isnan({1})")),
+    "math.pow": _pow_call,
+    "math.isnan": _predicate("isnan", "isnan"),
+    "math.isinf": _predicate("isinf", "isinf"),
+    "math.isfinite": _predicate("isfinite", "isfinite"),
+    "math.degrees": _scaled("degrees", 180.0 / math.pi),
+    "math.radians": _scaled("radians", math.pi / 180.0),
+    "math.erf": _per_lane("erf"),
+    "math.erfc": _per_lane("erfc"),
+    "math.gamma": _per_lane("gamma", _domain("(({0} <= 0) & ({0} == np.floor({0}))) | ({0} == -np.inf)"), _overflow_above(171.0)),
+    "math.lgamma": _per_lane("lgamma", _domain("({0} <= 0) & ({0} == np.floor({0}))"), _overflow_above(1e305)),
+}
+# Calls with keyword arguments (constants only).
+KEYWORD_CALLS: dict[str, Callable[[list[Val], dict[str, Val]], Impl]] = {"math.isclose": _isclose}
+
+# Builtins lowered by the expression pass itself (they need laziness or n-ary folding).
+SPECIAL_CALLS = frozenset({"min", "max", "pow", "divmod", "len"})
+
+MATH_CONSTANTS = {"pi": "np.pi", "e": "np.e", "tau": repr(math.tau), "inf": "np.inf", "nan": "np.nan"}
+
+
+def call_rule(name: str) -> Rule | None:
+    return CALLS.get(name)
+
+
+def unsupported_math(name: str) -> VectorizeTypeError:
+    return VectorizeTypeError(f"{name} has no batched implementation yet",
+                              hint="supported: " + ", ".join(sorted(n for n in CALLS if n.startswith("math."))))

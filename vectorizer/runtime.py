@@ -1,0 +1,196 @@
+"""What runs around a generated kernel: canonical inputs in, flag-and-patch out.
+
+1. Inputs are canonicalised to what a lane of the scalar function sees: bool, int64 (values that
+   need more bits are refused) or float64; complex, strings, objects and None are refused with an
+   error naming the argument. Arrays broadcast against each other; a 0-d or all-ones input is
+   uniform (one value for every lane).
+2. The kernel runs on flat lanes under `np.errstate(all="ignore")`: Python float arithmetic never
+   warns, so neither does the batched code.
+3. The kernel returns its result and a `flag` array: lanes where Python might raise, or where the
+   array result might not be exact. Each flagged lane, in C order, is re-run through the ORIGINAL
+   scalar function: if it raises, that exception propagates (with a note naming the lane), exactly
+   as the first failing lane of a loop would raise it; if it returns, its value patches the lane.
+
+This module imports only NumPy: `vectorizer generate` copies it into standalone modules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_KINDS = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64}
+_DTYPES = {"bool": np.bool_, "int": np.int64, "float": np.float64, "num": np.float64}
+
+
+class InputError(TypeError):
+    """An argument a batched function cannot take (raised as `VectorizeInputError` by vectorizer)."""
+
+
+class LaneOverflowError(OverflowError):
+    """A lane's exact result does not fit the result array (int64, or float64 for mixed values)."""
+
+
+class LaneValueError(ValueError):
+    """A lane's result is not a real number (e.g. complex)."""
+
+
+def canonical(name: str, value: object) -> np.ndarray:
+    """The argument as a bool/int64/float64 array, or an `InputError` naming it."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "bif" and value.dtype.itemsize <= 8:
+        if value.dtype.kind == "u" and value.dtype.itemsize == 8 and value.size and value.max() > _INT64_MAX:
+            raise InputError(f"argument {name!r}: {int(value.max())} does not fit in int64")
+        dtype = _KINDS[value.dtype.kind]
+        return value if value.dtype == dtype else value.astype(dtype)
+    if isinstance(value, bool | np.bool_):
+        return np.asarray(value, dtype=np.bool_)
+    if isinstance(value, int | np.integer):
+        if not _INT64_MIN <= int(value) <= _INT64_MAX:
+            raise InputError(f"argument {name!r}: {int(value)} does not fit in int64")
+        return np.asarray(value, dtype=np.int64)
+    if isinstance(value, float | np.floating):
+        return np.asarray(float(value), dtype=np.float64)
+    if value is None:
+        raise InputError(f"argument {name!r}: expected a number or a numeric array, got None")
+    if isinstance(value, complex | np.complexfloating):
+        raise InputError(f"argument {name!r}: complex numbers are not supported (the scalar function works on real numbers)")
+    if isinstance(value, str | bytes):
+        raise InputError(f"argument {name!r}: expected a number or a numeric array, got {type(value).__name__}")
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InputError(f"argument {name!r}: cannot make an array of it ({exc})") from None
+    if arr.dtype.kind == "O":
+        return _from_objects(name, arr)
+    if arr.dtype.kind == "c":
+        raise InputError(f"argument {name!r}: complex arrays are not supported (the scalar function works on real numbers)")
+    if arr.dtype.kind not in "biuf":
+        raise InputError(f"argument {name!r}: expected a numeric array, got dtype {arr.dtype}")
+    if arr.dtype.itemsize > 8:
+        raise InputError(f"argument {name!r}: dtype {arr.dtype} has more precision than float64; convert it first")
+    return canonical(name, arr)
+
+
+def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
+    """Object arrays of Python numbers (e.g. ints beyond 2**63 made NumPy choose object)."""
+    flat = arr.ravel()
+    kinds = set()
+    for i, v in enumerate(flat):
+        if isinstance(v, bool | np.bool_):
+            kinds.add("b")
+        elif isinstance(v, int | np.integer):
+            if not _INT64_MIN <= int(v) <= _INT64_MAX:
+                raise InputError(f"argument {name!r}, element {np.unravel_index(i, arr.shape)}: {int(v)} does not fit in int64")
+            kinds.add("i")
+        elif isinstance(v, float | np.floating):
+            kinds.add("f")
+        else:
+            raise InputError(f"argument {name!r}, element {np.unravel_index(i, arr.shape)}: expected a number, got {type(v).__name__} {v!r}")
+    if len(kinds) > 1:
+        raise InputError(f"argument {name!r}: mixes {' and '.join(sorted(kinds))} elements; give it one numeric dtype")
+    kind = kinds.pop() if kinds else "f"
+    return np.array(flat.tolist(), dtype=_KINDS[kind]).reshape(arr.shape)
+
+
+def broadcast(names: Sequence[str], arrays: Sequence[np.ndarray]) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays))
+        raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
+
+
+def is_uniform(a: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """One value for every lane: 0-d, or a single element broadcast over a larger batch."""
+    return a.ndim == 0 or (a.size == 1 and a.shape != shape)
+
+
+def run(
+    kernel: Callable[..., tuple[object, object]],
+    scalar: Callable[..., object],
+    names: Sequence[str],
+    arrays: Sequence[np.ndarray],
+    shape: tuple[int, ...],
+    result_types: Sequence[str],
+    returns_tuple: bool,
+    qualname: str,
+) -> object:
+    """Run the kernel on flattened lanes, patch flagged lanes with the scalar function, reshape."""
+    args = [a.reshape(())[()] if is_uniform(a, shape) else _flat(a, shape) for a in arrays]
+    with np.errstate(all="ignore"):
+        result, flag = kernel(*args)
+    size = math.prod(shape)
+    values = list(result) if returns_tuple else [result]
+    outs = [_materialize(v, size, _DTYPES[t]) for v, t in zip(values, result_types)]
+    if flag is not None and np.any(flag):
+        _patch(scalar, names, arrays, shape, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, result_types,
+               returns_tuple, qualname)
+    outs = [o.reshape(shape) for o in outs]
+    if shape == ():
+        outs = [o[()] for o in outs]
+    return tuple(outs) if returns_tuple else outs[0]
+
+
+def _flat(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    if a.shape != shape:
+        a = np.broadcast_to(a, shape)
+    return a.reshape(-1)
+
+
+def _materialize(value: object, size: int, dtype: type) -> np.ndarray:
+    """A fresh, writable, 1-d result array (the kernel may return a uniform scalar or an input)."""
+    arr = np.asarray(value)
+    if arr.shape == (size,) and arr.dtype == dtype and arr.flags.writeable and arr.base is None:
+        return arr
+    return np.array(np.broadcast_to(arr.astype(dtype, copy=False), (size,)), dtype=dtype)
+
+
+def lane_index(i: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(k) for k in np.unravel_index(i, shape)) if shape else ()
+
+
+def _lane_args(arrays: Sequence[np.ndarray], shape: tuple[int, ...], i: int) -> list[object]:
+    """The Python scalars a loop over the inputs would pass for flat lane `i` (`.item()`)."""
+    index = np.unravel_index(i, shape) if shape else ()
+    out = []
+    for a in arrays:
+        if a.ndim == 0:
+            out.append(a.item())
+        else:
+            out.append(np.broadcast_to(a, shape)[index].item())
+    return out
+
+
+def _patch(scalar, names, arrays, shape, flagged, outs, result_types, returns_tuple, qualname) -> None:
+    size = math.prod(shape)
+    for i in flagged:
+        i = int(i)
+        lane = _lane_args(arrays, shape, i)
+        try:
+            value = scalar(*lane)
+        except Exception as exc:
+            where = f"lane {lane_index(i, shape)} of {shape}" if shape else "the call"
+            args = ", ".join(f"{n}={v!r}" for n, v in zip(names, lane))
+            exc.add_note(f"vectorizer: raised by {qualname} on {where} ({args})")
+            raise
+        values = list(value) if returns_tuple else [value]
+        for out, v, t in zip(outs, values, result_types):
+            out[i] = _store(v, t, qualname, i, size, shape)
+
+
+def _store(value: object, kind: str, qualname: str, i: int, size: int, shape: tuple[int, ...]) -> object:
+    where = f"lane {lane_index(i, shape)}"
+    if isinstance(value, complex):
+        raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on {where}; "
+                         "a batched result holds real numbers")
+    if kind == "int" and isinstance(value, int) and not _INT64_MIN <= value <= _INT64_MAX:
+        raise LaneOverflowError(f"{qualname} returned {value} on {where}, which does not fit in int64 "
+                            "(Python ints are unbounded; the batched result is int64)")
+    if kind in ("float", "num") and isinstance(value, int) and not isinstance(value, bool):
+        if float(value) != value:
+            raise LaneOverflowError(f"{qualname} returned the int {value} on {where}, which float64 "
+                                "cannot hold exactly (the result mixes ints and floats)")
+    return value
