@@ -57,6 +57,11 @@ def _int(t: Type, slot: str) -> str:
     return f"np.int64({slot})" if t is BOOL else slot
 
 
+def _float(t: Type, slot: str) -> str:
+    """Operand as a float64 (math.* converts ints, and bools must not become float16)."""
+    return slot if t.is_floatlike else f"np.float64({slot})"
+
+
 def _lane_int(t: Type, slot: str) -> str:
     return f"int({slot})" if t is BOOL else slot
 
@@ -253,8 +258,8 @@ def _float_to_int(np_name: str, math_name: str) -> Rule:
 
 def _unary_float(name: str, *checks: Check, exact: bool = False, np_name: str | None = None) -> Rule:
     def rule(args: list[Val]) -> Impl:
-        _types(args, 1, f"math.{name}")
-        return Impl(FLOAT, f"np.{np_name or name}(np.float64({{0}}))", f"math.{name}({{0}})", checks, exact)
+        (t,) = _types(args, 1, f"math.{name}")
+        return Impl(FLOAT, f"np.{np_name or name}({_float(t, '{0}')})", f"math.{name}({{0}})", checks, exact)
 
     return rule
 
@@ -269,8 +274,8 @@ def _domain(pred: str) -> Check:
 
 def _log(args: list[Val]) -> Impl:
     if len(args) == 2:
-        _types(args, 2, "math.log")
-        return Impl(FLOAT, "np.log(np.float64({0})) / np.log(np.float64({1}))", "math.log({0}) / math.log({1})",
+        a, b = _types(args, 2, "math.log")
+        return Impl(FLOAT, f"np.log({_float(a, '{0}')}) / np.log({_float(b, '{1}')})", "math.log({0}) / math.log({1})",
                     (_domain("({0} <= 0) | ({1} <= 0)"), Check("{1} == 1", "ZeroDivisionError")), exact=False)
     return _unary_float("log", _domain("{0} <= 0"))(args)
 
@@ -281,13 +286,13 @@ def _pow_call(args: list[Val]) -> Impl:
         _domain("(({0} < 0) & ({1} != np.floor({1})) & np.isfinite({0}) & np.isfinite({1})) | (({0} == 0) & ({1} < 0))"),
         Check("(np.abs({r}) > 1e308) & np.isfinite({0}) & np.isfinite({1})", "OverflowError"),
     )
-    return Impl(FLOAT, "np.power(np.float64({0}), np.float64({1}))", "math.pow({0}, {1})", checks, exact=False)
+    return Impl(FLOAT, f"np.power({_float(a, '{0}')}, {_float(b, '{1}')})", "math.pow({0}, {1})", checks, exact=False)
 
 
 def _binary_float(name: str, np_name: str, *checks: Check, exact: bool = True) -> Rule:
     def rule(args: list[Val]) -> Impl:
-        _types(args, 2, f"math.{name}")
-        return Impl(FLOAT, f"np.{np_name}(np.float64({{0}}), np.float64({{1}}))", f"math.{name}({{0}}, {{1}})", checks, exact)
+        a, b = _types(args, 2, f"math.{name}")
+        return Impl(FLOAT, f"np.{np_name}({_float(a, '{0}')}, {_float(b, '{1}')})", f"math.{name}({{0}}, {{1}})", checks, exact)
 
     return rule
 
@@ -304,8 +309,8 @@ def _scaled(name: str, factor: float) -> Rule:
     """math.degrees/radians multiply by one double constant, exactly as CPython does."""
 
     def rule(args: list[Val]) -> Impl:
-        _types(args, 1, f"math.{name}")
-        return Impl(FLOAT, f"np.float64({{0}}) * {factor!r}", f"math.{name}({{0}})")
+        (t,) = _types(args, 1, f"math.{name}")
+        return Impl(FLOAT, f"{_float(t, '{0}')} * {factor!r}", f"math.{name}({{0}})")
 
     return rule
 
@@ -318,8 +323,8 @@ def _per_lane(name: str, *checks: Check) -> Rule:
     """
 
     def rule(args: list[Val]) -> Impl:
-        _types(args, 1, f"math.{name}")
-        arg = "np.float64({0})"
+        (t,) = _types(args, 1, f"math.{name}")
+        arg = _float(t, "{0}")
         if checks:
             bad = " | ".join(f"({c.pred})" for c in checks)
             arg = f"np.where({bad}, 1.0, {arg})"
@@ -358,10 +363,13 @@ def _round(args: list[Val]) -> Impl:
         return Impl(INT, _int(t, "{0}"), _lane_int(t, "{0}"))
     scale = f"{10.0 ** nd!r}"
     # np.rint(x * 10**n) / 10**n is Python's correctly rounded result unless x * 10**n sits
-    # within rounding error of a half-way point: flag those lanes (the re-run rounds exactly).
-    return Impl(FLOAT, f"np.rint({{0}} * {scale}) / {scale}", f"round({{0}}, {nd})",
-                (Check(f"np.abs(np.abs({{0}} * {scale} - np.floor({{0}} * {scale})) - 0.5) <= np.abs({{0}} * {scale}) * 2.0**-51",
-                       "near a decimal half-way point"),))
+    # within rounding error of a half-way point, or is too large to carry a fraction: flag those
+    # lanes (the re-run rounds exactly). Doubles of magnitude >= 2**52 are integers: round(x, n) is x.
+    return Impl(FLOAT, f"np.where(np.abs({{0}}) >= 4503599627370496.0, {{0}}, np.rint({{0}} * {scale}) / {scale})",
+                f"round({{0}}, {nd})",
+                (Check(f"(np.abs(np.abs({{0}} * {scale} - np.floor({{0}} * {scale})) - 0.5) <= np.abs({{0}} * {scale}) * 2.0**-51)"
+                       f" | ((np.abs({{0}} * {scale}) >= 4503599627370496.0) & (np.abs({{0}}) < 4503599627370496.0))",
+                       "near a decimal half-way point, or too large for the scaled value to hold a fraction"),))
 
 
 def _isclose(args: list[Val], keywords: dict[str, Val]) -> Impl:

@@ -33,8 +33,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from ..analysis.types import BOOL, INT, Type, join
 from ..analysis.liveness import Liveness, reads, writes
+from ..analysis.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
 
 
@@ -44,8 +44,7 @@ class _Predicate:
         self.facts = facts
         self.live = live
         self.defined: set[str] = set(ctx.params)  # may hold a value here (linear order)
-        self.definite: set[str] = set(ctx.params)  # holds a value on every path here
-        self.depth = 0  # enclosing masks or loops
+        self.seen: set[str] = set(ctx.params)  # assigned textually earlier (array code runs all of it)
         self.placeholders: dict[str, str] = {}  # merged before any value: initial typed zero
         self.types: dict[str, Type] = {}  # each assigned name's type, joined over its assignments
         for node, val in facts.vals.items():
@@ -64,7 +63,6 @@ class _Predicate:
                 out.append(if_stmt(mask, list(pending)))  # type: ignore[arg-type]
                 pending.clear()
 
-        self.depth += mask is not None
         for s in stmts:
             if mask is None:
                 out.extend(self.unmasked(s, need))
@@ -76,7 +74,6 @@ class _Predicate:
                 flush()
                 out.extend(merged)
         flush()
-        self.depth -= mask is not None
         return _join_masked_blocks(out)
 
     def unmasked(self, s: cst.BaseStatement, need: frozenset[str]) -> list[cst.BaseStatement]:
@@ -84,25 +81,20 @@ class _Predicate:
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
                 self.defined.update(_assigned(small))
-                if self.depth == 0:
-                    self.definite.update(_assigned(small))
+                self.seen.update(_assigned(small))
             return [s]
         if isinstance(s, cst.If) and self.facts.batched_test.get(s):
             return replace(s, self.batched_if(s, None, need))
         if isinstance(s, cst.If):
-            self.depth += 1
             then = self.block(body_of(s.body), None, need)
             other = self.block(body_of(s.orelse), None, need)
-            self.depth -= 1
             return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)]
         if isinstance(s, cst.While):
             return [self.loop(s, None, need)]
         if isinstance(s, cst.For):
             self.defined.add(s.target.value)  # type: ignore[attr-defined]
             self.defined |= _assigned_in(s)
-            self.depth += 1
             body = self.block(body_of(s.body), None, need)
-            self.depth -= 1
             return [s.with_changes(body=block(body))]
         raise AssertionError(f"unexpected statement {type(s).__name__}")
 
@@ -139,16 +131,20 @@ class _Predicate:
                 name = target.value
                 if name in self.ctx.loop_masks:  # a nested loop starts from this branch's lanes
                     self.defined.add(name)
+                    self.seen.add(name)
                     value = cst.BooleanOperation(expr(mask), cst.And(), _paren(small.value))
                     return [line(small.with_changes(value=value))], []
                 if name in need and name in self.defined:
                     self.placeholder(name)
+                    self.seen.add(name)
                     return [assign(name, self.merge(mask, small.value, name))], []
                 self.defined.add(name)
+                self.seen.add(name)
                 return [], [line(small)]
             names = [e.value.value for e in target.elements]  # type: ignore[attr-defined]
             if not any(n in need and n in self.defined for n in names):
                 self.defined.update(names)
+                self.seen.update(names)
                 return [], [line(small)]
             temps = [self.ctx.namer.fresh(n) for n in names]
             tup = cst.Tuple([cst.Element(cst.Name(t)) for t in temps], lpar=[], rpar=[])
@@ -157,6 +153,7 @@ class _Predicate:
             for n in names:
                 if n in self.defined:
                     self.placeholder(n)
+            self.seen.update(names)
             self.defined.update(names)
             return [if_stmt(mask, [line(cst.Assign([cst.AssignTarget(tup)], small.value))]), *merges], []
         if isinstance(small, cst.Raise):
@@ -167,9 +164,10 @@ class _Predicate:
         raise AssertionError(f"unexpected statement {type(small).__name__}")
 
     def placeholder(self, name: str) -> None:
-        """A merge reads the old value; where the user's code had none yet, start from a zero of
-        the variable's type (never observed: the analysis proved those lanes never read it)."""
-        if name not in self.definite:
+        """A merge reads the old value. The array code runs every assignment textually before it,
+        so only a name first assigned later in a loop (reaching here by the back edge) has none:
+        start it from a zero of its type (never observed: the analysis proved no lane reads it)."""
+        if name not in self.seen:
             self.placeholders[name] = {BOOL: "False", INT: "0"}.get(self.types.get(name), "0.0")  # type: ignore[arg-type]
 
     def merge(self, mask: str, value: cst.BaseExpression, name: str) -> cst.BaseExpression:
@@ -188,6 +186,7 @@ class _Predicate:
             test_stmt = assign(cond, s.test)
             out.append(test_stmt if mask is None else if_stmt(mask, [test_stmt]))
             self.defined.add(cond)
+            self.seen.add(cond)
         if mask is None:
             then_mask, else_mask = cond, f"not {cond}"
         else:
@@ -204,13 +203,6 @@ class _Predicate:
         return out
 
     def loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
-        self.depth += 1
-        try:
-            return self._loop(s, mask, need)
-        finally:
-            self.depth -= 1
-
-    def _loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
         stmts = body_of(s.body)
         self.defined |= _assigned_in(s)  # the back edge: later assignments reach the top
         test = s.test

@@ -156,28 +156,41 @@ class _Inliner:
         issued_before = set(ctx.namer.taken)
         func = ctx.prepare_callee(parsed, ctx.child(parsed.name, vals))  # type: ignore[arg-type]
         issued = ctx.namer.taken - issued_before
-        local = (set(vals) | writes(func.body)) - issued
+        assigned = writes(func.body)
+        # A parameter the callee never reassigns can take a simple argument (a name, a number)
+        # directly: no copy. Others are bound to fresh names.
+        direct = {n: t for n, t in texts.items() if n not in assigned and (t.isidentifier() or _number(t))}
+        local = (set(vals) | assigned) - issued - set(direct)
         mapping = {n: ctx.namer.fresh(n) for n in sorted(local)}
         mapping = {k: v for k, v in mapping.items() if k != v}
+        mapping.update(direct)
         func = func.visit(_Rename(mapping)) if mapping else func
         body = func_body(func)
         final = body[-1].body[0]  # type: ignore[attr-defined]
         assert isinstance(final, cst.Return), "early_returns leaves one return at the end"
-        binding = [assign(mapping.get(n, n), t) for n, t in texts.items()]
+        binding = [assign(mapping.get(n, n), t) for n, t in texts.items() if n not in direct]
         header = cst.EmptyLine(comment=cst.Comment(f"# inlined: {glob.name}({', '.join(texts.values())})"))
-        if binding:
-            binding[0] = binding[0].with_changes(leading_lines=[header])
         stmts = binding + body[:-1]
         values = final.value.elements if isinstance(final.value, cst.Tuple) else [cst.Element(final.value)]
         results: list[str] = []
         for el in values:
-            if isinstance(el.value, cst.Name) and el.value.value in set(mapping.values()) | issued | local:
+            if isinstance(el.value, cst.Name) and el.value.value in (set(mapping.values()) | issued | local) - set(direct.values()):
                 results.append(el.value.value)
             else:
                 name = ctx.namer.fresh(f"{glob.name}_result")
                 stmts.append(assign(name, el.value))
                 results.append(name)
+        if stmts:
+            stmts[0] = stmts[0].with_changes(leading_lines=[header, *stmts[0].leading_lines])
         return stmts, results
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:

@@ -24,6 +24,7 @@ The runtime re-runs the original function on the first flagged lane (flag and pa
 
 from __future__ import annotations
 
+import ast
 import math
 import operator
 
@@ -34,7 +35,7 @@ from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type
 from ..errors import VectorizeError
-from .base import ORIGIN_PREFIX, Context, body_of, code, func_body, leading, paren
+from .base import Context, body_of, code, func_body, leading, paren
 
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
 _PY_BINOPS = {
@@ -103,8 +104,9 @@ class _Lower:
         return name
 
     def origin(self, node: cst.CSTNode) -> None:
+        """Carry the comments the passes attached (user comments were dropped at the start)."""
         for line in leading(node):
-            if line.comment is not None and line.comment.value.startswith(ORIGIN_PREFIX):
+            if line.comment is not None:
                 self.emit(line.comment.value)
 
     # -- statements --------------------------------------------------------------------------
@@ -453,6 +455,17 @@ class _Lower:
         return value
 
 
+def _minimal_parens(line: str) -> str:
+    """Re-print a statement with only the parentheses Python needs (comments pass through)."""
+    indent = line[: len(line) - len(line.lstrip())]
+    text = line.strip()
+    if text.startswith("#") or text == "else:":
+        return line
+    if text.endswith(":"):
+        return indent + ast.unparse(ast.parse(text + " pass")).splitlines()[0]
+    return indent + ast.unparse(ast.parse(text))
+
+
 def _static(pred: str) -> bool | None:
     """Evaluate a check over literals now; None when it depends on variables."""
     try:
@@ -486,6 +499,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
     else:
         lines = [ln.replace(_NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
+    lines = [_minimal_parens(ln) for ln in lines]
     params = ", ".join(ctx.params)
     text = f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
     return cst.parse_statement(text)  # type: ignore[return-value]

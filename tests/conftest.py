@@ -1,0 +1,16 @@
+"""Shared pytest options: --update-goldens rewrites fixtures/*/expected.*, --fuzz-minutes sets
+the long fuzzing budget (also VECTORIZER_FUZZ_MINUTES)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests/oracle.py, strategies.py, kernels.py
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", help="rewrite the golden expected outputs")
+    parser.addoption("--fuzz-minutes", type=float, default=float(os.environ.get("VECTORIZER_FUZZ_MINUTES", 0)),
+                     help="run the differential fuzzer for this many minutes (0: the bounded CI run)")

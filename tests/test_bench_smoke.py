@@ -1,0 +1,67 @@
+"""Smoke test of scripts/bench.py --quick: it runs, every variant agrees with the scalar oracle,
+and the JSON has the documented structure. No timing is asserted (CI machines are noisy)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "bench.py"
+STATUSES = {"ok", "skipped", "refused", "mismatch", "error"}
+VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize", "jax",
+            "vec_numpy", "vec_numba", "vec_auto", "memcpy"}
+
+
+def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    out = tmp_path / "bench.json"
+    markdown = tmp_path / "bench.md"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--json", str(out), "--markdown", str(markdown)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, f"stdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr[-4000:]}"
+    assert "| kernel |" in proc.stdout and markdown.read_text().startswith("# vectorizer benchmark")
+
+    doc = json.loads(out.read_text())
+    assert doc["schema"] == "vectorizer-bench/1"
+    for key in ("created", "command", "machine", "versions", "config", "variants", "kernels",
+                "results", "failures", "notes", "total_seconds"):
+        assert key in doc, key
+    assert {"cpu", "cores"} <= doc["machine"].keys()
+    assert {"python", "numpy", "numba", "jax", "vectorizer"} <= doc["versions"].keys()
+    assert doc["config"]["quick"] is True and doc["failures"] == []
+    assert {v["key"] for v in doc["variants"]} == VARIANTS
+
+    sizes, kernels = doc["config"]["sizes"], doc["config"]["kernels"]
+    assert kernels and sizes and [k["name"] for k in doc["kernels"]] == kernels
+    cells = {(r["kernel"], r["size"], r["variant"]): r for r in doc["results"]}
+    assert len(cells) == len(doc["results"]) == len(kernels) * len(sizes) * len(VARIANTS)
+    for (kernel, size, variant), r in cells.items():
+        assert kernel in kernels and size in sizes and variant in VARIANTS
+        assert r["status"] in STATUSES
+        assert r["status"] not in ("mismatch", "error"), r
+        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python"}
+        if r["status"] != "ok":
+            assert r["note"], r  # every variant that did not run says why
+            continue
+        assert r["ns_per_element"] > 0 and r["median_s"] > 0 and r["samples_s"]
+        assert 0 < r["lanes_timed"] <= size and r["first_call_s"] is not None
+        if variant == "memcpy":
+            assert r["verify"] is None
+        else:  # checked against the scalar oracle before it was timed
+            assert r["verify"]["ok"] is True and r["verify"]["lanes"] > 0
+
+    # the baselines that need only NumPy and Numba always run; vectorizer's NumPy backend runs
+    # or (if it refuses a kernel) says why
+    for kernel in kernels:
+        for size in sizes:
+            for variant in ("python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize",
+                            "memcpy"):
+                assert cells[(kernel, size, variant)]["status"] == "ok", (kernel, size, variant)
+            assert cells[(kernel, size, "vec_numpy")]["status"] in ("ok", "refused")

@@ -1,0 +1,409 @@
+"""The disk cache of generated modules: keys, round trips, misses, safety refusals, concurrency."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import importlib.util
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from vectorizer import cache
+from vectorizer.cache import CacheWarning, CodeCache, cache_key, numba_cache_writable
+
+SOURCE = "import numpy as np\n\n\ndef f(x):\n    return np.sqrt(x)  # é ∑\n"
+KEY = cache_key("def f(x): return x", "options")
+OTHER_UID = 65534  # nobody
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_warned", set())  # "once per process" starts afresh per test
+
+
+@pytest.fixture
+def c() -> CodeCache:
+    return cache.default_cache()
+
+
+class no_warnings(warnings.catch_warnings):
+    def __enter__(self):
+        super().__enter__()
+        warnings.simplefilter("error")
+
+
+def chown_or_skip(path: Path) -> None:
+    try:
+        os.chown(path, OTHER_UID, -1, follow_symlinks=False)
+    except (PermissionError, AttributeError) as exc:
+        pytest.skip(f"cannot give a file to another user here ({exc}); needs root on POSIX")
+
+
+# -- keys ---------------------------------------------------------------------------------------
+
+
+def test_key_is_stable_hex_and_sensitive_to_every_part():
+    assert cache_key("a", "b") == cache_key("a", "b")
+    assert len(KEY) == 64 and int(KEY, 16) >= 0
+    keys = {cache_key(*p) for p in [("a", "b"), ("a", "c"), ("b", "a"), ("a",), ("a", "b", "")]}
+    assert len(keys) == 5
+
+
+def test_key_parts_are_length_prefixed():
+    assert cache_key("ab", "c") != cache_key("a", "bc")
+    assert cache_key("a\x00", "b") != cache_key("a", "\x00b")
+    assert cache_key("") != cache_key()
+
+
+def test_key_rejects_non_text():
+    with pytest.raises(TypeError):
+        cache_key(b"bytes")  # type: ignore[arg-type]
+
+
+def test_key_depends_on_library_versions(monkeypatch):
+    before = cache_key("f")
+    cache._environment.cache_clear()
+    monkeypatch.setattr(cache, "_dist_version", lambda name: "9.9" if name == "numba" else "1.0")
+    try:
+        assert cache_key("f") != before
+    finally:
+        cache._environment.cache_clear()
+
+
+def test_key_never_imports_numba(tmp_path):
+    script = (
+        "import sys, types\n"
+        f"pkg = types.ModuleType('vectorizer'); pkg.__path__ = [{str(Path(cache.__file__).parent)!r}]\n"
+        "pkg.__version__ = '0'; sys.modules['vectorizer'] = pkg\n"
+        "from vectorizer import cache\n"
+        "cache.cache_key('f')\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=30)
+
+
+# -- round trip and misses ----------------------------------------------------------------------
+
+
+def test_store_then_load_round_trips(c):
+    path = c.store(KEY, SOURCE)
+    assert path == c.path_for(KEY) and path.is_file()
+    assert path.parent == c.directory() and path.stem.isidentifier()
+    assert c.load(KEY) == SOURCE
+    assert path.read_text(encoding="utf-8").splitlines()[0].startswith(f"# vectorizer-cache {KEY} ")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(c.directory().stat().st_mode) == 0o700
+    assert stat.S_IMODE(c.root.stat().st_mode) == 0o700
+    assert (c.root / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert c.store(KEY, SOURCE) == path and c.load(KEY) == SOURCE  # rewriting is harmless
+
+
+def test_load_code_keeps_the_file_name_and_line_numbers(c):
+    c.store(KEY, SOURCE)
+    code = c.load_code(KEY)
+    assert code is not None and code.co_filename == str(c.path_for(KEY))
+    namespace: dict = {"__name__": f"vz_{KEY}"}
+    exec(code, namespace)
+    lines = c.path_for(KEY).read_text(encoding="utf-8").splitlines()
+    assert lines[namespace["f"].__code__.co_firstlineno - 1] == "def f(x):"
+    assert namespace["f"](4.0) == 2.0
+    assert c.load_code(cache_key("absent")) is None
+
+
+def test_absent_entry_or_directory_is_a_plain_miss(c):
+    with no_warnings():
+        assert c.load(KEY) is None  # no directory at all
+        c.store(cache_key("other"), "x = 1\n")
+        assert c.load(KEY) is None  # directory, no entry
+
+
+def test_path_for_rejects_anything_but_a_key(c):
+    for bad in ["../../etc/passwd", KEY.upper(), KEY[:-1], KEY + "0", ""]:
+        with pytest.raises(ValueError):
+            c.path_for(bad)
+
+
+@pytest.mark.parametrize("keep", [0, 5, 40, 70, 130, -1])
+def test_truncated_entry_is_a_miss(c, keep):
+    path = c.store(KEY, SOURCE)
+    data = path.read_bytes()
+    path.write_bytes(data[:keep] if keep >= 0 else data[:-1])
+    with no_warnings():
+        assert c.load(KEY) is None
+
+
+def test_corrupted_body_is_a_miss(c):
+    path = c.store(KEY, SOURCE)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0x01
+    path.write_bytes(bytes(data))
+    with no_warnings():
+        assert c.load(KEY) is None
+
+
+def test_header_naming_another_key_is_a_miss(c):
+    other = cache_key("other")
+    c.store(other, SOURCE)
+    c.path_for(KEY).write_bytes(c.path_for(other).read_bytes())
+    os.chmod(c.path_for(KEY), 0o600)
+    with no_warnings():
+        assert c.load(KEY) is None
+
+
+def test_body_that_is_not_utf8_is_a_miss(c):
+    path = c.store(KEY, SOURCE)
+    body = b"x = '\xff'\n"
+    path.write_bytes(f"# vectorizer-cache {KEY} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+    with no_warnings():
+        assert c.load(KEY) is None
+
+
+# -- safety refusals ----------------------------------------------------------------------------
+
+
+def test_world_writable_cache_directory_is_refused_once(c):
+    c.store(KEY, SOURCE)
+    os.chmod(c.directory(), 0o777)
+    with pytest.warns(CacheWarning, match=r"world-writable \(mode 0o777\).*runs uncached"):
+        assert c.load(KEY) is None
+    with no_warnings():  # once per process
+        assert c.load(KEY) is None
+        assert c.store(KEY, SOURCE) is None
+
+
+def test_world_writable_root_is_refused_before_writing_into_it(c):
+    c.root.mkdir(mode=0o700)
+    os.chmod(c.root, 0o777)
+    with pytest.warns(CacheWarning, match="world-writable"):
+        assert c.store(KEY, SOURCE) is None
+    assert not c.directory().exists()
+
+
+def test_group_writable_entry_is_refused(c):
+    path = c.store(KEY, SOURCE)
+    os.chmod(path, 0o620)
+    with pytest.warns(CacheWarning, match=r"cache entry .* group- or world-writable"):
+        assert c.load(KEY) is None
+
+
+def test_symlinked_entry_is_refused(c, tmp_path):
+    path = c.store(KEY, SOURCE)
+    elsewhere = tmp_path / "planted.py"
+    os.replace(path, elsewhere)  # a valid entry, but reached through a link
+    path.symlink_to(elsewhere)
+    with pytest.warns(CacheWarning, match=r"cache entry .* is a symlink"):
+        assert c.load(KEY) is None
+
+
+@pytest.mark.parametrize("which", ["root", "versioned"])
+def test_symlinked_cache_directory_is_refused(tmp_path, which):
+    real = CodeCache(tmp_path / "real")
+    real.store(KEY, SOURCE)
+    link = tmp_path / "link"
+    if which == "root":
+        link.symlink_to(real.root, target_is_directory=True)
+        c = CodeCache(link)
+    else:
+        link.mkdir(mode=0o700)
+        (link / real.directory().name).symlink_to(real.directory(), target_is_directory=True)
+        c = CodeCache(link)
+    with pytest.warns(CacheWarning, match=r"cache directory .* is a symlink"):
+        assert c.load(KEY) is None
+    assert c.store(KEY, SOURCE) is None
+
+
+def test_directory_owned_by_another_user_is_refused(c):
+    c.store(KEY, SOURCE)
+    chown_or_skip(c.directory())
+    with pytest.warns(CacheWarning, match=rf"owned by uid {OTHER_UID}, not by you"):
+        assert c.load(KEY) is None
+    assert c.store(KEY, SOURCE) is None
+
+
+def test_entry_owned_by_another_user_is_refused(c):
+    path = c.store(KEY, SOURCE)
+    chown_or_skip(path)
+    with pytest.warns(CacheWarning, match=rf"cache entry .* owned by uid {OTHER_UID}"):
+        assert c.load(KEY) is None
+
+
+# -- unwritable caches --------------------------------------------------------------------------
+
+
+def leftovers(directory: Path) -> list[str]:
+    return [p.name for p in directory.iterdir() if not p.name.startswith("vz_")] if directory.exists() else []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root ignores permission bits; the EROFS test below covers root")
+def test_read_only_cache_directory_real(c):
+    c.store(KEY, SOURCE)
+    os.chmod(c.directory(), 0o500)
+    try:
+        with pytest.warns(CacheWarning, match="cannot write"):
+            assert c.store(cache_key("new"), SOURCE) is None
+        assert c.load(KEY) == SOURCE
+    finally:
+        os.chmod(c.directory(), 0o700)
+
+
+def test_read_only_filesystem_store_warns_and_returns_none(c, monkeypatch):
+    c.store(KEY, SOURCE)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    with pytest.warns(CacheWarning, match="Read-only file system.*runs uncached"):
+        assert c.store(cache_key("new"), SOURCE) is None
+    assert c.load(KEY) == SOURCE
+
+
+def test_cache_root_that_cannot_be_created(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    c = CodeCache(blocker / "cache")
+    with pytest.warns(CacheWarning, match="cannot write"):
+        assert c.store(KEY, SOURCE) is None
+    with no_warnings():
+        assert c.load(KEY) is None
+
+
+def test_failed_write_leaves_no_temp_file(c, monkeypatch):
+    c.store(KEY, SOURCE)
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.warns(CacheWarning, match="No space left"):
+        assert c.store(cache_key("new"), SOURCE) is None
+    assert leftovers(c.directory()) == []
+    assert not c.path_for(cache_key("new")).exists()
+
+
+# -- clean, locations, numba --------------------------------------------------------------------
+
+
+def test_clean_removes_entries_only_and_never_follows_links(c, tmp_path):
+    for i in range(3):
+        c.store(cache_key(str(i)), SOURCE)
+    (c.directory() / ".tmp-abandoned.part").write_text("half")
+    (c.directory() / "__pycache__").mkdir()
+    (c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi").write_bytes(b"index")
+    outside = tmp_path / "precious"
+    outside.mkdir()
+    (outside / "vz_keep.py").write_text("keep")
+    (c.directory() / "link").symlink_to(outside, target_is_directory=True)
+    (c.root / "users-notes.txt").write_text("not ours to delete")
+    assert c.clean() == 3
+    assert not c.directory().exists() and not (c.root / "CACHEDIR.TAG").exists()
+    assert (outside / "vz_keep.py").read_text() == "keep"
+    assert (c.root / "users-notes.txt").exists()
+    assert c.clean() == 0 and c.load(cache_key("0")) is None
+    (c.root / "users-notes.txt").unlink()
+    c.clean()
+    assert not c.root.exists()
+
+
+def test_clean_refuses_a_symlinked_root(tmp_path):
+    real = CodeCache(tmp_path / "real")
+    real.store(KEY, SOURCE)
+    (tmp_path / "link").symlink_to(real.root, target_is_directory=True)
+    with pytest.warns(CacheWarning, match="is a symlink"):
+        assert CodeCache(tmp_path / "link").clean() == 0
+    assert real.load(KEY) == SOURCE
+
+
+def test_location_follows_the_environment(tmp_path, monkeypatch):
+    import platformdirs
+
+    assert cache.default_cache().root == tmp_path / "cache"
+    assert cache.default_cache().directory() == tmp_path / "cache" / f"v{cache.SCHEMA}"
+    monkeypatch.delenv("VECTORIZER_CACHE_DIR")
+    assert cache.cache_root() == Path(platformdirs.user_cache_dir("vectorizer"))
+
+
+def test_numba_cache_writable(c, tmp_path):
+    path = c.store(KEY, SOURCE)
+    assert numba_cache_writable(path)
+    pycache = path.parent / "__pycache__"
+    assert stat.S_IMODE(pycache.stat().st_mode) == 0o700
+    os.chmod(pycache, 0o777)
+    assert not numba_cache_writable(path)
+    pycache.rmdir()
+    pycache.symlink_to(tmp_path, target_is_directory=True)
+    assert not numba_cache_writable(path)
+    pycache.unlink()
+    pycache.write_text("a file where the directory should be")
+    assert not numba_cache_writable(path)
+
+
+@pytest.mark.numba
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed")
+def test_numba_writes_its_cache_beside_the_entry(c, monkeypatch):
+    import numba
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    key = cache_key("numba entry")
+    path = c.store(key, "def add(a, b):\n    return a + b\n")
+    namespace: dict = {"__name__": path.stem}
+    exec(c.load_code(key), namespace)
+    assert numba.njit(cache=True)(namespace["add"])(2, 3) == 5
+    assert any(p.suffix == ".nbi" for p in (path.parent / "__pycache__").iterdir())
+
+
+# -- concurrency --------------------------------------------------------------------------------
+
+WORKER = r"""
+import hashlib, os, sys, time, types
+package, index, go, root = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+stub = types.ModuleType("vectorizer"); stub.__path__ = [package]  # skip the heavy package import
+sys.modules["vectorizer"] = stub
+from vectorizer.cache import CodeCache
+
+def key(k): return hashlib.sha256(b"entry %d" % k).hexdigest()
+def source(k): return "VALUE = %d\n" % k + "# padding line\n" * (300 * (k % 7))
+
+c = CodeCache(root)
+deadline = time.monotonic() + 20
+while not os.path.exists(go) and time.monotonic() < deadline:
+    time.sleep(0.001)
+for k in range(25 * index, 25 * index + 50):
+    assert c.store(key(k), source(k)) is not None, k
+    seen = c.load(key(k + 25))  # the neighbour may be writing it right now
+    assert seen is None or seen == source(k + 25), k + 25
+    try:  # and the raw file, if there, is never partial
+        head, _, body = c.path_for(key(k + 25)).read_bytes().partition(b"\n")
+    except FileNotFoundError:
+        continue
+    assert body == source(k + 25).encode(), "partial entry seen: %d bytes" % len(body)
+    assert head.split()[-1].decode() == hashlib.sha256(body).hexdigest()
+"""
+
+
+def test_many_processes_storing_at_once(tmp_path):
+    root, go = tmp_path / "shared", tmp_path / "go"
+    package = str(Path(cache.__file__).parent)
+    workers = [subprocess.Popen([sys.executable, "-W", "error", "-c", WORKER, package, str(i), str(go),
+                                 str(root)], stderr=subprocess.PIPE, text=True) for i in range(8)]
+    time.sleep(0.05)
+    go.touch()
+    for worker in workers:
+        _, err = worker.communicate(timeout=60)
+        assert worker.returncode == 0, err
+    c = CodeCache(root)
+    for k in range(25 * 7 + 50):
+        expected = f"VALUE = {k}\n" + "# padding line\n" * (300 * (k % 7))
+        assert c.load(hashlib.sha256(f"entry {k}".encode()).hexdigest()) == expected, k
+    assert leftovers(c.directory()) == []
+    assert len(list(c.directory().iterdir())) == 225

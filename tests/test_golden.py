@@ -1,0 +1,113 @@
+"""Golden tests: the generated code for every fixture is pinned, and every fixture's batched
+function is checked against its scalar function on hostile inputs.
+
+fixtures/<case>/input.py starts with `# vectorize: name(x: float[], n: int)` naming the function
+and the specialization ([] = batched, otherwise uniform), optionally `ints=lo..hi` to bound the
+ints the differential test draws. The expected output is fixtures/<case>/expected.py (generated
+module) or fixtures/<case>/expected.txt (the error for a refused function).
+Regenerate with `python -m pytest tests/test_golden.py --update-goldens` and review the diff.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import check
+from strategies import floats, ints
+
+from vectorizer import VectorizeError, vectorize
+from vectorizer.analysis.types import Val, type_of_dtype
+from vectorizer.api import prepare
+from vectorizer.options import Options
+from vectorizer.pipeline import lower
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CASES = sorted(d.name for d in FIXTURES.iterdir() if (d / "input.py").exists())
+HEADER = re.compile(r"# vectorize: (\w+)\((.*)\)(?:\s+ints=(-?\d+)\.\.(-?\d+))?")
+
+
+def load(case: str):
+    path = FIXTURES / case / "input.py"
+    match = HEADER.match(path.read_text().splitlines()[0])
+    assert match, f"{path}: first line must be '# vectorize: name(params)'"
+    name, spec, lo, hi = match.groups()
+    params = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        pname, ptype = (s.strip() for s in part.split(":"))
+        kind = {"float": "f", "int": "i", "bool": "b"}[ptype.rstrip("[]")]
+        params[pname] = Val(type_of_dtype(kind), ptype.endswith("[]"))
+    module_spec = importlib.util.spec_from_file_location(f"fixture_{case}", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    bounds = (int(lo), int(hi)) if lo is not None else None
+    return getattr(module, name), params, bounds
+
+
+def generate(case: str) -> tuple[str, str]:
+    """(file name, text): the generated module, or the error message for a refused function."""
+    fn, params, _ = load(case)
+    try:
+        parsed, namespace = prepare(fn)
+        return "expected.py", lower(parsed, namespace, params, Options()).source
+    except VectorizeError as exc:
+        return "expected.txt", str(exc).replace(str(FIXTURES / case) + "/", "") + "\n"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case, request):
+    name, text = generate(case)
+    expected = FIXTURES / case / name
+    if request.config.getoption("--update-goldens"):
+        for stale in ("expected.py", "expected.txt"):
+            (FIXTURES / case / stale).unlink(missing_ok=True)
+        expected.write_text(text)
+    assert expected.exists(), f"missing {expected}: run pytest tests/test_golden.py --update-goldens"
+    assert text == expected.read_text(), (
+        f"generated code for {case} changed; review, then run `python -m pytest tests/test_golden.py --update-goldens`")
+    if name == "expected.py":
+        compile(text, str(expected), "exec")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_generation_is_deterministic(case):
+    assert generate(case) == generate(case)
+
+
+def test_enough_cases():
+    refusals = [c for c in CASES if c.startswith("reject_")]
+    assert len(CASES) - len(refusals) >= 30 and len(refusals) >= 10
+
+
+SUCCESS = [c for c in CASES if not c.startswith("reject_")]
+
+
+@pytest.mark.parametrize("case", SUCCESS)
+def test_fixture_matches_scalar_oracle(case):
+    fn, params, bounds = load(case)
+    lo, hi = bounds or (-(2**63), 2**63 - 1)
+    elements = {"float": floats(), "int": ints(lo, hi), "bool": st.booleans()}
+    dtypes = {"float": np.float64, "int": np.int64, "bool": np.bool_}
+    vf = vectorize(fn, fallback="error")
+
+    def strategy(n):
+        parts = []
+        for val in params.values():
+            t = val.type.value
+            if val.batched:
+                parts.append(st.lists(elements[t], min_size=n, max_size=n).map(lambda xs, t=t: np.array(xs, dtype=dtypes[t])))
+            else:
+                parts.append(elements[t].map(dtypes[t]))
+        return st.tuples(*parts)
+
+    @settings(max_examples=40, deadline=None, derandomize=True)
+    @given(st.integers(0, 12).flatmap(strategy))
+    def run(args):
+        check(vf, fn, *args, ulps=4)
+
+    run()

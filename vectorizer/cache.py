@@ -1,0 +1,302 @@
+"""The on-disk cache of generated modules: per-user, versioned, atomic; a bad entry is a miss.
+
+Layout. The root is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir
+("vectorizer")``; it holds a ``CACHEDIR.TAG`` (so backup tools skip it) and one directory per
+layout version, ``v<SCHEMA>/``, so incompatible layouts never mix. Each entry is a real module,
+``v<SCHEMA>/vz_<key>.py`` (a valid identifier: Numba's ``cache=True`` names its ``.nbi``/``.nbc``
+files after the module and writes them into ``v<SCHEMA>/__pycache__/``). Directories we create get
+mode 0o700, entries 0o600. Entries are source text only, never pickles.
+
+Key. `cache_key` is the sha256 of length-prefixed UTF-8 parts: the caller's parts (function source,
+options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``,
+``sys.implementation.cache_tag``), NumPy, libcst and Numba ("none" if not installed; looked up
+with ``importlib.metadata``, so Numba is never imported). Python's salted ``hash()`` is never used.
+
+Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
+source exactly as stored. A MISS is: no directory, no entry, an unreadable entry, a missing or
+malformed header, a header naming another key, a checksum mismatch (truncated or edited body), or
+a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
+
+Safety. Before every read, and before every write, the root and ``v<SCHEMA>/`` are ``lstat``-ed and
+the entry is opened with ``O_NOFOLLOW`` and ``fstat``-ed: each must be a real directory / regular
+file (not a symlink), owned by ``os.getuid()``, with no group or world write bit. Otherwise a
+`CacheWarning` names the problem (once per process) and the call acts as a miss, so vectorizer runs
+uncached; we never chmod or delete what we did not create. If the directory cannot be created or
+written (read-only filesystem, permissions), `CodeCache.store` warns once and returns None. On
+Windows (no uids) only the symlink and file-type checks apply.
+
+Atomicity and concurrency. `CodeCache.store` writes to a ``mkstemp`` temp file (0o600) in the
+entry's own directory, flushes, fsyncs, then ``os.replace``-s it onto the final name; the temp
+file is removed on any failure. Entries are content-addressed and written once, so no lock is
+needed: processes storing the same key at once write identical bytes and the last replace wins,
+and a reader sees either no file or a complete one, never a partial one. A temp file left by a
+killed process (``.tmp-*``) is never read and is removed by `CodeCache.clean`.
+
+Use ``default_cache().load_code(key)``: it compiles under the entry's real filename, with line
+numbers matching the file, so tracebacks and Numba's ``cache=True`` find the source.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import hashlib
+import os
+import re
+import stat
+import sys
+import tempfile
+import types
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+SCHEMA = 1
+_HEADER = re.compile(rb"# vectorizer-cache ([0-9a-f]{64}) ([0-9a-f]{64})\n")
+_KEY = re.compile(r"[0-9a-f]{64}")
+_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n# vectorizer cache: safe to delete.\n"
+_POSIX = hasattr(os, "getuid")
+_warned: set[str] = set()  # warning kinds already shown in this process
+
+
+class CacheWarning(UserWarning):
+    """The disk cache is unsafe or unwritable; vectorizer runs uncached."""
+
+
+def _warn(kind: str, message: str) -> None:
+    if kind not in _warned:
+        _warned.add(kind)
+        warnings.warn(CacheWarning(message), stacklevel=3)
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+@functools.lru_cache(maxsize=1)
+def _environment() -> tuple[str, ...]:
+    from . import __version__
+
+    return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"python={sys.version}",
+            f"tag={sys.implementation.cache_tag}", f"numpy={_dist_version('numpy')}",
+            f"libcst={_dist_version('libcst')}", f"numba={_dist_version('numba')}")
+
+
+def cache_key(*parts: str) -> str:
+    """sha256 hex digest of the length-prefixed parts and of the tool versions."""
+    digest = hashlib.sha256()
+    for part in (*_environment(), *parts):
+        if not isinstance(part, str):
+            raise TypeError(f"cache_key parts must be str, not {type(part).__name__}")
+        data = part.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def cache_root() -> Path:
+    """``$VECTORIZER_CACHE_DIR`` if set (``~`` expanded, symlinks NOT resolved), else the user's."""
+    override = os.environ.get("VECTORIZER_CACHE_DIR")
+    if override:
+        return Path(os.path.abspath(os.path.expanduser(override)))
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("vectorizer"))
+
+
+def _problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None:
+    """Why a path with this lstat/fstat result must not be trusted, or None if it is fine."""
+    what = "cache directory" if want_dir else "cache entry"
+    if stat.S_ISLNK(st.st_mode):
+        return f"{what} {path} is a symlink"
+    if not (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
+        return f"{what} {path} is not a {'directory' if want_dir else 'regular file'}"
+    if _POSIX and st.st_uid != os.getuid():
+        return f"{what} {path} is owned by uid {st.st_uid}, not by you (uid {os.getuid()})"
+    if _POSIX and st.st_mode & 0o022:
+        return f"{what} {path} is group- or world-writable (mode {stat.S_IMODE(st.st_mode):#o})"
+    return None
+
+
+def _unsafe(reason: str) -> None:
+    _warn("unsafe", f"{reason}; vectorizer runs uncached (fix it, remove it, or point "
+                    "VECTORIZER_CACHE_DIR at a private directory)")
+
+
+def _make_private_dir(path: Path) -> bool:
+    """Create `path` with mode 0o700 (umask-proof); True if we created it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        return False
+    os.chmod(path, 0o700)
+    return True
+
+
+class CodeCache:
+    """Generated modules on disk, one ``vz_<key>.py`` per key (see the module docstring)."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else cache_root()
+
+    def directory(self) -> Path:
+        """The versioned directory that holds the entries (it may not exist yet)."""
+        return self.root / f"v{SCHEMA}"
+
+    def path_for(self, key: str) -> Path:
+        """Where the module for `key` lives; the module name is ``vz_<key>``."""
+        if not _KEY.fullmatch(key):
+            raise ValueError(f"not a cache key (64 lowercase hex digits): {key!r}")
+        return self.directory() / f"vz_{key}.py"
+
+    def _dirs_problem(self) -> str | None:
+        """Why the root or versioned directory is unsafe; FileNotFoundError if one is missing."""
+        for path in (self.root, self.directory()):
+            reason = _problem(os.lstat(path), path, want_dir=True)
+            if reason:
+                return reason
+        return None
+
+    def load(self, key: str) -> str | None:
+        """The stored source for `key`, or None on a miss (see the module docstring)."""
+        path = self.path_for(key)
+        try:
+            reason = self._dirs_problem() or _problem(os.lstat(path), path, want_dir=False)
+            if reason:
+                _unsafe(reason)
+                return None
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+            fd = os.open(path, flags)
+        except OSError as exc:  # missing (a plain miss), or swapped for a symlink since lstat
+            if exc.errno in (errno.ELOOP, errno.EMLINK):
+                _unsafe(f"cache entry {path} is a symlink")
+            return None
+        with os.fdopen(fd, "rb") as file:
+            reason = _problem(os.fstat(file.fileno()), path, want_dir=False)
+            if reason:
+                _unsafe(reason)
+                return None
+            try:
+                data = file.read()
+            except OSError:
+                return None
+        header = _HEADER.match(data)
+        body = data[header.end():] if header and header[1].decode() == key else None
+        if body is None or hashlib.sha256(body).hexdigest() != header[2].decode():
+            return None
+        with contextlib.suppress(UnicodeDecodeError):
+            return body.decode("utf-8")
+        return None
+
+    def load_code(self, key: str) -> types.CodeType | None:
+        """`load`, compiled under the entry's real filename with line numbers matching the file."""
+        source = self.load(key)
+        if source is None:
+            return None
+        try:  # the leading newline stands for the header line
+            return compile("\n" + source, str(self.path_for(key)), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
+
+    def store(self, key: str, source: str) -> Path | None:
+        """Atomically write `source` as the entry for `key`; its path, or None (warned) on failure."""
+        path = self.path_for(key)
+        body = source.encode("utf-8")
+        data = f"# vectorizer-cache {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
+        tmp: str | None = None
+        try:
+            created = _make_private_dir(self.root)
+            reason = _problem(os.lstat(self.root), self.root, want_dir=True)
+            if created and not reason:
+                with contextlib.suppress(OSError), open(self.root / "CACHEDIR.TAG", "xb") as tag:
+                    tag.write(_TAG)
+            if not reason:  # never create anything inside an unsafe root
+                _make_private_dir(self.directory())
+                reason = self._dirs_problem()
+            if reason:
+                _unsafe(reason)
+                return None
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=self.directory())
+            with os.fdopen(fd, "wb") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(tmp, path)
+            tmp = None
+            return path
+        except OSError as exc:
+            _warn("unwritable", f"cannot write the vectorizer cache in {self.directory()}: {exc}; "
+                                "vectorizer runs uncached (set VECTORIZER_CACHE_DIR to a writable "
+                                "private directory)")
+            return None
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+    def clean(self) -> int:
+        """Remove every layout version (and CACHEDIR.TAG) that we own; the number of entries removed.
+
+        Symlinks are unlinked, never followed; anything owned by someone else is left in place.
+        A root that is a symlink or not ours is refused (warned); it is removed if left empty.
+        """
+        try:
+            reason = _problem(os.lstat(self.root), self.root, want_dir=True)
+            if reason and "writable" not in reason:  # a symlink, or not ours: hands off
+                _unsafe(reason)
+                return 0
+            names = os.listdir(self.root)
+        except OSError:
+            return 0
+        removed = sum(_remove_tree(self.root / n) for n in names if re.fullmatch(r"v\d+", n))
+        with contextlib.suppress(OSError):
+            os.unlink(self.root / "CACHEDIR.TAG")
+        with contextlib.suppress(OSError):
+            os.rmdir(self.root)
+        return removed
+
+
+def _remove_tree(path: Path) -> int:
+    """Remove `path` and what it holds that we own, without following symlinks; entries removed."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return 0
+    if _POSIX and st.st_uid != os.getuid():
+        return 0
+    if not stat.S_ISDIR(st.st_mode):  # files and symlinks alike: unlink never follows
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            return int(path.name.startswith("vz_") and path.suffix == ".py")
+        return 0
+    children: list[Path] = []
+    with contextlib.suppress(OSError), os.scandir(path) as entries:
+        children = [Path(e.path) for e in entries]
+    removed = sum(_remove_tree(child) for child in children)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+    return removed
+
+
+def numba_cache_writable(path: Path | str) -> bool:
+    """Whether Numba can keep its cache in the ``__pycache__`` beside entry `path`: that directory
+    exists or can be created, is safe (ours, not a symlink, no group/world write: Numba's files are
+    pickles) and accepts a new file. False means: compile with ``cache=False``."""
+    pycache = Path(path).parent / "__pycache__"
+    try:
+        _make_private_dir(pycache)
+        if _problem(os.lstat(pycache), pycache, want_dir=True):
+            return False
+        with tempfile.TemporaryFile(dir=pycache):
+            return True
+    except OSError:
+        return False
+
+
+def default_cache() -> CodeCache:
+    """The cache at `cache_root()` (re-reads ``VECTORIZER_CACHE_DIR`` on each call)."""
+    return CodeCache()
