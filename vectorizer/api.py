@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from . import runtime
 from .analysis.types import Val, type_of_dtype
 from .errors import (
@@ -104,13 +102,13 @@ class VectorizedFunction:
         if disabled() or self._refused is not None:
             if self._refused is not None:
                 self._warn(self._refused)
-            return per_element(self.scalar, self._names, arrays, shape)
+            return runtime.per_element(self.scalar, self._names, arrays, shape)
         key: Key = tuple((a.dtype.kind, runtime.is_uniform(a, shape)) for a in arrays)
         kernel = self._kernel(key)
         self._last = key
         if isinstance(kernel, VectorizeError):
             self._warn(kernel)
-            return per_element(self.scalar, self._names, arrays, shape)
+            return runtime.per_element(self.scalar, self._names, arrays, shape)
         try:
             return runtime.run(kernel.fn, self.scalar, self._names, arrays, shape, kernel.result_types,
                                kernel.generated.returns_tuple, self.scalar.__qualname__)
@@ -173,35 +171,6 @@ def load(generated: Generated, qualname: str) -> Callable[..., Any]:
     namespace: dict[str, Any] = {"__name__": f"vectorizer_generated_{_loaded}"}
     exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own output
     return namespace[generated.name]
-
-
-def per_element(scalar: Callable[..., Any], names: list[str], arrays: list[np.ndarray], shape: tuple[int, ...]) -> Any:
-    """The reference loop: the scalar function on each lane's Python scalars, in C order."""
-    size = int(np.prod(shape, dtype=np.int64))
-    results: list[Any] = []
-    for i in range(size):
-        lane = runtime._lane_args(arrays, shape, i)
-        try:
-            results.append(scalar(*lane))
-        except Exception as exc:
-            where = f"lane {runtime.lane_index(i, shape)} of {shape}" if shape else "the call"
-            exc.add_note(f"vectorizer: raised by {scalar.__qualname__} on {where}")
-            raise
-    if results and isinstance(results[0], tuple):
-        columns = list(zip(*results))
-        return tuple(_column(c, shape) for c in columns)
-    return _column(results, shape)
-
-
-def _column(values: list[Any] | tuple[Any, ...], shape: tuple[int, ...]) -> Any:
-    kinds = {type(v) for v in values}
-    dtype: type = np.float64
-    if kinds and kinds <= {bool}:
-        dtype = np.bool_
-    elif kinds and kinds <= {int, bool}:
-        dtype = np.int64
-    arr = np.array(list(values), dtype=dtype).reshape(shape) if values else np.zeros(shape, dtype=dtype)
-    return arr[()] if shape == () else arr
 
 
 def vectorize(func: Callable[..., Any] | None = None, *, backend: str = "numpy", fallback: str = "warn"):

@@ -82,6 +82,8 @@ class Generated:
     name: str  # the kernel's name in it
     result: tuple[Type, ...]  # the type of each returned value
     returns_tuple: bool
+    function: str  # the kernel's `def` alone
+    constants: dict[str, object]  # module constants it reads
 
 
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
@@ -104,5 +106,7 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
         if dump in ("all", name):
             print(f"# ---- after {name} ----\n{cst.Module(body=[func]).code}", file=sys.stderr)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    source = emit.module(func, origin=origin, params=params, constants=ctx.constants)
-    return Generated(source, parsed.name, emit.result_types(first.result), first.returns_tuple)
+    function = emit.tidy(cst.Module(body=[func]).code)
+    source = emit.module(function, origin=origin, params=params, constants=ctx.constants)
+    return Generated(source, parsed.name, emit.result_types(first.result), first.returns_tuple, function,
+                     dict(ctx.constants))

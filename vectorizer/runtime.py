@@ -108,6 +108,69 @@ def is_uniform(a: np.ndarray, shape: tuple[int, ...]) -> bool:
     return a.ndim == 0 or (a.size == 1 and a.shape != shape)
 
 
+def as_kind(name: str, a: np.ndarray, kind: str) -> np.ndarray:
+    """An argument as the kind its annotation names (generated modules are typed): bool widens,
+    ints become floats when float64 holds them exactly; anything else is refused."""
+    if a.dtype.kind == kind:
+        return a
+    if a.dtype.kind == "b" and kind in "if":
+        return a.astype(_KINDS[kind])
+    if a.dtype.kind == "i" and kind == "f":
+        if a.size and np.max(np.abs(a)) > 2**53:
+            raise InputError(f"argument {name!r}: ints beyond 2**53 cannot become float64 exactly")
+        return a.astype(np.float64)
+    want = {"b": "bool", "i": "int", "f": "float"}[kind]
+    raise InputError(f"argument {name!r}: expected {want} values (its annotation), got {a.dtype} values")
+
+
+def call(
+    kernel: Callable[..., tuple[object, object]],
+    scalar: Callable[..., object],
+    names: Sequence[str],
+    values: Sequence[object],
+    kinds: str,
+    result_types: Sequence[str],
+    returns_tuple: bool,
+) -> object:
+    """Entry point of a generated module's function: typed arguments, every argument batched."""
+    arrays = [as_kind(n, canonical(n, v), k) for n, v, k in zip(names, values, kinds)]
+    shape = broadcast(names, arrays)
+    name = scalar.__name__.removeprefix("_scalar_")  # generated modules name their copies _scalar_<f>
+    return run(kernel, scalar, names, arrays, shape, result_types, returns_tuple, name, uniform=False)
+
+
+def per_element(scalar: Callable[..., object], names: Sequence[str], arrays: Sequence[np.ndarray],
+                shape: tuple[int, ...]) -> object:
+    """The reference loop: the scalar function on each lane's Python scalars, in C order."""
+    size = math.prod(shape)
+    results: list[object] = []
+    for i in range(size):
+        lane = _lane_args(arrays, shape, i)
+        try:
+            results.append(scalar(*lane))
+        except Exception as exc:
+            where = f"lane {lane_index(i, shape)} of {shape}" if shape else "the call"
+            exc.add_note(f"vectorizer: raised by {getattr(scalar, '__qualname__', scalar)} on {where}")
+            raise
+    if results and isinstance(results[0], tuple):
+        return tuple(_column(list(c), shape) for c in zip(*results))
+    return _column(results, shape)
+
+
+def _column(values: list[object], shape: tuple[int, ...]) -> object:
+    kinds = {type(v) for v in values}
+    kind = "float"
+    if kinds and kinds <= {bool}:
+        kind = "bool"
+    elif kinds and kinds <= {int, bool}:
+        kind = "int"
+    out = np.zeros(len(values), dtype=_DTYPES[kind])
+    for i, v in enumerate(values):
+        out[i] = _store(v, kind, "the function", i, len(values), shape)
+    out = out.reshape(shape)
+    return out[()] if shape == () else out
+
+
 def run(
     kernel: Callable[..., tuple[object, object]],
     scalar: Callable[..., object],
@@ -117,9 +180,13 @@ def run(
     result_types: Sequence[str],
     returns_tuple: bool,
     qualname: str,
+    uniform: bool = True,
 ) -> object:
-    """Run the kernel on flattened lanes, patch flagged lanes with the scalar function, reshape."""
-    args = [a.reshape(())[()] if is_uniform(a, shape) else _flat(a, shape) for a in arrays]
+    """Run the kernel on flattened lanes, patch flagged lanes with the scalar function, reshape.
+
+    With `uniform`, single-value arguments are passed as NumPy scalars (the kernel was specialized
+    for them); otherwise every argument is passed as a flat array of all lanes."""
+    args = [a.reshape(())[()] if uniform and is_uniform(a, shape) else _flat(a, shape) for a in arrays]
     with np.errstate(all="ignore"):
         result, flag = kernel(*args)
     size = math.prod(shape)

@@ -84,17 +84,28 @@ class _Lower:
         self.depth = 1
         self.flag = ctx.namer.fresh("flag")
         self.has_flags = False
+        self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
+        if not line.startswith((f"{self.flag} |=", "#")):
+            self.checked.clear()  # an assignment or a block boundary: earlier checks may be stale
         self.lines.append("    " * self.depth + line)
 
     def check(self, mask: str | None, pred: str) -> None:
         static = _static(pred)
         if static is False:
             return  # decided at transform time: no lane can fail here
+        if static is True:
+            line = f"{self.flag} |= {mask if mask is not None else 'True'}"
+        else:
+            line = f"{self.flag} |= {_and(mask, static)}"
+        key = ("    " * self.depth, line)
+        if key in self.checked:
+            return  # the same lanes were already flagged for the same reason
+        self.checked.add(key)
         self.has_flags = True
-        self.emit(f"{self.flag} |= {mask if static is True and mask is not None else _and(mask, pred)}")
+        self.emit(line)
 
     def temp(self, text: str, stem: str = "t") -> str:
         if _simple(text):
@@ -210,6 +221,8 @@ class _Lower:
 
     # -- expressions -------------------------------------------------------------------------
     def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        if isinstance(node, cst.Name) and node.value not in self.facts_locals() and node.value not in ("True", "False"):
+            return self._lower(node, mask)  # a module constant keeps its name (emitted at module level)
         try:
             return literal(self.fold(node))
         except _NoFold:
@@ -277,6 +290,14 @@ class _Lower:
             self.check(mask, c.pred.format(*args, r=result))
         return paren(result)
 
+    def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type) -> str:
+        """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
+        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises)."""
+        val = self.facts.vals.get(node)
+        if val is not None and val.const is not None and not val.batched:
+            return f"np.{t.dtype}({text})" if t is not BOOL else f"np.bool_({text})"
+        return text
+
     def truthy(self, text: str, t: Type) -> str:
         return rules.truthy(t).format(paren(text))
 
@@ -301,7 +322,7 @@ class _Lower:
         no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
         if batched:
             return f"np.where({cond}, {yes}, {no})"
-        return f"({yes} if {cond} else {no})"
+        return f"({self.numpy_scalar(yes, body, t)} if {cond} else {self.numpy_scalar(no, orelse, t)})"
 
     def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
         val = self.facts.val(node)
@@ -312,8 +333,8 @@ class _Lower:
             truth = self.truthy(left, left_t)
             right = self.lower(node.right, _and(mask, truth if is_and else f"not {paren(truth)}"))
             t = val.type
-            left_c = self.coerce(left, left_t, t, mask)
-            right_c = self.coerce(right, right_t, t, mask)
+            left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t)
+            right_c = self.numpy_scalar(self.coerce(right, right_t, t, mask), node.right, t)
             return f"({left_c} {'and' if is_and else 'or'} {right_c})"
         left = self.temp(left, "c") if not _simple(left) else left
         truth = self.truthy(left, left_t)
@@ -377,11 +398,13 @@ class _Lower:
     def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:
         """Python's min/max keep the first of equal items: min(a, b) is `b if b < a else a`."""
         op = "<" if name == "min" else ">"
-        acc = self.temp(self.lower(operands[0], mask))
         acc_t = self.facts.type(operands[0])
+        acc = self.lower(operands[0], mask)
+        acc = self.temp(acc if batched else self.numpy_scalar(acc, operands[0], acc_t))
         for operand in operands[1:]:
-            nxt = self.temp(self.lower(operand, mask))
             nxt_t = self.facts.type(operand)
+            nxt = self.lower(operand, mask)
+            nxt = self.temp(nxt if batched else self.numpy_scalar(nxt, operand, nxt_t))
             impl = rules.compare(op, nxt_t, acc_t)
             for c in impl.checks:
                 self.check(mask, c.pred.format(nxt, acc))
@@ -466,13 +489,28 @@ def _minimal_parens(line: str) -> str:
     return indent + ast.unparse(ast.parse(text))
 
 
-def _static(pred: str) -> bool | None:
-    """Evaluate a check over literals now; None when it depends on variables."""
+def _static(pred: str) -> bool | None | str:
+    """Decide a check now where its literal parts allow: True/False, or the simplified predicate
+    text with the always-true conjuncts (and always-false disjuncts) removed."""
+    tree = ast.parse(pred, mode="eval").body
+    result = _decide(tree)
+    if isinstance(result, bool):
+        return result
+    return ast.unparse(result)
+
+
+def _decide(node: ast.expr) -> bool | ast.expr:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+        left, right = _decide(node.left), _decide(node.right)
+        neutral = isinstance(node.op, ast.BitAnd)  # True is neutral for &, False for |
+        for side, other in ((left, right), (right, left)):
+            if isinstance(side, bool):
+                return other if side is neutral else side
+        return ast.BinOp(left, node.op, right)
     try:
-        value = eval(pred, {"__builtins__": {}, "np": np})  # noqa: S307 - our own generated text
+        return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
     except NameError:
-        return None
-    return bool(value)
+        return node
 
 
 def _simple(text: str) -> bool:
