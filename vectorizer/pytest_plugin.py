@@ -1,0 +1,1 @@
+"""pytest plugin (placeholder until the import hook lands): registers nothing yet."""
