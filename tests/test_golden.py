@@ -87,13 +87,16 @@ def test_enough_cases():
 SUCCESS = [c for c in CASES if not c.startswith("reject_")]
 
 
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.numba)])
 @pytest.mark.parametrize("case", SUCCESS)
-def test_fixture_matches_scalar_oracle(case):
+def test_fixture_matches_scalar_oracle(case, backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
     fn, params, bounds = load(case)
     lo, hi = bounds or (-(2**63), 2**63 - 1)
     elements = {"float": floats(), "int": ints(lo, hi), "bool": st.booleans()}
     dtypes = {"float": np.float64, "int": np.int64, "bool": np.bool_}
-    vf = vectorize(fn, fallback="error")
+    vf = vectorize(fn, fallback="error", backend=backend)
 
     def strategy(n):
         parts = []
@@ -109,5 +112,6 @@ def test_fixture_matches_scalar_oracle(case):
     @given(st.integers(0, 12).flatmap(strategy))
     def run(args):
         check(vf, fn, *args, ulps=4)
+        assert vf.backend == backend
 
     run()

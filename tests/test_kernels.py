@@ -67,16 +67,23 @@ CASES = {
 }
 
 
+BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_kernel_matches_scalar_oracle(name):
+def test_kernel_matches_scalar_oracle(name, backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
     strategies, tolerance = CASES[name]
     f = getattr(K, name)
-    vf = vectorize(f, fallback="error")
+    vf = vectorize(f, fallback="error", backend=backend)
 
     @SETTINGS
     @given(batch(f, *strategies))
     def run(args):
         check(vf, f, *args, **tolerance)
+        assert vf.backend == backend  # never a silent fallback to the other backend
 
     run()
 

@@ -1,15 +1,18 @@
-"""`@vectorize`: the decorator, its specializations, and the per-element fallback.
+"""`@vectorize`: the decorator, its specializations, backends, the disk cache and the fallback.
 
-A `VectorizedFunction` specializes the scalar function on each call's argument kinds (bool /
-int / float) and on which arguments are uniform (one value for every lane), transforms it once
-per specialization, and runs the generated kernel through `runtime.run` (flag and patch).
+A `VectorizedFunction` specializes the scalar function on each call's argument kinds (bool / int /
+float) and on which arguments are uniform (one value for every lane). Each specialization's module
+is looked up in the on-disk cache by a content hash (the function's source, the sources of every
+same-module function it reaches, the module constants it reads, the options, the versions); only a
+miss imports the compiler (libcst and the passes), so a warm process pays neither transformation
+nor, with Numba's own `cache=True`, compilation.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
-import linecache
 import os
 import types
 import warnings
@@ -17,8 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import runtime
-from .analysis.types import Val, type_of_dtype
+from . import cache, jit, runtime
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -26,21 +28,20 @@ from .errors import (
     VectorizeOverflowError,
     VectorizeValueError,
 )
-from .frontend import fence
 from .frontend.namespace import Namespace
-from .frontend.parse import ParsedFunction, parse_function
 from .frontend.source import source_of
 from .options import Options
-from .pipeline import Generated, lower
 
 Key = tuple[tuple[str, bool], ...]  # per parameter: dtype kind, uniform?
 
 
 @dataclass(frozen=True)
 class Kernel:
-    generated: Generated
     fn: Callable[..., Any]
+    source: str
+    backend: str
     result_types: tuple[str, ...]
+    returns_tuple: bool
 
 
 def disabled() -> bool:
@@ -59,28 +60,26 @@ class VectorizedFunction:
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
         self._last: Key | None = None
         self._warned = False
-        self._parsed: ParsedFunction | None = None
-        self._namespace: Namespace | None = None
-        self._refused: VectorizeError | None = None
-        try:
-            self._parsed, self._namespace = prepare(func)
-        except VectorizeError as exc:
-            if options.fallback == "error":
-                raise
-            self._refused = exc
+        self._namespace = Namespace.of_function(func)
+        self._prepared: Any = None
+        self._content: str | None = None
+        if options.fallback == "error":
+            self._prepare()  # refuse unsupported syntax now, at decoration
 
     @property
     def backend(self) -> str:
-        return "numpy"
+        """The backend of the last specialization used ("numpy" or "numba")."""
+        kernel = self._kernels.get(self._last) if self._last is not None else None
+        return kernel.backend if isinstance(kernel, Kernel) else self._resolve_backend(None)
 
     @property
     def source(self) -> str:
-        """The generated NumPy module of the last specialization used (or of the annotations)."""
+        """The generated module of the last specialization used (or of the annotations)."""
         key = self._last if self._last is not None else self._annotated_key()
         kernel = self._kernel(key)
         if isinstance(kernel, VectorizeError):
             raise kernel
-        return kernel.generated.source
+        return kernel.source
 
     def __repr__(self) -> str:
         return f"<vectorized {self.scalar.__module__}.{self.scalar.__qualname__}>"
@@ -91,27 +90,34 @@ class VectorizedFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
-        values = [bound.arguments[n] for n in self._names]
         try:
-            arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
+            arrays = [runtime.canonical(n, bound.arguments[n]) for n in self._names]
             shape = runtime.broadcast(self._names, arrays)
         except runtime.InputError as exc:
             raise VectorizeInputError(str(exc)) from None
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
-        if disabled() or self._refused is not None:
-            if self._refused is not None:
-                self._warn(self._refused)
+        if disabled():
             return runtime.per_element(self.scalar, self._names, arrays, shape)
         key: Key = tuple((a.dtype.kind, runtime.is_uniform(a, shape)) for a in arrays)
         kernel = self._kernel(key)
         self._last = key
         if isinstance(kernel, VectorizeError):
-            self._warn(kernel)
+            self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return runtime.per_element(self.scalar, self._names, arrays, shape)
         try:
+            return self._run(kernel, arrays, shape)
+        except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
+            self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
+            if self.options.backend == "numba":
+                jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
+                              f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
+            return self._run(kernel, arrays, shape)  # type: ignore[arg-type]
+
+    def _run(self, kernel: Kernel, arrays: list, shape: tuple[int, ...]) -> Any:
+        try:
             return runtime.run(kernel.fn, self.scalar, self._names, arrays, shape, kernel.result_types,
-                               kernel.generated.returns_tuple, self.scalar.__qualname__)
+                               kernel.returns_tuple, self.scalar.__qualname__)
         except runtime.LaneOverflowError as exc:
             raise VectorizeOverflowError(str(exc)) from None
         except runtime.LaneValueError as exc:
@@ -121,64 +127,154 @@ class VectorizedFunction:
     def _kernel(self, key: Key) -> Kernel | VectorizeError:
         found = self._kernels.get(key)
         if found is None:
-            found = self._build(key)
+            found = self._build(key, self._resolve_backend(key))
             self._kernels[key] = found
         return found
 
-    def _build(self, key: Key) -> Kernel | VectorizeError:
-        assert self._parsed is not None and self._namespace is not None
-        params = {n: Val(type_of_dtype(kind), not uniform) for n, (kind, uniform) in zip(self._names, key)}
+    def _resolve_backend(self, key: Key | None) -> str:
+        backend = self.options.backend
+        if backend == "numba" and not jit.available():
+            raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
+        if backend == "auto":
+            if not jit.available():
+                return "numpy"
+            if key is None:
+                return "auto"
+            from .costmodel import choose
+
+            prepared = self._prepare_or_none()
+            return choose(prepared[0], prepared[1]) if prepared else "numpy"
+        return backend
+
+    def _build(self, key: Key, backend: str) -> Kernel | VectorizeError:
+        content = self._content_key()
+        cache_key = cache.cache_key(content, backend, self.options.key(), repr(key), engine_fingerprint())
+        store = cache.default_cache()
+        if backend == "numba":
+            source = store.load(cache_key)
+            if source is None:
+                generated = self._lower(key, backend)
+                if isinstance(generated, VectorizeError):
+                    return generated
+                source = generated.source
+            fn = jit.load(source, cache_key, self.scalar.__name__)
+            return _kernel_from(fn, source, backend)
+        code = store.load_code(cache_key)
+        if code is None:
+            generated = self._lower(key, backend)
+            if isinstance(generated, VectorizeError):
+                return generated
+            path = store.store(cache_key, generated.source)
+            code = store.load_code(cache_key) if path else compile(generated.source, f"<vectorizer {self.__qualname__}>", "exec")
+            source = generated.source
+        else:
+            source = store.load(cache_key) or ""
+        namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
+        exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
+        return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
+
+    def _lower(self, key: Key, backend: str):
+        from .analysis.types import Val, type_of_dtype
+        from .pipeline import lower, lower_lanes
+
         try:
-            generated = lower(self._parsed, self._namespace, params, self.options)
+            parsed, namespace = self._prepare()
+            params = {n: Val(type_of_dtype(kind), not uniform) for n, (kind, uniform) in zip(self._names, key)}
+            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise
             return exc
-        fn = load(generated, self.scalar.__qualname__)
-        return Kernel(generated, fn, tuple(t.value for t in generated.result))
+
+    def _prepare(self):
+        if self._prepared is None:
+            self._prepared = prepare(self.scalar, self._namespace)
+        return self._prepared
+
+    def _prepare_or_none(self):
+        try:
+            return self._prepare()
+        except VectorizeError:
+            return None
+
+    def _content_key(self) -> str:
+        if self._content is None:
+            self._content = content_key(self.scalar, self._namespace)
+        return self._content
 
     def _annotated_key(self) -> Key:
         kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
         params = self.__signature__.parameters.values()
         return tuple((kinds.get(p.annotation, "f"), False) for p in params)
 
-    def _warn(self, error: VectorizeError) -> None:
-        if self._warned:
-            return
-        self._warned = True
-        warnings.warn(FallbackWarning(
-            f"{self.scalar.__qualname__} runs element by element (slow, exact): {error.message}"
-            + (f" at {error.location}" if error.location else "")), stacklevel=3)
+    def _warn(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            warnings.warn(FallbackWarning(f"{self.scalar.__qualname__} runs element by element (slow, exact): {message}"),
+                          stacklevel=3)
 
 
-def prepare(func: types.FunctionType) -> tuple[ParsedFunction, Namespace]:
+def _kernel_from(fn: Callable[..., Any], source: str, backend: str, namespace: dict | None = None) -> Kernel:
+    module = namespace if namespace is not None else fn.__globals__
+    return Kernel(fn, source, backend, tuple(module["VECTORIZER_RESULT"]), bool(module["VECTORIZER_RETURNS_TUPLE"]))
+
+
+def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """Read, parse and fence a function (the checks that need no argument types)."""
+    from .frontend import fence
+    from .frontend.parse import parse_function
+
     parsed = parse_function(source_of(func))
-    namespace = Namespace.of_function(func)
+    namespace = namespace or Namespace.of_function(func)
     fence.check(parsed, namespace)
     return parsed, namespace
 
 
-_loaded = 0
+@functools.cache
+def engine_fingerprint() -> str:
+    """A hash of vectorizer's own code: an edited or reinstalled engine never reads old entries."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    root = Path(__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
-def load(generated: Generated, qualname: str) -> Callable[..., Any]:
-    """Execute a generated module; its source is registered so tracebacks show the code."""
-    global _loaded
-    _loaded += 1
-    filename = f"<vectorizer {qualname} #{_loaded}>"
-    linecache.cache[filename] = (len(generated.source), None, generated.source.splitlines(True), filename)
-    namespace: dict[str, Any] = {"__name__": f"vectorizer_generated_{_loaded}"}
-    exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own output
-    return namespace[generated.name]
+def content_key(func: types.FunctionType, namespace: Namespace) -> str:
+    """Everything the generated code depends on, as text: the function's source, and the sources
+    of the same-module functions and the values of the module constants it reaches, transitively
+    (Numba's own cache misses edits in callees; ours must not)."""
+    parts: list[str] = []
+    todo, seen = [func], set()
+    while todo:
+        f = todo.pop()
+        if f.__qualname__ in seen:
+            continue
+        seen.add(f.__qualname__)
+        try:
+            text = source_of(f).text
+        except VectorizeError as exc:
+            return f"unreadable:{func.__qualname__}:{exc.message}"
+        parts.append(f"{f.__module__}.{f.__qualname__}\n{text}")
+        for name in sorted({n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}):
+            glob = namespace.resolve(name)
+            if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
+                todo.append(glob.value)
+            elif glob.kind in ("constant", "math_func", "math", "builtin"):
+                parts.append(f"{name}={glob.kind}:{glob.name}:{glob.value!r}")
+    return "\n".join(sorted(parts))
 
 
 def vectorize(func: Callable[..., Any] | None = None, *, backend: str = "numpy", fallback: str = "warn"):
-    """Make a scalar function accept arrays: `@vectorize` or `@vectorize(fallback="error")`.
+    """Make a scalar function accept arrays: `@vectorize` or `@vectorize(backend="auto")`.
 
     Args:
         func: a function of numbers, defined with `def` in a source file.
-        backend: "numpy" (the generated array code).
+        backend: "numpy" (generated array code), "numba" (per-lane compiled kernels, parallel over
+            the batch), or "auto" (Numba where it is installed and expected to be faster).
         fallback: "warn" runs an unsupported function element by element with a
             `FallbackWarning` (once); "error" raises the `VectorizeError` instead.
     """

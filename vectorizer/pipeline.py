@@ -18,7 +18,7 @@ from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.names import Namer
 from .analysis.types import Type, Val
-from .codegen import emit
+from .codegen import emit, numba_module
 from .errors import VectorizeError
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
@@ -31,6 +31,7 @@ from .passes import (
     for_to_while,
     if_to_select,
     inline_calls,
+    ops_to_lanes,
     ops_to_numpy,
     while_to_masked,
 )
@@ -107,6 +108,28 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
             print(f"# ---- after {name} ----\n{cst.Module(body=[func]).code}", file=sys.stderr)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = emit.tidy(cst.Module(body=[func]).code)
-    source = emit.module(function, origin=origin, params=params, constants=ctx.constants)
-    return Generated(source, parsed.name, emit.result_types(first.result), first.returns_tuple, function,
-                     dict(ctx.constants))
+    result = emit.result_types(first.result)
+    source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
+                         result=tuple(t.value for t in result), returns_tuple=first.returns_tuple)
+    return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
+
+
+def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
+    """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch."""
+    callees = Callees(namespace, parsed.name)
+    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
+    namer = Namer.for_tree(parsed.func)
+    for callee in callees.parsed.values():
+        namer.reserve(*Namer.for_tree(callee.func).taken)
+    lane_params = {n: Val(v.type, False) for n, v in params.items()}
+    ctx = Context(parsed.name, lane_params, namespace, namer, options, callees=callees)
+    func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), ctx)
+    lanes = ops_to_lanes.LaneModule()
+    main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}")
+    sources = [src for _, src in lanes.functions.values()] + [main]
+    result = emit.result_types(first.result)
+    has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
+    origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
+    source = numba_module.module(parsed.name, params, [t.value for t in result], first.returns_tuple, sources,
+                                 lanes.constants, origin, has_loops)
+    return Generated(source, parsed.name, result, first.returns_tuple, main, dict(lanes.constants))
