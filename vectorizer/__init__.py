@@ -17,9 +17,11 @@ from .errors import (
     VectorizeTypeError,
     VectorizeValueError,
 )
+from .importhook import ImportHookWarning, install_import_hook, vectorize_this_package
 
 __all__ = [
     "FallbackWarning",
+    "ImportHookWarning",
     "SourceUnavailableError",
     "UnsupportedCallError",
     "UnsupportedSyntaxError",
@@ -31,5 +33,7 @@ __all__ = [
     "VectorizeValueError",
     "VectorizedFunction",
     "__version__",
+    "install_import_hook",
     "vectorize",
+    "vectorize_this_package",
 ]

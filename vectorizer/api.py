@@ -117,7 +117,8 @@ class VectorizedFunction:
     def _run(self, kernel: Kernel, arrays: list, shape: tuple[int, ...]) -> Any:
         try:
             return runtime.run(kernel.fn, self.scalar, self._names, arrays, shape, kernel.result_types,
-                               kernel.returns_tuple, self.scalar.__qualname__)
+                               kernel.returns_tuple, self.scalar.__qualname__,
+                               chunked=kernel.backend == "numpy")  # Numba's prange splits the batch itself
         except runtime.LaneOverflowError as exc:
             raise VectorizeOverflowError(str(exc)) from None
         except runtime.LaneValueError as exc:

@@ -27,6 +27,7 @@ from .passes import (
     annotate_origins,
     break_continue,
     canonicalize,
+    compact_loops,
     early_returns,
     for_to_while,
     if_to_select,
@@ -61,6 +62,8 @@ PASSES: list[tuple[str, Pass]] = [
     ("if_to_select", if_to_select.transform),
     # Scalar operations become NumPy operations with flags: from here on it is array code.
     ("ops_to_numpy", ops_to_numpy.transform),
+    # Needs the carried names ops_to_numpy records for each masked loop.
+    ("compact_loops", compact_loops.transform),
 ]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import isqrt
 
 from .analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
 from .errors import VectorizeTypeError
@@ -79,13 +80,40 @@ _INT_OVERFLOW = {
 }
 
 
+def _const_overflow(op: str, va: Val, vb: Val) -> str | None:
+    """With a known int operand, overflow is a range test of the other one: cheaper than the
+    general checks (one comparison instead of xor arithmetic or a float product)."""
+    lo, hi = -(2**63), 2**63 - 1
+    known = [v.const if isinstance(v.const, int) and not isinstance(v.const, bool) else None for v in (va, vb)]
+    if known[1] is not None and op in "+-":
+        c = known[1] if op == "+" else -known[1]
+        if op == "-" and known[1] == lo:
+            return None
+        return "False" if c == 0 else (f"{{0}} > {hi - c}" if c > 0 else f"{{0}} < {lo - c}")
+    if known[0] is not None and op == "+":
+        return _const_overflow("+", vb, va).replace("{0}", "{1}") if _const_overflow("+", vb, va) else None
+    if op == "*" and known[0] is None and known[1] is None and va is vb:
+        return f"np.abs({{0}}) > {isqrt(hi)}"  # x * x
+    if op == "*" and (known[0] is not None or known[1] is not None):
+        c, slot = (known[1], "{0}") if known[1] is not None else (known[0], "{1}")
+        if c in (0, 1):
+            return "False"
+        if c == -1:
+            return f"{slot} == {lo}"
+        bound_hi, bound_lo = (hi // c, -(lo // -c)) if c > 0 else (lo // c, -(hi // -c))
+        return f"({slot} > {max(bound_hi, bound_lo)}) | ({slot} < {min(bound_hi, bound_lo)})"
+    return None
+
+
 def _add_sub_mul(op: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
         result = arith(a, b)
         if result is INT:
             x, y = _int(a, "{0}"), _int(b, "{1}")
             lx, ly = _lane_int(a, "{0}"), _lane_int(b, "{1}")
-            check = Check(_INT_OVERFLOW[op].format(x, y, r="{r}"), "int64 overflow (Python ints are unbounded)")
+            fast = _const_overflow(op, va, vb)
+            pred = fast.format(x, y) if fast else _INT_OVERFLOW[op].format(x, y, r="{r}")
+            check = Check(pred, "int64 overflow (Python ints are unbounded)")
             return Impl(INT, f"{x} {op} {y}", f"{lx} {op} {ly}", (check,))
         return Impl(result, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}", _num_exact(result))
 

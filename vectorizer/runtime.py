@@ -103,6 +103,46 @@ def broadcast(names: Sequence[str], arrays: Sequence[np.ndarray]) -> tuple[int, 
         raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
 
 
+class Compaction:
+    """The lanes a masked while loop still runs, gathered into short arrays once few remain.
+
+    `compact` returns the loop's variables restricted to the active lanes (the first time it
+    keeps full-size copies to write back into); `expand` writes the short arrays back and
+    returns the full ones. Loops whose lanes finish at different iterations then stop paying
+    for the lanes that left (the long-tail cost of masking).
+    """
+
+    MIN_LANES = 2048  # below this, gathering costs more than masking saves
+    FRACTION = 0.5  # compact once at most this fraction of the lanes is still active
+
+    def __init__(self) -> None:
+        self.index: np.ndarray | None = None  # positions of the carried lanes in the full arrays
+        self.full: list[np.ndarray] = []
+
+    def worth(self, active: np.ndarray) -> bool:
+        size = np.size(active)
+        return size >= self.MIN_LANES and np.count_nonzero(active) <= self.FRACTION * size
+
+    def compact(self, active: np.ndarray, *values: object) -> tuple:
+        keep = np.flatnonzero(active)
+        if self.index is None:
+            size = np.size(active)
+            self.full = [np.array(np.broadcast_to(v, (size,))) for v in values]
+            self.index = keep
+        else:
+            for full, v in zip(self.full, values):
+                full[self.index] = v
+            self.index = self.index[keep]
+        return (np.ones(keep.size, dtype=np.bool_), *(np.broadcast_to(v, np.shape(active))[keep] for v in values))
+
+    def expand(self, *values: object) -> tuple:
+        if self.index is None:
+            return values
+        for full, v in zip(self.full, values):
+            full[self.index] = v
+        return tuple(self.full)
+
+
 def is_uniform(a: np.ndarray, shape: tuple[int, ...]) -> bool:
     """One value for every lane: 0-d, or a single element broadcast over a larger batch."""
     return a.ndim == 0 or (a.size == 1 and a.shape != shape)
@@ -171,6 +211,35 @@ def _column(values: list[object], shape: tuple[int, ...]) -> object:
     return out[()] if shape == () else out
 
 
+CHUNK = 1 << 15  # lanes per kernel call: temporaries stay in cache, each chunk's loops end early
+_pool = None
+
+
+def _threads() -> int:
+    import os
+
+    try:
+        return max(1, int(os.environ.get("VECTORIZER_THREADS", "") or (os.cpu_count() or 1)))
+    except ValueError:
+        return 1
+
+
+def _map(fn: Callable[[int], None], starts: range) -> None:
+    """Run fn over chunk starts, on a thread pool when there are cores (NumPy drops the GIL)."""
+    global _pool
+    threads = min(_threads(), len(starts))
+    if threads <= 1:
+        for start in starts:
+            fn(start)
+        return
+    if _pool is None or _pool._max_workers != threads:  # type: ignore[attr-defined]
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool = ThreadPoolExecutor(threads, thread_name_prefix="vectorizer")
+    for future in [_pool.submit(fn, start) for start in starts]:
+        future.result()
+
+
 def run(
     kernel: Callable[..., tuple[object, object]],
     scalar: Callable[..., object],
@@ -181,17 +250,38 @@ def run(
     returns_tuple: bool,
     qualname: str,
     uniform: bool = True,
+    chunked: bool = True,
 ) -> object:
     """Run the kernel on flattened lanes, patch flagged lanes with the scalar function, reshape.
 
     With `uniform`, single-value arguments are passed as NumPy scalars (the kernel was specialized
-    for them); otherwise every argument is passed as a flat array of all lanes."""
+    for them); otherwise every argument is passed as a flat array of all lanes. With `chunked`,
+    large batches run in chunks of CHUNK lanes, on threads (lanes are independent, so results
+    are the same bits)."""
     args = [a.reshape(())[()] if uniform and is_uniform(a, shape) else _flat(a, shape) for a in arrays]
-    with np.errstate(all="ignore"):
-        result, flag = kernel(*args)
     size = math.prod(shape)
-    values = list(result) if returns_tuple else [result]
-    outs = [_materialize(v, size, _DTYPES[t]) for v, t in zip(values, result_types)]
+    batched = [not np.ndim(a) == 0 for a in args]
+    if chunked and size > 2 * CHUNK and any(batched):
+        outs = [np.empty(size, dtype=_DTYPES[t]) for t in result_types]
+        flags = np.zeros(size, dtype=np.bool_)
+
+        def one(start: int) -> None:
+            stop = min(start + CHUNK, size)
+            part = [a[start:stop] if b else a for a, b in zip(args, batched)]
+            with np.errstate(all="ignore"):
+                result, flag = kernel(*part)
+            for out, value in zip(outs, list(result) if returns_tuple else [result]):
+                out[start:stop] = value
+            if flag is not None:
+                flags[start:stop] = flag
+
+        _map(one, range(0, size, CHUNK))
+        flag = flags
+    else:
+        with np.errstate(all="ignore"):
+            result, flag = kernel(*args)
+        values = list(result) if returns_tuple else [result]
+        outs = [_materialize(v, size, _DTYPES[t]) for v, t in zip(values, result_types)]
     if flag is not None and np.any(flag):
         _patch(scalar, names, arrays, shape, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, result_types,
                returns_tuple, qualname)

@@ -276,7 +276,9 @@ class Analyzer:
                 promote = True  # lanes leave at different iterations: redo as a batched loop
                 continue
             back = self.join_many([end, *loop.continues])
-            new_header = self.join_env(header, back, batched=batched)
+            # In predicated code (masked_blocks) merges already carry the loop mask, and masked
+            # blocks run on every lane: the join itself adds no per-lane variation.
+            new_header = self.join_env(header, back, batched=batched and not self.masked_blocks)
             assert new_header is not None
             if new_header == header:
                 break
@@ -286,7 +288,7 @@ class Analyzer:
         self.facts.batched_test[stmt] = batched
         self.facts.loop_header[stmt] = header
         exits = [header, *loop.breaks]
-        return self.join_many(exits, batched=batched)
+        return self.join_many(exits, batched=batched and not self.masked_blocks)
 
     def for_header(self, stmt: cst.For, env: Env) -> Env:
         it = stmt.iter
@@ -373,7 +375,11 @@ class Analyzer:
         if isinstance(node, cst.Float):
             return Val(FLOAT, False, float(node.value.replace("_", "")))
         if isinstance(node, cst.BinaryOperation):
-            left, right = self.expr(node.left, env), self.expr(node.right, env)
+            left = self.expr(node.left, env)
+            same = isinstance(node.left, cst.Name) and isinstance(node.right, cst.Name) and node.left.value == node.right.value
+            right = left if same else self.expr(node.right, env)  # `x * x`: the rules see one value
+            if same:
+                self.facts.vals[node.right] = left
             return self.binary(node, BINOPS[type(node.operator)], left, right)
         if isinstance(node, cst.UnaryOperation):
             operand = self.expr(node.expression, env)

@@ -75,8 +75,11 @@ def _target_names(target: cst.BaseExpression) -> list[str]:
 class Liveness:
     """`live_out[stmt]`: names whose current value may be read after `stmt`."""
 
-    def __init__(self, func: cst.FunctionDef) -> None:
+    def __init__(self, func: cst.FunctionDef, masked_blocks: frozenset[cst.CSTNode] = frozenset()) -> None:
+        """`masked_blocks`: `if` statements whose body runs unconditionally (array code)."""
         self.live_out: dict[cst.CSTNode, frozenset[str]] = {}
+        self.live_in: dict[cst.CSTNode, frozenset[str]] = {}
+        self.masked_blocks = masked_blocks
         self.block(func.body, frozenset())
 
     def block(self, block: cst.BaseSuite, out: frozenset[str]) -> frozenset[str]:
@@ -87,12 +90,19 @@ class Liveness:
         return live
 
     def stmt(self, stmt: cst.CSTNode, out: frozenset[str]) -> frozenset[str]:
+        live = self._stmt(stmt, out)
+        self.live_in[stmt] = live
+        return live
+
+    def _stmt(self, stmt: cst.CSTNode, out: frozenset[str]) -> frozenset[str]:
         self.live_out[stmt] = out
         if isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             live = out
             for small in reversed(stmt.body):
                 live = self.small(small, live)
             return live
+        if isinstance(stmt, cst.If) and stmt in self.masked_blocks:
+            return self.block(stmt.body, out) | reads(stmt.test)
         if isinstance(stmt, cst.If):
             then = self.block(stmt.body, out)
             if isinstance(stmt.orelse, cst.If):
@@ -131,4 +141,6 @@ class Liveness:
             return frozenset()  # the path ends; the message is only built by the scalar re-run
         if isinstance(small, cst.Assert):
             return out | reads(small.test)
+        if isinstance(small, cst.AugAssign):
+            return out | reads(small.value) | reads(small.target)
         return out

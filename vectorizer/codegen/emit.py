@@ -37,8 +37,19 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     parts = ["\n".join(header), "\n".join(imports)]
     if consts:
         parts.append("\n".join(consts))
+    if "_vz_Compaction(" in body:
+        parts.append(compaction_source())
     parts.append(body.rstrip("\n"))
     return "\n\n".join(parts[:2]) + "\n\n" + "\n\n".join(parts[2:]) + "\n"
+
+
+def compaction_source() -> str:
+    """The loop-compaction helper, copied from runtime.py so the module imports only NumPy."""
+    import inspect
+
+    from .. import runtime
+
+    return inspect.getsource(runtime.Compaction).replace("class Compaction:", "class _vz_Compaction:", 1).rstrip()
 
 
 def imports_for(code: str) -> list[str]:

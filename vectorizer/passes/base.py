@@ -44,6 +44,8 @@ class Context:
     callees: Callees | None = None  # same-module functions reached from this one
     prepare_callee: Callable[..., cst.FunctionDef] | None = None  # the scalar passes, for inlining
     predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
+    loop_vars: dict[str, list[str]] = field(default_factory=dict)  # loop mask -> batched names it carries
+    flag: str | None = None  # the flag array's name, once ops_to_numpy found a check
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None

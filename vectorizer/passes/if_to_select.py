@@ -158,6 +158,8 @@ class _Predicate:
             return [if_stmt(mask, [line(cst.Assign([cst.AssignTarget(tup)], small.value))]), *merges], []
         if isinstance(small, cst.Raise):
             return [], [line(small)]
+        if isinstance(small, cst.Pass):
+            return [], []
         if isinstance(small, cst.Assert):
             test = expr(f"not {paren(mask)} or {paren(code(small.test))}")
             return [line(small.with_changes(test=test))], []

@@ -37,11 +37,13 @@ from .ops_to_numpy import literal
 
 
 class _Rename(cst.CSTTransformer):
+    """Rename the callee's locals; a parameter bound to a literal argument becomes that literal."""
+
     def __init__(self, mapping: dict[str, str]) -> None:
         self.mapping = mapping
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return True
+    def visit_Parameters(self, node: cst.Parameters) -> bool:
+        return False  # the callee's own header is dropped after inlining
 
     def leave_Attribute(self, original, updated):
         return updated.with_changes(attr=original.attr)  # math.e stays math.e
@@ -51,7 +53,9 @@ class _Rename(cst.CSTTransformer):
 
     def leave_Name(self, original, updated):
         new = self.mapping.get(original.value)
-        return updated.with_changes(value=new) if new else updated
+        if new is None:
+            return updated
+        return updated.with_changes(value=new) if new.isidentifier() else cst.parse_expression(new)
 
 
 class _Hoist(cst.CSTTransformer):

@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
+from ..analysis.liveness import Liveness, writes
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type
 from ..errors import VectorizeError
 from .base import Context, body_of, code, func_body, leading, paren
@@ -152,6 +153,8 @@ class _Lower:
                 self.emit(f"{code(target)} = {value}")
         elif isinstance(small, cst.Raise):
             self.check(mask, "True")
+        elif isinstance(small, cst.Pass):
+            pass
         elif isinstance(small, cst.Assert):
             val = self.facts.val(small.test)
             test = self.lower(small.test, mask)
@@ -197,6 +200,11 @@ class _Lower:
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
             self.emit(f"while np.any({test.value}):")
             inner: str | None = test.value
+            # What compact_loops must carry: the loop's batched values that are live at its test.
+            header = self.facts.loop_header.get(s, {})
+            carried = (self.live.live_in.get(s, frozenset()) | (writes(s) & self.live.live_out.get(s, frozenset())))
+            self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
+                                                    and n != test.value)
         else:
             self.emit(f"while {self.lower(test, mask)}:")
             inner = mask
@@ -321,7 +329,7 @@ class _Lower:
         no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
         no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
         if batched:
-            return f"np.where({cond}, {yes}, {no})"
+            return _where(cond, yes, no, t)
         return f"({self.numpy_scalar(yes, body, t)} if {cond} else {self.numpy_scalar(no, orelse, t)})"
 
     def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
@@ -478,6 +486,20 @@ class _Lower:
         return value
 
 
+def _where(cond: str, yes: str, no: str, t: Type) -> str:
+    """np.where, or the cheaper bool algebra when a side is a constant (flags like done/brk)."""
+    if t is BOOL:
+        if yes == "True":
+            return f"{paren(no)} | {paren(cond)}"
+        if yes == "False":
+            return f"{paren(no)} & ~{paren(cond)}"
+        if no == "False":
+            return f"{paren(cond)} & {paren(yes)}"
+        if no == "True":
+            return f"~{paren(cond)} | {paren(yes)}"
+    return f"np.where({cond}, {yes}, {no})"
+
+
 def _minimal_parens(line: str) -> str:
     """Re-print a statement with only the parentheses Python needs (comments pass through)."""
     indent = line[: len(line) - len(line.lstrip())]
@@ -527,11 +549,14 @@ def _simple(text: str) -> bool:
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     facts = ctx.analyze(func)
     lower = _Lower(ctx, facts)
+    masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
+    lower.live = Liveness(func, masked)
     batched = [n for n, v in ctx.params.items() if v.batched]
     init_line = len(lower.lines)
     lower.block(func_body(func), None)
     lines = lower.lines
     if lower.has_flags:
+        ctx.flag = lower.flag
         shape = f"np.shape({batched[0]})" if batched else "()"
         lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
         lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]

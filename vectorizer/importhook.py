@@ -1,0 +1,378 @@
+"""The import hook: the functions of chosen packages become dual-mode when imported.
+
+    install_import_hook(["mypkg"])   # then mypkg.k.f(0.5) runs the original code and
+    import mypkg.k                   # mypkg.k.f(np.array([...])) runs batched code
+
+A meta-path finder claims the modules of the named packages. Its `SourceFileLoader` selects
+functions statically (`ast`: annotations, decorators) and APPENDS one line to the source, so every
+original line keeps its number: `...._install_dual(globals(), {"f": 3}, {"g": 9}, False)`. That
+wraps each selected function at import; the batched code is made on the first array call. The
+result is cached as a pyc under a private tag (`k.cpython-311.opt-vz<hash>.pyc`).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.util
+import json
+import logging
+import marshal
+import os
+import sys
+import types
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec, SourceFileLoader
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError
+
+SELECT_MODES = ("annotated", "marked", "all")
+TRANSFORM_SCHEMA = 1  # bump when the appended code or the selection rule changes
+_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
+_NEVER = frozenset({"vectorizer", "numpy", "numba", "llvmlite", "libcst", *sys.stdlib_module_names})
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.import-hook] keys
+    "packages": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), 'a list of names, e.g. ["mypkg"]'),
+    "select": (lambda v: v in SELECT_MODES, f"one of {SELECT_MODES}"),
+    "strict": (lambda v: isinstance(v, bool), "true or false"),
+}
+_log = logging.getLogger("vectorizer.importhook")
+transformed: list[str] = []  # paths transformed in this process (a warm import adds none)
+
+
+class ImportHookWarning(UserWarning):
+    """The import hook could not transform a module; it was imported unchanged."""
+
+
+def disabled() -> bool:
+    return os.environ.get("VECTORIZER_DISABLE", "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class HookConfig:
+    """What the hook transforms and how. Everything that changes the bytecode is in `tag`."""
+
+    packages: tuple[str, ...]
+    select: str = "annotated"
+    strict: bool = False
+
+    def __post_init__(self) -> None:
+        if self.select not in SELECT_MODES:
+            raise ValueError(f"select must be one of {SELECT_MODES}, got {self.select!r}")
+        for pkg in self.packages:
+            if not all(part.isidentifier() for part in pkg.split(".")):
+                raise ValueError(f"not a package name: {pkg!r}")
+            if pkg.split(".")[0] in _NEVER:
+                raise ValueError(f"refusing to hook {pkg!r}: vectorizer, its dependencies and the "
+                                 "standard library are never transformed")
+
+    def claims(self, fullname: str) -> bool:
+        return any(fullname == p or fullname.startswith(p + ".") for p in self.packages)
+
+    @functools.cached_property
+    def tag(self) -> str:
+        """The pyc optimization tag: a stable hash (never `hash()`, which is salted per process).
+
+        The package list is not in it: a module's transformed bytecode does not depend on it."""
+        key = json.dumps([__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize])
+        return "vz" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+# -- selection and the appended line (runs on a cold import only; the result is in the pyc) -----
+def select_functions(tree: ast.Module, select: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Top-level functions to make dual-mode: ({eligible name: def line}, {marked name: first line})."""
+    eligible: dict[str, int] = {}
+    marked: dict[str, int] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if node.decorator_list:  # only @vectorize is understood; other decorators rule a function out
+            if any(_is_vectorize(d) for d in node.decorator_list):
+                marked[node.name] = node.decorator_list[0].lineno
+            continue
+        args = node.args
+        params = args.posonlyargs + args.args + args.kwonlyargs
+        if select == "marked" or args.vararg or args.kwarg or not params:
+            continue
+        if select == "all" or all(_annotation(p.annotation) in _SCALAR_ANNOTATIONS for p in params):
+            eligible[node.name] = node.lineno
+    for name in marked:
+        eligible.pop(name, None)
+    return eligible, marked
+
+
+def _is_vectorize(decorator: ast.expr) -> bool:
+    node = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return (isinstance(node, ast.Name) and node.id == "vectorize") or (
+        isinstance(node, ast.Attribute) and node.attr == "vectorize"
+    )
+
+
+def _annotation(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # "float"
+        return node.value.strip()
+    return None
+
+
+def transform_source(text: str, tree: ast.Module, config: HookConfig) -> str | None:
+    """The module source with the dual-mode line appended, or None when nothing is selected."""
+    eligible, marked = select_functions(tree, config.select)
+    if not eligible and not marked:
+        return None
+    line = (f'__import__("vectorizer.importhook", fromlist=["_"])._install_dual('
+            f"globals(), {eligible!r}, {marked!r}, {config.strict!r})")
+    return text + ("" if text.endswith("\n") else "\n") + line + "  # added by vectorizer's import hook\n"
+
+
+# -- finder and loader ---------------------------------------------------------------------------
+class VectorizerLoader(SourceFileLoader):
+    """A source loader that appends the dual-mode line and caches under a private pyc tag."""
+
+    def __init__(self, fullname: str, path: str, config: HookConfig) -> None:
+        super().__init__(fullname, path)
+        self.config = config
+        self._cacheable = True
+
+    def cache_path(self, source_path: str) -> str | None:
+        try:
+            return importlib.util.cache_from_source(source_path, optimization=self.config.tag)
+        except NotImplementedError:  # no sys.implementation.cache_tag
+            return None
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        """SourceLoader.get_code with our pyc path: timestamp-validated, written atomically."""
+        source_path = self.get_filename(fullname)
+        pyc = self.cache_path(source_path)
+        try:
+            st = self.path_stats(source_path)
+        except OSError:
+            pyc = None
+        else:
+            header = importlib.util.MAGIC_NUMBER + b"\0\0\0\0" + b"".join(
+                (int(v) & 0xFFFFFFFF).to_bytes(4, "little") for v in (st["mtime"], st["size"]))
+        if pyc is not None:
+            try:
+                data = self.get_data(pyc)
+                if data[:16] == header:
+                    return marshal.loads(memoryview(data)[16:])
+            except (OSError, EOFError, ValueError, TypeError):
+                pass  # missing or corrupt: a miss
+        code = self.source_to_code(self.get_data(source_path), source_path)
+        if pyc is not None and self._cacheable and not sys.dont_write_bytecode:
+            self.set_data(pyc, header + marshal.dumps(code))  # atomic; failures are ignored
+        return code
+
+    def source_to_code(self, data: Any, path: Any, *args: Any, **kwargs: Any) -> types.CodeType:
+        text = importlib.util.decode_source(data) if isinstance(data, bytes) else data
+        try:
+            tree = ast.parse(text, path)
+        except SyntaxError:  # the user's error: let the normal compile report it
+            return super().source_to_code(data, path, *args, **kwargs)
+        try:
+            new = transform_source(text, tree, self.config)
+            code = super().source_to_code(text if new is None else new, path, *args, **kwargs)
+        except Exception as exc:
+            if self.config.strict:
+                raise ImportError(f"vectorizer import hook failed on {path}: {exc!r}") from exc
+            self._cacheable = False  # warn again next time rather than cache the unchanged module
+            warnings.warn_explicit(
+                f"vectorizer import hook failed on this module ({exc!r}); imported it unchanged. "
+                "Please report this as a bug.", ImportHookWarning, str(path), 1)
+            return super().source_to_code(data, path, *args, **kwargs)
+        transformed.append(str(path))
+        _log.debug("transformed %s: %s", path, "nothing selected" if new is None else new.rsplit("\n", 2)[-2])
+        return code
+
+
+class VectorizerFinder(MetaPathFinder):
+    """Claims the modules of the configured packages and asks the finders after it for them.
+
+    Only a plain `SourceFileLoader` is replaced: a module another hook loads (pytest's assertion
+    rewriter, for the test modules it rewrites) keeps that hook's loader; extension modules,
+    namespace packages and zip imports pass through."""
+
+    def __init__(self, config: HookConfig) -> None:
+        self.config = config
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> ModuleSpec | None:
+        if not self.config.claims(fullname) or self not in sys.meta_path:
+            return None
+        for finder in sys.meta_path[sys.meta_path.index(self) + 1:]:
+            find = getattr(finder, "find_spec", None)
+            spec = None if find is None or isinstance(finder, VectorizerFinder) else find(fullname, path, target)
+            if spec is not None:
+                if type(spec.loader) is SourceFileLoader and spec.origin:  # plain .py files only
+                    spec.loader = VectorizerLoader(fullname, spec.origin, self.config)
+                    spec.cached = spec.loader.cache_path(spec.origin)
+                return spec
+        return None
+
+
+class ImportHookManager:
+    """Returned by `install_import_hook`: `.uninstall()`, or use it as a context manager."""
+
+    def __init__(self, finder: VectorizerFinder | None) -> None:
+        self.finder = finder
+
+    def uninstall(self) -> None:
+        if self.finder is not None and self.finder in sys.meta_path:
+            sys.meta_path.remove(self.finder)
+
+    def __enter__(self) -> ImportHookManager:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.uninstall()
+
+
+def install_import_hook(packages: str | Iterable[str] | None = None, *, select: str | None = None,
+                        strict: bool | None = None) -> ImportHookManager:
+    """Make the selected functions of `packages` (and their subpackages) dual-mode when imported.
+
+    Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
+    in the nearest pyproject.toml at or above the current directory (defaults: select="annotated",
+    strict=False). With VECTORIZER_DISABLE=1 nothing is installed.
+    """
+    return _install(packages, select, strict, Path.cwd())
+
+
+def vectorize_this_package(*, select: str | None = None, strict: bool | None = None) -> ImportHookManager:
+    """Call first thing in a package's `__init__.py`: hooks its submodules imported after the call
+    (pyproject.toml is looked for from the package's directory up)."""
+    caller = sys._getframe(1).f_globals
+    package, file = caller.get("__package__") or caller.get("__name__"), caller.get("__file__")
+    if not package or package == "__main__":
+        raise RuntimeError("vectorize_this_package() must be called from a package's __init__.py")
+    return _install(package, select, strict, Path(file).parent if file else Path.cwd())
+
+
+def _install(packages: str | Iterable[str] | None, select: str | None, strict: bool | None,
+             where: Path) -> ImportHookManager:
+    if disabled():
+        return ImportHookManager(None)
+    table = read_config(where) if None in (packages, select, strict) else {}
+    packages = table.get("packages", ()) if packages is None else packages
+    names = (packages,) if isinstance(packages, str) else tuple(packages)
+    if not names:
+        raise ValueError("install_import_hook() needs packages (or [tool.vectorizer.import-hook] packages)")
+    config = HookConfig(names, table.get("select", "annotated") if select is None else select,
+                        table.get("strict", False) if strict is None else strict)
+    for finder in sys.meta_path:  # installing the same configuration twice is a no-op
+        if isinstance(finder, VectorizerFinder) and finder.config == config:
+            return ImportHookManager(finder)
+    finder = VectorizerFinder(config)
+    sys.meta_path.insert(0, finder)
+    return ImportHookManager(finder)
+
+
+def read_config(start: Path) -> dict[str, Any]:
+    """`[tool.vectorizer.import-hook]` of the nearest pyproject.toml at or above `start`, validated."""
+    for directory in (start.resolve(), *start.resolve().parents):
+        path = directory / "pyproject.toml"
+        if path.is_file():
+            break
+    else:
+        return {}
+    text = path.read_text(encoding="utf-8")
+    if "vectorizer" not in text:
+        return {}
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    table = tomllib.loads(text).get("tool", {}).get("vectorizer", {}).get("import-hook", {})
+    for key, value in table.items():
+        if key not in _CHECKS:
+            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: unknown key {key!r} (known: {', '.join(_CHECKS)})")
+        valid, what = _CHECKS[key]
+        if not valid(value):
+            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: {key} must be {what}, got {value!r}")
+    return table
+
+
+# -- run time: the appended line calls this --------------------------------------------------------
+def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: dict[str, int],
+                  strict: bool) -> None:
+    """Replace the selected functions of a module being imported by their dual-mode versions."""
+    if disabled():
+        return
+    try:
+        from .api import VectorizedFunction
+
+        for name, line in eligible.items():
+            obj = namespace.get(name)
+            if isinstance(obj, types.FunctionType) and obj.__code__.co_firstlineno == line:
+                namespace[name] = dual(obj, None)
+        for name, line in marked.items():
+            obj = namespace.get(name)
+            if isinstance(obj, VectorizedFunction) and obj.scalar.__code__.co_firstlineno == line:
+                namespace[name] = dual(obj.scalar, obj)
+    except Exception as exc:
+        if strict:
+            raise
+        warnings.warn(f"vectorizer import hook: {namespace.get('__name__')} left unchanged ({exc!r})",
+                      ImportHookWarning, stacklevel=2)
+
+
+def dual(scalar: types.FunctionType, vectorized: Any) -> Callable[..., Any]:
+    """One callable: the original for Python values, the batched code when an argument is an ndarray.
+
+    `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
+    whose `VectorizedFunction` is made on the first array call. If the engine refuses an eligible
+    function (or a call's dtypes), that call runs the original: the function is left as it was.
+    """
+    from numpy import ndarray
+
+    refused: set[tuple[str, ...]] = set()
+
+    def batched(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        vf = wrapper.vectorized
+        if vf is None:
+            try:
+                from .api import vectorize
+
+                vf = wrapper.vectorized = vectorize(scalar, fallback="error")
+            except VectorizeError:
+                vf = wrapper.vectorized = False
+        if vf is False or (refused and _kinds(args, kwargs) in refused):
+            return scalar(*args, **kwargs)
+        if vectorized is not None:
+            return vf(*args, **kwargs)  # a marked function: the user's options, warnings and errors
+        try:
+            return vf(*args, **kwargs)
+        except VectorizeOverflowError:
+            raise  # the original would wrap around silently
+        except (VectorizeInputError, VectorizeValueError):
+            return scalar(*args, **kwargs)  # inputs the engine does not take
+        except VectorizeError:
+            refused.add(_kinds(args, kwargs))  # cannot be vectorized for these dtypes: stay original
+            return scalar(*args, **kwargs)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for a in args:
+            if isinstance(a, ndarray):
+                return batched(args, kwargs)
+        if not kwargs:
+            return scalar(*args)
+        for a in kwargs.values():
+            if isinstance(a, ndarray):
+                return batched(args, kwargs)
+        return scalar(*args, **kwargs)
+
+    functools.update_wrapper(wrapper, scalar)
+    wrapper.scalar = scalar  # type: ignore[attr-defined]
+    wrapper.vectorized = vectorized  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _kinds(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, ...]:
+    kind = lambda a: getattr(getattr(a, "dtype", None), "kind", None) or type(a).__name__
+    return tuple(map(kind, args)) + tuple(f"{k}={kind(v)}" for k, v in sorted(kwargs.items()))
