@@ -32,7 +32,7 @@ from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options
 
-Key = tuple[tuple[str, bool], ...]  # per parameter: dtype kind, uniform?
+Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
 
 @dataclass(frozen=True)
@@ -90,34 +90,39 @@ class VectorizedFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
+        return self.call_lanes([bound.arguments[n] for n in self._names])
+
+    def call_lanes(self, values: list[Any], example_ndims: list[int] | None = None) -> Any:
+        """Run over lanes: each value's leading dimensions are lanes (broadcast together), its
+        last `example_ndims` dimensions are one lane's own array (vmap, signature=)."""
         try:
-            arrays = [runtime.canonical(n, bound.arguments[n]) for n in self._names]
-            shape = runtime.broadcast(self._names, arrays)
+            arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
+            batch = runtime.Batch(self._names, arrays, example_ndims)
         except runtime.InputError as exc:
             raise VectorizeInputError(str(exc)) from None
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
         if disabled():
-            return runtime.per_element(self.scalar, self._names, arrays, shape)
-        key: Key = tuple((a.dtype.kind, runtime.is_uniform(a, shape)) for a in arrays)
+            return runtime.per_element(self.scalar, batch)
+        key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
         kernel = self._kernel(key)
         self._last = key
         if isinstance(kernel, VectorizeError):
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
-            return runtime.per_element(self.scalar, self._names, arrays, shape)
+            return runtime.per_element(self.scalar, batch)
         try:
-            return self._run(kernel, arrays, shape)
+            return self._run(kernel, batch)
         except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
             self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
                 jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                               f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
-            return self._run(kernel, arrays, shape)  # type: ignore[arg-type]
+            return self._run(kernel, batch)  # type: ignore[arg-type]
 
-    def _run(self, kernel: Kernel, arrays: list, shape: tuple[int, ...]) -> Any:
+    def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
         try:
-            return runtime.run(kernel.fn, self.scalar, self._names, arrays, shape, kernel.result_types,
-                               kernel.returns_tuple, self.scalar.__qualname__,
+            return runtime.run(kernel.fn, self.scalar, batch, kernel.result_types, kernel.returns_tuple,
+                               self.scalar.__qualname__,
                                chunked=kernel.backend == "numpy")  # Numba's prange splits the batch itself
         except runtime.LaneOverflowError as exc:
             raise VectorizeOverflowError(str(exc)) from None
@@ -141,6 +146,8 @@ class VectorizedFunction:
                 return "numpy"
             if key is None:
                 return "auto"
+            if any(shape for _, _, shape in key):
+                return "numpy"  # functions of per-example arrays: the NumPy backend
             from .costmodel import choose
 
             prepared = self._prepare_or_none()
@@ -175,12 +182,13 @@ class VectorizedFunction:
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
 
     def _lower(self, key: Key, backend: str):
-        from .analysis.types import Val, type_of_dtype
+        from .analysis.types import ArrayType, Val, type_of_dtype
         from .pipeline import lower, lower_lanes
 
         try:
             parsed, namespace = self._prepare()
-            params = {n: Val(type_of_dtype(kind), not uniform) for n, (kind, uniform) in zip(self._names, key)}
+            params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
+                      for n, (kind, uniform, shape) in zip(self._names, key)}
             return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options)
         except VectorizeError as exc:
             if self.options.fallback == "error":
@@ -206,7 +214,7 @@ class VectorizedFunction:
     def _annotated_key(self) -> Key:
         kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
         params = self.__signature__.parameters.values()
-        return tuple((kinds.get(p.annotation, "f"), False) for p in params)
+        return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
 
     def _warn(self, message: str) -> None:
         if not self._warned:

@@ -17,7 +17,7 @@ import libcst as cst
 from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.names import Namer
-from .analysis.types import Type, Val
+from .analysis.types import ArrayType, Val
 from .codegen import emit, numba_module
 from .errors import VectorizeError
 from .frontend.namespace import Namespace
@@ -84,7 +84,7 @@ class Generated:
 
     source: str  # the generated module
     name: str  # the kernel's name in it
-    result: tuple[Type, ...]  # the type of each returned value
+    result: tuple[str, ...]  # how each returned value is stored (see emit.result_types)
     returns_tuple: bool
     function: str  # the kernel's `def` alone
     constants: dict[str, object]  # module constants it reads
@@ -113,7 +113,7 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     function = emit.tidy(cst.Module(body=[func]).code)
     result = emit.result_types(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
-                         result=tuple(t.value for t in result), returns_tuple=first.returns_tuple)
+                         result=result, returns_tuple=first.returns_tuple)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
 
 
@@ -133,6 +133,9 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    source = numba_module.module(parsed.name, params, [t.value for t in result], first.returns_tuple, sources,
+    if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
+        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
+                             hint="use backend='numpy' (the default) for functions of per-example arrays")
+    source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
                                  lanes.constants, origin, has_loops)
     return Generated(source, parsed.name, result, first.returns_tuple, main, dict(lanes.constants))

@@ -95,14 +95,6 @@ def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
     return np.array(flat.tolist(), dtype=_KINDS[kind]).reshape(arr.shape)
 
 
-def broadcast(names: Sequence[str], arrays: Sequence[np.ndarray]) -> tuple[int, ...]:
-    try:
-        return np.broadcast_shapes(*(a.shape for a in arrays))
-    except ValueError:
-        shapes = ", ".join(f"{n} {a.shape}" for n, a in zip(names, arrays))
-        raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
-
-
 class Compaction:
     """The lanes a masked while loop still runs, gathered into short arrays once few remain.
 
@@ -143,11 +135,6 @@ class Compaction:
         return tuple(self.full)
 
 
-def is_uniform(a: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """One value for every lane: 0-d, or a single element broadcast over a larger batch."""
-    return a.ndim == 0 or (a.size == 1 and a.shape != shape)
-
-
 def as_kind(name: str, a: np.ndarray, kind: str) -> np.ndarray:
     """An argument as the kind its annotation names (generated modules are typed): bool widens,
     ints become floats when float64 holds them exactly; anything else is refused."""
@@ -163,6 +150,62 @@ def as_kind(name: str, a: np.ndarray, kind: str) -> np.ndarray:
     raise InputError(f"argument {name!r}: expected {want} values (its annotation), got {a.dtype} values")
 
 
+class Batch:
+    """The lanes of one call: each argument's leading dimensions broadcast to `shape` (the lanes);
+    its trailing `example_ndim` dimensions are one lane's own array (0 for a number per lane)."""
+
+    def __init__(self, names: Sequence[str], arrays: Sequence[np.ndarray], example_ndims: Sequence[int] | None = None) -> None:
+        self.names, self.arrays = list(names), list(arrays)
+        self.ndims = list(example_ndims) if example_ndims is not None else [0] * len(self.arrays)
+        leading = [a.shape[: a.ndim - k] for a, k in zip(self.arrays, self.ndims)]
+        try:
+            self.shape: tuple[int, ...] = np.broadcast_shapes(*leading)
+        except ValueError:
+            shapes = ", ".join(f"{n} {s}" for n, s in zip(self.names, leading))
+            raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
+        self.size = math.prod(self.shape)
+
+    def example_shape(self, i: int) -> tuple[int, ...]:
+        a = self.arrays[i]
+        return a.shape[a.ndim - self.ndims[i]:]
+
+    def uniform(self, i: int) -> bool:
+        """One value for every lane: no lane dimensions, or one element broadcast over more lanes."""
+        lead = self.arrays[i].shape[: self.arrays[i].ndim - self.ndims[i]]
+        return len(lead) == 0 or (math.prod(lead) == 1 and lead != self.shape)
+
+    def kernel_arg(self, i: int, uniform_ok: bool) -> object:
+        a, example = self.arrays[i], self.example_shape(i)
+        if uniform_ok and self.uniform(i):
+            value = a.reshape(example)
+            return value[()] if not example else value
+        full = a if a.shape == self.shape + example else np.broadcast_to(a, self.shape + example)
+        return full.reshape((self.size, *example))
+
+    def lane(self, j: int) -> list[object]:
+        """What a loop over the lanes would pass for flat lane `j`: Python numbers (`.item()`),
+        or a copy of the lane's own array."""
+        index = np.unravel_index(j, self.shape) if self.shape else ()
+        out: list[object] = []
+        for i, a in enumerate(self.arrays):
+            full = np.broadcast_to(a, self.shape + self.example_shape(i))
+            item = full[index]
+            out.append(np.array(item) if self.ndims[i] else item.item())
+        return out
+
+    def where(self, j: int) -> str:
+        return f"lane {lane_index(j, self.shape)} of {self.shape}" if self.shape else "the call"
+
+
+def broadcast(names: Sequence[str], arrays: Sequence[np.ndarray]) -> tuple[int, ...]:
+    return Batch(names, arrays).shape
+
+
+def is_uniform(a: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """One value for every lane: 0-d, or a single element broadcast over a larger batch."""
+    return a.ndim == 0 or (a.size == 1 and a.shape != shape)
+
+
 def call(
     kernel: Callable[..., tuple[object, object]],
     scalar: Callable[..., object],
@@ -174,41 +217,39 @@ def call(
 ) -> object:
     """Entry point of a generated module's function: typed arguments, every argument batched."""
     arrays = [as_kind(n, canonical(n, v), k) for n, v, k in zip(names, values, kinds)]
-    shape = broadcast(names, arrays)
     name = scalar.__name__.removeprefix("_scalar_")  # generated modules name their copies _scalar_<f>
-    return run(kernel, scalar, names, arrays, shape, result_types, returns_tuple, name, uniform=False)
+    return run(kernel, scalar, Batch(names, arrays), result_types, returns_tuple, name, uniform=False)
 
 
-def per_element(scalar: Callable[..., object], names: Sequence[str], arrays: Sequence[np.ndarray],
-                shape: tuple[int, ...]) -> object:
-    """The reference loop: the scalar function on each lane's Python scalars, in C order."""
-    size = math.prod(shape)
+def per_element(scalar: Callable[..., object], batch: Batch) -> object:
+    """The reference loop: the scalar function on each lane's values, in C order."""
     results: list[object] = []
-    for i in range(size):
-        lane = _lane_args(arrays, shape, i)
+    for j in range(batch.size):
         try:
-            results.append(scalar(*lane))
+            results.append(scalar(*batch.lane(j)))
         except Exception as exc:
-            where = f"lane {lane_index(i, shape)} of {shape}" if shape else "the call"
-            exc.add_note(f"vectorizer: raised by {getattr(scalar, '__qualname__', scalar)} on {where}")
+            exc.add_note(f"vectorizer: raised by {getattr(scalar, '__qualname__', scalar)} on {batch.where(j)}")
             raise
     if results and isinstance(results[0], tuple):
-        return tuple(_column(list(c), shape) for c in zip(*results))
-    return _column(results, shape)
+        return tuple(_column(list(c), batch) for c in zip(*results))
+    return _column(results, batch)
 
 
-def _column(values: list[object], shape: tuple[int, ...]) -> object:
+def _column(values: list[object], batch: Batch) -> object:
+    if values and isinstance(values[0], np.ndarray):
+        out = np.array(values).reshape(batch.shape + np.shape(values[0]))
+        return out
     kinds = {type(v) for v in values}
     kind = "float"
-    if kinds and kinds <= {bool}:
+    if kinds and kinds <= {bool, np.bool_}:
         kind = "bool"
-    elif kinds and kinds <= {int, bool}:
+    elif kinds and kinds <= {int, bool, np.int64, np.bool_}:
         kind = "int"
     out = np.zeros(len(values), dtype=_DTYPES[kind])
-    for i, v in enumerate(values):
-        out[i] = _store(v, kind, "the function", i, len(values), shape)
-    out = out.reshape(shape)
-    return out[()] if shape == () else out
+    for j, v in enumerate(values):
+        out[j] = _store(v, kind, "the function", j, batch)
+    out = out.reshape(batch.shape)
+    return out[()] if batch.shape == () else out
 
 
 CHUNK = 1 << 15  # lanes per kernel call: temporaries stay in cache, each chunk's loops end early
@@ -240,12 +281,33 @@ def _map(fn: Callable[[int], None], starts: range) -> None:
         future.result()
 
 
+class _Result:
+    """One returned value: "float" (a number per lane) or "float:2:b" (an array per lane;
+    b: the kernel gives it with a lanes axis, u: one array for every lane)."""
+
+    def __init__(self, descriptor: str) -> None:
+        kind, _, rest = descriptor.partition(":")
+        self.dtype = _DTYPES[kind]
+        self.kind = kind
+        self.rank = int(rest.split(":")[0]) if rest else 0
+        self.batched = rest.endswith(":b") if rest else True
+
+    def lanes(self, value: object, size: int) -> np.ndarray:
+        """The value as a fresh array with a lanes axis (the kernel may give one value for all)."""
+        arr = np.asarray(value)
+        if self.rank and not self.batched:
+            arr = arr[None]  # the same array for every lane
+        if arr.shape[:1] == (size,) and arr.ndim == self.rank + 1 and arr.dtype == self.dtype \
+                and arr.flags.writeable and arr.base is None:
+            return arr  # already a fresh array of the kernel's own
+        return np.array(np.broadcast_to(arr, (size, *arr.shape[1:]) if arr.ndim == self.rank + 1 else (size,)),
+                        dtype=self.dtype)
+
+
 def run(
     kernel: Callable[..., tuple[object, object]],
     scalar: Callable[..., object],
-    names: Sequence[str],
-    arrays: Sequence[np.ndarray],
-    shape: tuple[int, ...],
+    batch: Batch,
     result_types: Sequence[str],
     returns_tuple: bool,
     qualname: str,
@@ -254,100 +316,75 @@ def run(
 ) -> object:
     """Run the kernel on flattened lanes, patch flagged lanes with the scalar function, reshape.
 
-    With `uniform`, single-value arguments are passed as NumPy scalars (the kernel was specialized
-    for them); otherwise every argument is passed as a flat array of all lanes. With `chunked`,
-    large batches run in chunks of CHUNK lanes, on threads (lanes are independent, so results
-    are the same bits)."""
-    args = [a.reshape(())[()] if uniform and is_uniform(a, shape) else _flat(a, shape) for a in arrays]
-    size = math.prod(shape)
-    batched = [not np.ndim(a) == 0 for a in args]
-    if chunked and size > 2 * CHUNK and any(batched):
-        outs = [np.empty(size, dtype=_DTYPES[t]) for t in result_types]
+    With `uniform`, single-value arguments are passed as they are (the kernel was specialized for
+    them); otherwise every argument gets a lanes axis. With `chunked`, large batches run in chunks
+    of CHUNK lanes, on threads (lanes are independent, so results are the same bits)."""
+    results = [_Result(t) for t in result_types]
+    args = [batch.kernel_arg(i, uniform) for i in range(len(batch.arrays))]
+    lanes_axis = [not (uniform and batch.uniform(i)) for i in range(len(batch.arrays))]
+    size = batch.size
+    if chunked and size > 2 * CHUNK and any(lanes_axis):
+        outs: list[np.ndarray] = []
         flags = np.zeros(size, dtype=np.bool_)
 
         def one(start: int) -> None:
             stop = min(start + CHUNK, size)
-            part = [a[start:stop] if b else a for a, b in zip(args, batched)]
+            part = [a[start:stop] if b else a for a, b in zip(args, lanes_axis)]
             with np.errstate(all="ignore"):
                 result, flag = kernel(*part)
-            for out, value in zip(outs, list(result) if returns_tuple else [result]):
-                out[start:stop] = value
+            values = list(result) if returns_tuple else [result]
+            if not outs:  # the first chunk (run alone) fixes the result shapes
+                outs.extend(np.empty((size, *r.lanes(v, stop - start).shape[1:]), dtype=r.dtype) for r, v in zip(results, values))
+            for out, r, value in zip(outs, results, values):
+                out[start:stop] = r.lanes(value, stop - start)
             if flag is not None:
                 flags[start:stop] = flag
 
-        _map(one, range(0, size, CHUNK))
+        one(0)
+        _map(one, range(CHUNK, size, CHUNK))
         flag = flags
     else:
         with np.errstate(all="ignore"):
             result, flag = kernel(*args)
         values = list(result) if returns_tuple else [result]
-        outs = [_materialize(v, size, _DTYPES[t]) for v, t in zip(values, result_types)]
+        outs = [r.lanes(v, size) for r, v in zip(results, values)]
     if flag is not None and np.any(flag):
-        _patch(scalar, names, arrays, shape, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, result_types,
-               returns_tuple, qualname)
-    outs = [o.reshape(shape) for o in outs]
-    if shape == ():
-        outs = [o[()] for o in outs]
-    return tuple(outs) if returns_tuple else outs[0]
-
-
-def _flat(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    if a.shape != shape:
-        a = np.broadcast_to(a, shape)
-    return a.reshape(-1)
-
-
-def _materialize(value: object, size: int, dtype: type) -> np.ndarray:
-    """A fresh, writable, 1-d result array (the kernel may return a uniform scalar or an input)."""
-    arr = np.asarray(value)
-    if arr.shape == (size,) and arr.dtype == dtype and arr.flags.writeable and arr.base is None:
-        return arr
-    return np.array(np.broadcast_to(arr.astype(dtype, copy=False), (size,)), dtype=dtype)
+        _patch(scalar, batch, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, results, returns_tuple, qualname)
+    shaped = [o.reshape(batch.shape + o.shape[1:]) for o in outs]
+    if batch.shape == ():
+        shaped = [o[()] for o in shaped]
+    return tuple(shaped) if returns_tuple else shaped[0]
 
 
 def lane_index(i: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(k) for k in np.unravel_index(i, shape)) if shape else ()
 
 
-def _lane_args(arrays: Sequence[np.ndarray], shape: tuple[int, ...], i: int) -> list[object]:
-    """The Python scalars a loop over the inputs would pass for flat lane `i` (`.item()`)."""
-    index = np.unravel_index(i, shape) if shape else ()
-    out = []
-    for a in arrays:
-        if a.ndim == 0:
-            out.append(a.item())
-        else:
-            out.append(np.broadcast_to(a, shape)[index].item())
-    return out
-
-
-def _patch(scalar, names, arrays, shape, flagged, outs, result_types, returns_tuple, qualname) -> None:
-    size = math.prod(shape)
-    for i in flagged:
-        i = int(i)
-        lane = _lane_args(arrays, shape, i)
+def _patch(scalar, batch: Batch, flagged, outs, results, returns_tuple, qualname) -> None:
+    for j in flagged:
+        j = int(j)
+        lane = batch.lane(j)
         try:
             value = scalar(*lane)
         except Exception as exc:
-            where = f"lane {lane_index(i, shape)} of {shape}" if shape else "the call"
-            args = ", ".join(f"{n}={v!r}" for n, v in zip(names, lane))
-            exc.add_note(f"vectorizer: raised by {qualname} on {where} ({args})")
+            args = ", ".join(f"{n}={v!r}" for n, v in zip(batch.names, lane))
+            exc.add_note(f"vectorizer: raised by {qualname} on {batch.where(j)} ({args})")
             raise
         values = list(value) if returns_tuple else [value]
-        for out, v, t in zip(outs, values, result_types):
-            out[i] = _store(v, t, qualname, i, size, shape)
+        for out, v, r in zip(outs, values, results):
+            out[j] = _store(v, r.kind, qualname, j, batch)
 
 
-def _store(value: object, kind: str, qualname: str, i: int, size: int, shape: tuple[int, ...]) -> object:
-    where = f"lane {lane_index(i, shape)}"
+def _store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> object:
+    where = f"lane {lane_index(j, batch.shape)}"
     if isinstance(value, complex):
         raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on {where}; "
-                         "a batched result holds real numbers")
+                             "a batched result holds real numbers")
     if kind == "int" and isinstance(value, int) and not _INT64_MIN <= value <= _INT64_MAX:
         raise LaneOverflowError(f"{qualname} returned {value} on {where}, which does not fit in int64 "
-                            "(Python ints are unbounded; the batched result is int64)")
+                                "(Python ints are unbounded; the batched result is int64)")
     if kind in ("float", "num") and isinstance(value, int) and not isinstance(value, bool):
         if float(value) != value:
             raise LaneOverflowError(f"{qualname} returned the int {value} on {where}, which float64 "
-                                "cannot hold exactly (the result mixes ints and floats)")
+                                    "cannot hold exactly (the result mixes ints and floats)")
     return value

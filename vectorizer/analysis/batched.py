@@ -26,7 +26,8 @@ import libcst as cst
 from .. import rules
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
-from .types import BOOL, FLOAT, INT, TupleType, Type, Val, join, type_of_python
+from . import arrays
+from .types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
 
 INT64_MAX = 2**63 - 1
 BINOPS = {
@@ -63,6 +64,7 @@ class Facts:
     result: tuple[Val, ...] = ()  # joined return values (one per tuple item)
     returns_tuple: bool = False
     calls: dict[cst.Call, Global] = field(default_factory=dict)  # same-module function calls
+    stores: dict[cst.Subscript, bool] = field(default_factory=dict)  # x[i] = v -> x batched after it
 
     def val(self, node: cst.CSTNode) -> Val:
         return self.vals[node]
@@ -210,6 +212,9 @@ class Analyzer:
         raise self.error(small, f"unexpected statement {type(small).__name__}", "report this as a vectorizer bug", VectorizeError)
 
     def assign(self, target: cst.BaseExpression, val: Val, env: Env, value_node: cst.CSTNode) -> None:
+        if isinstance(target, cst.Subscript):
+            self.store(target, val, env)
+            return
         if isinstance(target, cst.Name):
             if isinstance(val.type, TupleType):
                 raise self.error(value_node, "a tuple can only be unpacked into names or returned",
@@ -230,8 +235,29 @@ class Analyzer:
         for el, item in zip(elements, items):
             self.assign(el, item, env, value_node)
 
+    def store(self, target: cst.Subscript, val: Val, env: Env) -> None:
+        """x[i] = v on an array this function created: the array becomes per-lane when the value,
+        the index or the control flow is."""
+        base = target.value
+        if not isinstance(base, cst.Name) or base.value not in env:
+            raise self.error(target, "only local arrays can be assigned into", "create the array in the function first")
+        current = env[base.value].val
+        item = self.expr(target, env)
+        if not isinstance(current.type, ArrayType):
+            raise self.error(target, "item assignment needs an array", "create it with np.zeros(n)")
+        if not current.fresh:
+            raise self.error(target, f"assigning into {base.value!r}, which may share memory with an argument; "
+                             "the caller's arrays must not change", f"make a copy first: {base.value} = {base.value}.copy()",
+                             VectorizeError)
+        if isinstance(val.type, ArrayType) and arrays.rank(item.type) < val.type.rank:
+            raise self.error(target, "the assigned array has more dimensions than its target", "check the shapes")
+        batched = current.batched or val.batched or item.batched or self.ctrl_depth > 0
+        self.facts.stores[target] = batched
+        env[base.value] = Binding(Val(current.type, batched, fresh=True))
+
     def if_stmt(self, stmt: cst.If, env: Env) -> Env | None:
         test = self.expr(stmt.test, env)
+        self.truth(stmt.test, test, "an 'if' test")
         self.facts.batched_test[stmt] = test.batched
         if test.batched and self.masked_blocks:
             # After if_to_select a batched `if m:` is a masked block: its body runs on every lane
@@ -264,6 +290,7 @@ class Analyzer:
             self.loops.append(loop)
             if isinstance(stmt, cst.While):
                 test = self.expr(stmt.test, header)
+                self.truth(stmt.test, test, "a 'while' test")
                 batched = test.batched or promote
             else:
                 batched = self.facts.batched_test[stmt] or promote
@@ -328,8 +355,10 @@ class Analyzer:
                 raise VectorizeTypeError("a name holds tuples of different shapes on different paths",
                                          hint="keep tuple values in separate variables")
             return Val(a.type, a.batched or b.batched)
+        if isinstance(a.type, ArrayType) or isinstance(b.type, ArrayType):
+            return arrays.join(a, b)
         same_const = a.const is not None and a.const == b.const and type(a.const) is type(b.const)
-        return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None)
+        return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None, a.numpy and b.numpy)
 
     def join_env(self, a: Env | None, b: Env | None, *, batched: bool) -> Env | None:
         """Where two paths meet. Under a batched test, every name either path (re)assigned is
@@ -386,6 +415,8 @@ class Analyzer:
             op = UNOPS[type(node.operator)]
             if op == "-" and operand.const is not None and isinstance(node.expression, cst.Integer | cst.Float):
                 return Val(operand.type, False, -operand.const)  # a negative literal
+            if arrays.is_numpy(operand):
+                return self.arrays(node, lambda: arrays.unary(op, operand))
             impl = self.rule(node, lambda: rules.UNARY[op](self.scalar_type(node, operand), operand))
             return Val(impl.result, operand.batched)
         if isinstance(node, cst.BooleanOperation):
@@ -393,13 +424,16 @@ class Analyzer:
             self.lazy += 1
             right = self.expr(node.right, env)
             self.lazy -= 1
+            self.truth(node.left, left, "'and'/'or'")
             t = join(self.scalar_type(node, left), self.scalar_type(node, right))
-            return Val(t, left.batched or right.batched)
+            return Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy)
         if isinstance(node, cst.Comparison):
             vals = [self.expr(node.left, env), self.expr(node.comparisons[0].comparator, env)]
             self.lazy += 1
             vals += [self.expr(c.comparator, env) for c in node.comparisons[1:]]
             self.lazy -= 1
+            if any(arrays.is_numpy(v) for v in vals):
+                return self.arrays(node, lambda: arrays.compare(vals))
             for v in vals:
                 self.scalar_type(node, v)
             return Val(BOOL, any(v.batched for v in vals))
@@ -408,12 +442,16 @@ class Analyzer:
             self.lazy += 1
             body, orelse = self.expr(node.body, env), self.expr(node.orelse, env)
             self.lazy -= 1
+            self.truth(node.test, test, "'x if c else y'")
+            if isinstance(body.type, ArrayType) or isinstance(orelse.type, ArrayType):
+                joined = self.arrays(node, lambda: arrays.join(body, orelse))
+                return joined.with_batched(joined.batched or test.batched)
             t = join(self.scalar_type(node, body), self.scalar_type(node, orelse))
-            return Val(t, test.batched or body.batched or orelse.batched)
+            return Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy)
         if isinstance(node, cst.Call):
             return self.call(node, env)
         if isinstance(node, cst.Attribute):
-            return self.attribute(node)
+            return self.attribute(node, env)
         if isinstance(node, cst.Subscript):
             return self.subscript(node, env)
         if isinstance(node, cst.Tuple) and tuple_ok:
@@ -438,8 +476,18 @@ class Analyzer:
             return Val(type_of_python(glob.value), False, glob.value)
         raise self.error(node, f"{name!r} is used before it is assigned", "assign it first", VectorizeError)
 
-    def attribute(self, node: cst.Attribute) -> Val:
+    def attribute(self, node: cst.Attribute, env: Env) -> Val:
         attr = node.attr.value
+        base = node.value
+        if isinstance(base, cst.Name) and self.ns.resolve(base.value).kind == "numpy" and base.value not in env:
+            from ..array_rules import NUMPY_CONSTANTS
+
+            if attr not in NUMPY_CONSTANTS:
+                raise self.error(node, f"np.{attr} is not supported here", "use np.pi, np.e, np.inf or np.nan")
+            return Val(FLOAT, False, NUMPY_CONSTANTS[attr])
+        if not (isinstance(base, cst.Name) and self.ns.resolve(base.value).kind == "math" and base.value not in env):
+            value = self.expr(base, env)
+            return self.arrays(node, lambda: arrays.attribute(value, attr))
         if attr not in rules.MATH_CONSTANTS:
             raise self.error(node, f"math.{attr} is not supported here", "use math.pi, math.e, math.tau, math.inf or math.nan")
         import math
@@ -448,7 +496,21 @@ class Analyzer:
 
     def subscript(self, node: cst.Subscript, env: Env) -> Val:
         seq = self.expr(node.value, env, tuple_ok=True)
+        if isinstance(seq.type, ArrayType):
+            parts: list[Val | slice] = []
+            for element in node.slice:
+                if isinstance(element.slice, cst.Slice):
+                    bounds = [None if b is None else self.expr(b, env) for b in (element.slice.lower, element.slice.upper, element.slice.step)]
+                    if any(b is not None and (b.batched or not isinstance(b.type, Type) or not b.type.is_intlike) for b in bounds):
+                        raise self.error(element, "slice bounds must be ints that are the same for every lane",
+                                         "per-lane slice bounds would give per-lane shapes")
+                    parts.append(slice(*(None if b is None else b.const for b in bounds)))
+                else:
+                    parts.append(self.expr(element.slice.value, env))
+            return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
+        if isinstance(seq.type, TupleType) and seq.const is None and index.const is not None:  # x.shape[k]
+            return Val(seq.type.items[index.const], False)
         if not isinstance(seq.type, TupleType) or seq.const is None:
             raise self.error(node, "indexing is only supported on module-level tuples", "define a tuple constant at module level")
         if not (isinstance(index.type, Type) and index.type.is_intlike):
@@ -466,10 +528,16 @@ class Analyzer:
     def call(self, node: cst.Call, env: Env) -> Val:
         func = node.func
         args = [self.expr(a.value, env) for a in node.args if a.keyword is None]
-        keywords = {a.keyword.value: self.expr(a.value, env) for a in node.args if a.keyword is not None}
+        keywords = {a.keyword.value: (Val(FLOAT, False, cst.Module([]).code_for_node(a.value)) if a.keyword.value == "dtype"
+                                      else self.expr(a.value, env)) for a in node.args if a.keyword is not None}
         batched = any(v.batched for v in args) or any(v.batched for v in keywords.values())
         if isinstance(func, cst.Attribute):
-            name = f"math.{func.attr.value}"
+            name = self.callee_name(func, env)
+            if name.startswith("np.") or name.startswith("."):
+                if name.startswith("."):  # a method: x.sum() is np.sum(x)
+                    args = [self.expr(func.value, env), *args]
+                    name = "np" + name
+                return self.arrays(node, lambda: arrays.call(name, args, keywords))
         else:
             glob = self.ns.resolve(func.value)  # type: ignore[union-attr]
             if glob.kind == "function":
@@ -500,6 +568,13 @@ class Analyzer:
                 raise self.error(node, "divmod() takes two numbers", "write divmod(a, b)")
             impl = self.rule(node, lambda: rules.DIVMOD(*self.pair(node, args), *args))
             return Val(impl.result, batched)
+        if name == "len" and len(args) == 1 and isinstance(args[0].type, ArrayType):
+            return self.arrays(node, lambda: arrays.length(args[0]))
+        if any(isinstance(v.type, ArrayType) for v in args):
+            if name == "abs":
+                return self.arrays(node, lambda: arrays.call("np.abs", args, keywords))
+            raise self.error(node, f"{name}() on an array is not supported (it works on numbers)",
+                             "use the np.* function of the whole array (np.maximum, np.sqrt...)")
         if name == "len":
             if len(args) != 1 or not isinstance(args[0].type, TupleType):
                 raise self.error(node, "len() is only supported on module-level tuples", "use the tuple's length directly")
@@ -517,7 +592,29 @@ class Analyzer:
         return Val(impl.result, batched)
 
     # -- helpers -----------------------------------------------------------------------------
+    def callee_name(self, func: cst.Attribute, env: Env) -> str:
+        """"math.sqrt", "np.sum", "np.linalg.norm", or ".sum" for a method of a local array."""
+        base = func.value
+        if isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name) and base.attr.value == "linalg":
+            return f"np.linalg.{func.attr.value}"
+        if isinstance(base, cst.Name) and base.value not in env:
+            kind = self.ns.resolve(base.value).kind
+            if kind in ("math", "numpy"):
+                return f"{'math' if kind == 'math' else 'np'}.{func.attr.value}"
+        return f".{func.attr.value}"
+
+    def arrays(self, node: cst.CSTNode, make: Callable[[], Val]) -> Val:
+        try:
+            return make()
+        except VectorizeTypeError as exc:
+            raise self.error(node, exc.message, exc.hint or "") from None
+
+    def truth(self, node: cst.CSTNode, val: Val, what: str) -> None:
+        self.arrays(node, lambda: arrays.truth(val, what))
+
     def binary(self, node: cst.CSTNode, op: str, left: Val, right: Val) -> Val:
+        if arrays.is_numpy(left) or arrays.is_numpy(right):
+            return self.arrays(node, lambda: arrays.binary(op, left, right))
         a, b = self.pair(node, [left, right])
         impl = self.rule(node, lambda: rules.BINARY[op](a, b, left, right))
         return Val(impl.result, left.batched or right.batched)
@@ -526,6 +623,8 @@ class Analyzer:
         return self.scalar_type(node, vals[0]), self.scalar_type(node, vals[1])
 
     def scalar_type(self, node: cst.CSTNode, val: Val) -> Type:
+        if isinstance(val.type, ArrayType):
+            raise self.error(node, "an array cannot be used as a number here", "reduce it first (np.sum, x[i], ...)")
         if not isinstance(val.type, Type):
             raise self.error(node, "a tuple cannot be used as a number here", "unpack it into names first")
         return val.type

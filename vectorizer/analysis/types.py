@@ -57,6 +57,23 @@ def arith(a: Type, b: Type) -> Type:
 
 
 @dataclass(frozen=True)
+class ArrayType:
+    """A per-example NumPy array: element type and shape (a size may be None when only known at
+    run time). Batched arrays are stored with the lanes as their first axis."""
+
+    elem: Type
+    shape: tuple[int | None, ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def dtype(self) -> str:
+        return self.elem.dtype
+
+
+@dataclass(frozen=True)
 class TupleType:
     """A fixed-length tuple of numbers (a module constant, divmod, a tuple-returning helper)."""
 
@@ -67,12 +84,14 @@ class TupleType:
 class Val:
     """What the analysis knows about one value."""
 
-    type: Type | TupleType
+    type: Type | TupleType | ArrayType
     batched: bool = False
     const: object = None  # the Python value when known at transform time (literals, constants)
+    numpy: bool = False  # a NumPy scalar (read from an array): NumPy arithmetic, no Python errors
+    fresh: bool = False  # an array this function created (it may be written into)
 
     def with_batched(self, batched: bool) -> Val:
-        return Val(self.type, batched, self.const if not batched else None)
+        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh)
 
 
 def type_of_python(value: object) -> Type | TupleType:
@@ -84,6 +103,23 @@ def type_of_python(value: object) -> Type | TupleType:
     if isinstance(value, int):
         return INT
     return FLOAT
+
+
+def rank(t: object) -> int:
+    return t.rank if isinstance(t, ArrayType) else 0
+
+
+def elem(t: object) -> Type:
+    return t.elem if isinstance(t, ArrayType) else t  # type: ignore[return-value]
+
+
+def numpy_promote(a: Type, b: Type) -> Type:
+    """NumPy's promotion of two element types (bools stay bools: np.bool_ + np.bool_ is or)."""
+    if a is b:
+        return a if a is not NUM else FLOAT
+    if FLOAT in (a, b) or NUM in (a, b):
+        return FLOAT
+    return INT
 
 
 def type_of_dtype(kind: str) -> Type:

@@ -16,13 +16,19 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 from __future__ import annotations
 
 from .. import __version__
-from ..analysis.types import TupleType, Type, Val
+from ..analysis.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
 from ..passes.ops_to_numpy import literal
 
 
 def signature(params: dict[str, Val]) -> str:
-    return ", ".join(f"{n}: {v.type.value}{'[]' if v.batched else ''}" for n, v in params.items())  # type: ignore[union-attr]
+    """`x: float[]` (a number per lane), `v: float(3,)[]` (a 3-vector per lane), `n: int` (uniform)."""
+    def one(v: Val) -> str:
+        if isinstance(v.type, ArrayType):
+            return f"{v.type.elem.value}{tuple(v.type.shape)}"
+        return v.type.value  # type: ignore[union-attr]
+
+    return ", ".join(f"{n}: {one(v)}{'[]' if v.batched else ''}" for n, v in params.items())
 
 
 def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[str, object],
@@ -71,7 +77,14 @@ def tidy(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def result_types(result: tuple[Val, ...]) -> tuple[Type, ...]:
-    types = tuple(v.type for v in result)
-    assert not any(isinstance(t, TupleType) for t in types)
-    return types  # type: ignore[return-value]
+def result_types(result: tuple[Val, ...]) -> tuple[str, ...]:
+    """How the runtime stores each result: "float" for one number per lane; "float:2:b" for a
+    rank-2 array per lane (b: batched, its first axis is the lanes; u: the same for every lane)."""
+    out = []
+    for v in result:
+        assert not isinstance(v.type, TupleType)
+        if isinstance(v.type, ArrayType):
+            out.append(f"{v.type.elem.value}:{v.type.rank}:{'b' if v.batched else 'u'}")
+        else:
+            out.append(v.type.value)  # type: ignore[union-attr]
+    return tuple(out)

@@ -102,7 +102,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         kernel = generated.function.replace(f"def {name}(", f"def _kernel_{name}(", 1)
         line = source.first_line
         kernels.append(f"# {name}({emit.signature(params)}), from {Path(filename).name} line {line}\n{kernel}")
-        types = tuple(t.value for t in generated.result)
+        types = generated.result
         exports.append(_export(parsed.func, kinds, types, generated.returns_tuple))
     scalars, scalar_constants = _scalar_copies(selected, namespace)
     constants.update(scalar_constants)
@@ -173,7 +173,7 @@ def _export_loop(func: cst.FunctionDef) -> str:
     return (f"def {name}({_params_text(func)}):\n{_docstring(func)}"
             f"    # not batched: an exact loop over the scalar function, one lane at a time\n"
             f"    arrays = [_vz_canonical(n, v) for n, v in zip({tuple(names)!r}, ({args}))]\n"
-            f"    return _vz_per_element(_scalar_{name}, {tuple(names)!r}, arrays, _vz_broadcast({tuple(names)!r}, arrays))\n")
+            f"    return _vz_per_element(_scalar_{name}, _vz_Batch({tuple(names)!r}, arrays))\n")
 
 
 class _StripAnnotations(cst.CSTTransformer):

@@ -18,6 +18,7 @@ import math
 
 import libcst as cst
 
+from ..array_rules import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from ..errors import (
     UnsupportedCallError,
     UnsupportedSyntaxError,
@@ -75,6 +76,8 @@ class Fence:
         self.ns = namespace
         self.errors: list[VectorizeError] = []
         self.locals = _local_names(parsed.func)
+        p = parsed.func.params
+        self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
 
     # -- reporting -------------------------------------------------------------------------
     def refuse(self, node: cst.CSTNode, message: str, hint: str, cls=UnsupportedSyntaxError) -> None:
@@ -200,6 +203,12 @@ class Fence:
     def target(self, target: cst.BaseExpression, allow_tuple: bool) -> None:
         if isinstance(target, cst.Name):
             return
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in self.locals:
+            if target.value.value in self.params:
+                self.refuse(target, f"assignment into the argument {target.value.value!r} would change the caller's array",
+                            f"work on a copy: {target.value.value} = {target.value.value}.copy()")
+            self.subscript(target)
+            return
         if allow_tuple and isinstance(target, cst.Tuple | cst.List):
             for el in target.elements:
                 if isinstance(el, cst.StarredElement) or not isinstance(el.value, cst.Name):
@@ -278,6 +287,24 @@ class Fence:
 
     def attribute(self, node: cst.Attribute, called: bool = False) -> None:
         base = node.value
+        attr = node.attr.value
+        if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
+            if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
+                return
+            self.refuse(node, f"'.{attr}' is not supported on a local value", "supported: .shape .ndim .size .T and "
+                        + ", ".join(f".{m}()" for m in sorted(METHODS)), UnsupportedCallError)
+            return
+        if isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name) and base.attr.value == "linalg" \
+                and self.ns.resolve(base.value.value).kind == "numpy":
+            if not (called and f"np.linalg.{attr}" in ARRAY_CALLS):
+                self.refuse(node, f"np.linalg.{attr} is not supported", "supported: np.linalg.norm", UnsupportedCallError)
+            return
+        if isinstance(base, cst.Name) and base.value not in self.locals and self.ns.resolve(base.value).kind == "numpy":
+            if (called and f"np.{attr}" in ARRAY_CALLS) or (not called and attr in NUMPY_CONSTANTS):
+                return
+            self.refuse(node, f"np.{attr} has no batching rule", "supported NumPy functions: "
+                        + ", ".join(sorted(k[3:] for k in ARRAY_CALLS)), UnsupportedCallError)
+            return
         if isinstance(base, cst.Name) and base.value not in self.locals:
             glob = self.ns.resolve(base.value)
             if glob.kind == "math":
@@ -298,6 +325,17 @@ class Fence:
 
     def subscript(self, node: cst.Subscript) -> None:
         base = node.value
+        if isinstance(base, cst.Name) and base.value in self.locals or isinstance(base, cst.Attribute | cst.Subscript):
+            self.expr(base)  # an array (the analysis checks): x[i], x[i, j], x[a:b], x.shape[0]
+            for element in node.slice:
+                part = element.slice
+                if isinstance(part, cst.Slice):
+                    for bound in (part.lower, part.upper, part.step):
+                        if bound is not None:
+                            self.expr(bound)
+                else:
+                    self.expr(part.value)
+            return
         ok_base = isinstance(base, cst.Name) and base.value not in self.locals \
             and self.ns.resolve(base.value).kind == "constant" and isinstance(self.ns.resolve(base.value).value, tuple)
         if not ok_base:
@@ -313,6 +351,9 @@ class Fence:
         for arg in node.args:
             if arg.star:
                 self.refuse(arg, "star-arguments in calls are not supported", "pass the arguments explicitly")
+            elif arg.keyword is not None and arg.keyword.value == "dtype":
+                if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
+                    self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
             else:
                 self.expr(arg.value)
         if isinstance(func, cst.Attribute):

@@ -130,6 +130,8 @@ def _builtin(name: str) -> Global:
 def _classify_object(name: str, value: object, module: str) -> Global:
     if value is math:
         return Global("math", "math")
+    if getattr(value, "__name__", None) == "numpy" and isinstance(value, types.ModuleType):
+        return Global("numpy", "numpy")
     if isinstance(value, types.ModuleType):
         return Global("unknown", value.__name__)
     if isinstance(value, types.BuiltinFunctionType) and getattr(math, value.__name__, None) is value:
@@ -160,7 +162,7 @@ def _static_bindings(node: ast.stmt, lines: list[str], filename: str, module: st
     if isinstance(node, ast.Import):
         for alias in node.names:
             bound = alias.asname or alias.name.split(".")[0]
-            kind = "math" if alias.name == "math" else "unknown"
+            kind = {"math": "math", "numpy": "numpy"}.get(alias.name, "unknown")
             yield bound, Global(kind, alias.name)
     elif isinstance(node, ast.ImportFrom):
         for alias in node.names:

@@ -74,7 +74,7 @@ class _Canonicalize(cst.CSTTransformer):
             return [line(cst.Assign([cst.AssignTarget(small.target)], small.value))]
         if isinstance(small, cst.AugAssign):
             op = getattr(cst, type(small.operator).__name__.removesuffix("Assign"))()
-            value = cst.BinaryOperation(small.target, op, parenthesize(small.value))
+            value = cst.BinaryOperation(small.target.deep_clone(), op, parenthesize(small.value))
             return [line(cst.Assign([cst.AssignTarget(small.target)], value))]
         if isinstance(small, cst.Assign):
             return [line(a) for a in self.assign(small)]

@@ -127,6 +127,10 @@ class _Predicate:
         line = lambda node: cst.SimpleStatementLine([node])  # noqa: E731
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
+            if isinstance(target, cst.Subscript):  # x[i] = v keeps the other lanes' elements
+                merged = expr(f"{paren(code(small.value))} if {mask} else {code(target)}") if not mask.startswith("not ") \
+                    else expr(f"{code(target)} if {mask[4:]} else {paren(code(small.value))}")
+                return [line(small.with_changes(value=merged))], []
             if isinstance(target, cst.Name):
                 name = target.value
                 if name in self.ctx.loop_masks:  # a nested loop starts from this branch's lanes
@@ -254,6 +258,8 @@ def _assigned(small: cst.BaseSmallStatement) -> set[str]:
         t = small.targets[0].target
         if isinstance(t, cst.Name):
             return {t.value}
+        if isinstance(t, cst.Subscript):
+            return set()
         return {e.value.value for e in t.elements}  # type: ignore[attr-defined]
     return set()
 

@@ -34,8 +34,9 @@ import numpy as np
 from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.liveness import Liveness, writes
-from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type
+from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, TupleType, Type, Val
 from ..errors import VectorizeError
+from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
@@ -86,6 +87,9 @@ class _Lower:
         self.flag = ctx.namer.fresh("flag")
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
+        self.arrays = array_ops.ArrayOps(self)
+        batched = [n for n, v in ctx.params.items() if v.batched]
+        self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -143,6 +147,9 @@ class _Lower:
     def small(self, small: cst.BaseSmallStatement, mask: str | None) -> None:
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
+            if isinstance(target, cst.Subscript):
+                self.arrays.store(target, small.value, mask, self.facts.env_before.get(small, {}))
+                return
             value = self.lower(small.value, mask)
             if isinstance(target, cst.Name):
                 name = target.value
@@ -189,10 +196,19 @@ class _Lower:
         """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
         entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
         for name in sorted(header):
-            if name in entry and entry[name].val.type != header[name].val.type:
-                src, dst = entry[name].val.type, header[name].val.type
-                if isinstance(src, Type) and isinstance(dst, Type):
-                    self.emit(f"{name} = {self.coerce(name, src, dst, mask)}")
+            if name not in entry:
+                continue
+            before, after = entry[name].val, header[name].val
+            if isinstance(before.type, ArrayType) and after.batched and not before.batched:
+                self.emit(f"{name} = np.repeat({name}[None], {self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)}, axis=0)")
+            elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
+                self.emit(f"{name} = {self.coerce(name, before.type, after.type, mask)}")
+
+    def loop_lanes(self, loop: cst.While) -> str:
+        test = loop.test
+        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
+            return f"len({test.value})"
+        return self.lanes[-1]
 
     def while_loop(self, s: cst.While, mask: str | None) -> None:
         self.convert_entry(s, mask)
@@ -200,6 +216,7 @@ class _Lower:
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
             self.emit(f"while np.any({test.value}):")
             inner: str | None = test.value
+            self.lanes.append(f"len({test.value})")
             # What compact_loops must carry: the loop's batched values that are live at its test.
             header = self.facts.loop_header.get(s, {})
             carried = (self.live.live_in.get(s, frozenset()) | (writes(s) & self.live.live_out.get(s, frozenset())))
@@ -211,6 +228,8 @@ class _Lower:
         self.depth += 1
         self.block(body_of(s.body), inner)
         self.depth -= 1
+        if inner is not mask:
+            self.lanes.pop()
 
     def for_loop(self, s: cst.For, mask: str | None) -> None:
         self.convert_entry(s, mask)
@@ -248,7 +267,12 @@ class _Lower:
                 self.ctx.constants[node.value] = glob_val.value
             return node.value
         if isinstance(node, cst.Attribute):
-            return rules.MATH_CONSTANTS[node.attr.value]
+            if node.attr.value in rules.MATH_CONSTANTS and isinstance(node.value, cst.Name) \
+                    and self.ctx.namespace.resolve(node.value.value).kind in ("math", "numpy"):
+                return rules.MATH_CONSTANTS[node.attr.value]
+            return self.arrays.attribute(node, mask)
+        if self.is_numpy(node):
+            return self.numpy_expr(node, mask)
         if isinstance(node, cst.BinaryOperation):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
@@ -275,6 +299,52 @@ class _Lower:
         if isinstance(node, cst.Subscript):
             return self.subscript(node, mask)
         raise VectorizeError(f"cannot lower {type(node).__name__} (vectorizer bug)")
+
+    def is_numpy(self, node: cst.BaseExpression) -> bool:
+        """An operation on arrays or NumPy scalars (NumPy semantics, no Python checks)."""
+        vals = []
+        if isinstance(node, cst.BinaryOperation):
+            vals = [node.left, node.right]
+        elif isinstance(node, cst.UnaryOperation) and UNOPS[type(node.operator)] != "not":
+            vals = [node.expression]
+        elif isinstance(node, cst.Comparison):
+            vals = [node.left] + [c.comparator for c in node.comparisons]
+        elif isinstance(node, cst.Subscript):
+            return isinstance(self.facts.val(node.value).type, ArrayType)
+        elif isinstance(node, cst.Call):
+            return self.array_call(node) is not None
+        return any(isinstance(self.facts.val(v).type, ArrayType) or self.facts.val(v).numpy for v in vals)
+
+    def array_call(self, node: cst.Call) -> str | None:
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            base = func.value
+            if isinstance(base, cst.Attribute) and base.attr.value == "linalg":
+                return f"np.linalg.{func.attr.value}"
+            if isinstance(base, cst.Name) and base.value not in self.facts_locals():
+                kind = self.ctx.namespace.resolve(base.value).kind
+                return f"np.{func.attr.value}" if kind == "numpy" else None
+            return f"np.{func.attr.value}"  # a method of an array
+        if isinstance(func, cst.Name):
+            name = self.ctx.namespace.resolve(func.value).name
+            args = [a.value for a in node.args]
+            if name in ("len", "abs") and args and isinstance(self.facts.val(args[0]).type, ArrayType):
+                return name
+        return None
+
+    def numpy_expr(self, node: cst.BaseExpression, mask: str | None) -> str:
+        if isinstance(node, cst.BinaryOperation):
+            return self.arrays.binary(node, mask)
+        if isinstance(node, cst.UnaryOperation):
+            return self.arrays.unary(node, mask)
+        if isinstance(node, cst.Comparison):
+            return self.arrays.compare(node, mask)
+        if isinstance(node, cst.Subscript):
+            return self.arrays.index(node, mask)
+        name = self.array_call(node)  # type: ignore[arg-type]
+        if name == "len":
+            return self.arrays.length(node.args[0].value, mask)  # type: ignore[attr-defined]
+        return self.arrays.call("np.abs" if name == "abs" else name, node, mask)  # type: ignore[arg-type]
 
     def facts_locals(self) -> set[str]:
         if not hasattr(self, "_locals"):
@@ -325,6 +395,15 @@ class _Lower:
     def select(self, cond: str, body: cst.BaseExpression, orelse: cst.BaseExpression, t: Type,
                mask: str | None, batched: bool) -> str:
         """`body if cond else orelse` with each side's flags masked by the lanes that pick it."""
+        if isinstance(t, ArrayType):
+            from ..array_rules import Arg
+
+            yes = Arg(self.lower(body, _and(mask, cond)), self.facts.val(body))
+            no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
+            no = Arg(self.lower(orelse, no_mask), self.facts.val(orelse))
+            if not batched:
+                return f"({yes.text} if {cond} else {no.text})"
+            return self.arrays.select(cond, Val(BOOL, True), yes, no)
         yes = self.coerce(self.lower(body, _and(mask, cond)), self.facts.type(body), t, _and(mask, cond))
         no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
         no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
@@ -462,6 +541,9 @@ class _Lower:
         if isinstance(node, cst.Call):
             func = node.func
             if isinstance(func, cst.Attribute):
+                base = func.value
+                if not (isinstance(base, cst.Name) and self.ctx.namespace.resolve(base.value).kind == "math"):
+                    raise _NoFold  # NumPy calls and array methods
                 target = getattr(math, func.attr.value)
             else:
                 name = self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
@@ -557,7 +639,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     lines = lower.lines
     if lower.has_flags:
         ctx.flag = lower.flag
-        shape = f"np.shape({batched[0]})" if batched else "()"
+        shape = f"len({batched[0]})" if batched else "()"  # one flag per lane
         lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
         lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
     else:

@@ -1,0 +1,146 @@
+"""Typing of per-example arrays and NumPy scalars (for `vmap` and array-valued parameters).
+
+The analyzer (batched.py) delegates here whenever an operand is an array, a NumPy scalar (an
+element read out of an array), a NumPy call, an array method or attribute, or an indexing
+expression on an array. What the scalar function does with such values is NumPy's business:
+integers wrap, float division by zero gives inf, `x < y` on arrays is elementwise. What Python
+itself refuses (`if array:`, `a and b` on arrays) is refused here, with a location.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .. import array_rules
+from ..errors import VectorizeTypeError
+from .types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, elem, numpy_promote, rank
+
+SIZE_ATTRS = ("shape", "ndim", "size")
+
+
+def is_numpy(v: Val) -> bool:
+    return isinstance(v.type, ArrayType) or v.numpy
+
+
+def binary(op: str, a: Val, b: Val) -> Val:
+    """Arithmetic with an array or a NumPy scalar: NumPy semantics and promotion, elementwise."""
+    ta, tb = elem(a.type), elem(b.type)
+    if op in ("&", "|", "^", "<<", ">>") and (ta.is_floatlike or tb.is_floatlike):
+        raise VectorizeTypeError(f"'{op}' needs int or bool arrays", hint="NumPy raises TypeError for bitwise ops on floats")
+    if op == "/":
+        t = FLOAT
+    elif op in ("+", "-", "*", "//", "%", "**") and ta is BOOL and tb is BOOL and op != "+" and op != "*":
+        t = INT if op in ("//", "%", "**") else BOOL
+    else:
+        t = numpy_promote(ta, tb)
+    shape = array_rules.broadcast_shapes(_shape(a), _shape(b))
+    return _make(t, shape, a.batched or b.batched)
+
+
+def unary(op: str, a: Val) -> Val:
+    if op == "not":
+        if isinstance(a.type, ArrayType):
+            raise VectorizeTypeError("'not' on an array is ambiguous (Python raises ValueError)",
+                                     hint="use np.logical_not(x) or test np.any(x) / np.all(x)")
+        return Val(BOOL, a.batched, numpy=True)
+    return _make(elem(a.type) if op != "~" or elem(a.type) is not BOOL else BOOL, _shape(a), a.batched)
+
+
+def compare(vals: list[Val]) -> Val:
+    if len(vals) > 2 and any(isinstance(v.type, ArrayType) for v in vals):
+        raise VectorizeTypeError("a chained comparison of arrays is ambiguous (Python raises ValueError)",
+                                 hint="combine elementwise comparisons with &")
+    shape = array_rules.broadcast_shapes(*map(_shape, vals))
+    return _make(BOOL, shape, any(v.batched for v in vals))
+
+
+def truth(v: Val, what: str) -> None:
+    """`if x:` / `while x:` / `a and b` on an array: Python raises ValueError for size > 1."""
+    if isinstance(v.type, ArrayType):
+        raise VectorizeTypeError(f"the truth value of an array is ambiguous in {what} (Python raises ValueError)",
+                                 hint="use np.any(...) or np.all(...)")
+
+
+def attribute(base: Val, attr: str) -> Val:
+    t = base.type
+    if not isinstance(t, ArrayType):
+        raise VectorizeTypeError(f"'.{attr}' is only supported on arrays here", hint="read it outside and pass it in")
+    if attr == "ndim":
+        return Val(INT, False, t.rank)
+    if attr == "size":
+        known = None not in t.shape
+        size = 1
+        for d in t.shape:
+            size *= d or 1
+        return Val(INT, False, size if known else None)
+    if attr == "shape":
+        const = t.shape if None not in t.shape else None
+        return Val(TupleType(tuple(INT for _ in t.shape)), False, const)
+    if attr == "T":
+        return _make(t.elem, tuple(reversed(t.shape)), base.batched, fresh=False)
+    raise VectorizeTypeError(f"array attribute '.{attr}' is not supported", hint="supported: .shape .ndim .size .T")
+
+
+def length(v: Val) -> Val:
+    if not isinstance(v.type, ArrayType):
+        raise VectorizeTypeError("len() is only supported on arrays and module-level tuples", hint="use the length directly")
+    if v.type.rank == 0:
+        raise VectorizeTypeError("len() of a 0-d array", hint="Python raises TypeError here")
+    return Val(INT, False, v.type.shape[0])
+
+
+def call(name: str, args: list[Val], keywords: dict[str, Val]) -> Val:
+    rule = array_rules.ARRAY_CALLS.get(name)
+    if rule is None:
+        raise VectorizeTypeError(f"{name}() has no batching rule",
+                                 hint="supported: " + ", ".join(sorted(array_rules.ARRAY_CALLS)))
+    return rule.result(args, keywords)
+
+
+def subscript(base: Val, index: list[Val | slice], node: cst.CSTNode) -> Val:
+    """x[i], x[i, j], x[a:b]: `index` holds a Val per integer index and a slice(start, stop, step)
+    of constants-or-None per slice."""
+    t = base.type
+    if not isinstance(t, ArrayType):
+        raise VectorizeTypeError("only arrays and module-level tuples can be indexed here", hint="index an array")
+    if len(index) > t.rank:
+        raise VectorizeTypeError(f"too many indices for an array of rank {t.rank} (Python raises IndexError)",
+                                 hint="check the number of indices")
+    shape: list[int | None] = []
+    batched = base.batched
+    for axis, part in enumerate(index):
+        size = t.shape[axis]
+        if isinstance(part, slice):
+            if size is not None and all(v is None or isinstance(v, int) for v in (part.start, part.stop, part.step)):
+                shape.append(len(range(*part.indices(size))))
+            else:
+                shape.append(None)
+            continue
+        if not (isinstance(part.type, Type) and part.type.is_intlike) or part.type is BOOL:
+            raise VectorizeTypeError("array indices must be ints here", hint="NumPy raises IndexError for float indices")
+        batched = batched or part.batched
+    shape += list(t.shape[len(index):])
+    return _make(t.elem, tuple(shape), batched, fresh=False)
+
+
+def join(a: Val, b: Val) -> Val:
+    if not (isinstance(a.type, ArrayType) and isinstance(b.type, ArrayType)) or a.type.rank != b.type.rank:
+        raise VectorizeTypeError("a name holds an array on one path and something else on another",
+                                 hint="give arrays the same shape on every path")
+    shape = tuple(x if x == y else None for x, y in zip(a.type.shape, b.type.shape))
+    t = numpy_promote(a.type.elem, b.type.elem) if a.type.elem is not b.type.elem else a.type.elem
+    return Val(ArrayType(t, shape), a.batched or b.batched, fresh=a.fresh and b.fresh)
+
+
+def _shape(v: Val) -> tuple[int | None, ...]:
+    return v.type.shape if isinstance(v.type, ArrayType) else ()
+
+
+def _make(t: Type, shape: tuple[int | None, ...], batched: bool, fresh: bool = True) -> Val:
+    if shape:
+        return Val(ArrayType(t, shape), batched, fresh=fresh)
+    return Val(t, batched, numpy=True)
+
+
+__all__ = ["FLOAT", "SIZE_ATTRS", "attribute", "binary", "call", "compare", "is_numpy", "join", "length", "rank",
+           "subscript", "truth", "unary"]

@@ -1,0 +1,153 @@
+"""`vmap(f, in_axes, out_axes)`: JAX's vmap for plain Python + NumPy functions.
+
+    dist = vmap(lambda_free_distance, in_axes=(0, None))     # map over rows of x, share y
+    pairwise = vmap(vmap(distance, (None, 0)), (0, None))    # a distance matrix
+
+`in_axes` is an int, None, or a tuple/list with one entry per positional argument (an int or
+None); keyword arguments are mapped over axis 0. Each mapped argument has its mapped axis moved
+to the front; arguments not mapped at a level get a size-1 axis there, so nested vmaps become one
+call of the generated code over a grid of lanes (the levels broadcast). Each lane's slice is the
+per-example array the function sees. `out_axes` (an int, None, or one entry per returned value)
+puts each level's axis in the output, innermost level first; None requires the output not to
+vary along that level. `axis_size` gives the size of a level that maps no argument.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .api import VectorizedFunction, vectorize
+from .errors import VectorizeValueError
+
+Axis = int | None
+
+
+class Vmapped:
+    """A vmapped function (call it like JAX's)."""
+
+    def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
+                 *, backend: str = "numpy", fallback: str = "warn") -> None:
+        for name, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
+            if isinstance(axes, dict):
+                raise VectorizeValueError(f"vmap {name} as a dict needs dict arguments or results, which "
+                                          "vectorized functions do not take or return; use a tuple")
+            entries = axes if isinstance(axes, tuple | list) else [axes]
+            if not all(a is None or (isinstance(a, int) and not isinstance(a, bool)) for a in entries):
+                raise VectorizeValueError(f"vmap {name} must be an int, None, or a tuple of ints and None, got {axes!r}")
+        if axis_size is not None and (not isinstance(axis_size, int) or axis_size < 0):
+            raise VectorizeValueError(f"vmap axis_size must be a non-negative int, got {axis_size!r}")
+        inner = fun
+        self.levels: list[tuple[Any, Any, int | None]] = [(in_axes, out_axes, axis_size)]
+        while isinstance(inner, Vmapped):
+            self.levels += inner.levels
+            inner = inner.base
+        self.base: Callable[..., Any] = inner.scalar if isinstance(inner, VectorizedFunction) else inner
+        self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(inner, backend=backend, fallback=fallback)
+        functools.update_wrapper(self, self.base)
+        self.__signature__ = inspect.signature(self.base)
+
+    @property
+    def source(self) -> str:
+        return self._vf.source
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        params = list(self.__signature__.parameters)
+        bound = self.__signature__.bind(*args, **kwargs)
+        positional = list(args)
+        values: dict[str, np.ndarray] = {}
+        axes: dict[str, list[Axis]] = {}
+        for name in params:
+            if name in bound.arguments:
+                value = bound.arguments[name]
+                index = next((i for i, _ in enumerate(positional) if i < len(args) and params[i] == name), None)
+                axes[name] = [_entry(level[0], index, len(args)) if index is not None else 0 for level in self.levels]
+            else:
+                value = self.__signature__.parameters[name].default
+                axes[name] = [None] * len(self.levels)
+            values[name] = np.asarray(value)
+        arrays, sizes = self._lay_out(values, axes)
+        ndims = [a.ndim - len(self.levels) for a in arrays]
+        result = self._vf.call_lanes(arrays, ndims)
+        outs = list(result) if isinstance(result, tuple) else [result]
+        outs = [self._place(np.asarray(o), sizes, len(outs), k) for k, o in enumerate(outs)]
+        return tuple(outs) if isinstance(result, tuple) else outs[0]
+
+    def _lay_out(self, values: dict[str, np.ndarray], axes: dict[str, list[Axis]]) -> tuple[list[np.ndarray], list[int]]:
+        """Each argument as (one axis per level, mapped or size 1) + its per-example dimensions."""
+        arrays = dict(values)
+        sizes: list[int] = []
+        for depth, (_, _, axis_size) in enumerate(self.levels):
+            seen: dict[str, int] = {}
+            for name, a in arrays.items():
+                axis = axes[name][depth]
+                rest = a.ndim - depth  # the argument as this level's function receives it
+                if axis is None:
+                    arrays[name] = np.expand_dims(a, depth)
+                    continue
+                if not -rest <= axis < rest:
+                    raise VectorizeValueError(f"vmap was asked to map argument {name!r} over axis {axis}, but it has "
+                                              f"rank {rest}" + (" (a number cannot be mapped)" if rest == 0 else ""))
+                arrays[name] = np.moveaxis(a, depth + axis % rest, depth)
+                seen[name] = arrays[name].shape[depth]
+            if len(set(seen.values())) > 1:
+                detail = ", ".join(f"{n} has {s}" for n, s in seen.items())
+                raise VectorizeValueError(f"vmap got different sizes for the mapped axes: {detail}")
+            if not seen and axis_size is None:
+                raise VectorizeValueError("vmap needs at least one mapped argument (in_axes not None), or axis_size")
+            size = next(iter(seen.values())) if seen else axis_size
+            if axis_size is not None and size != axis_size:
+                raise VectorizeValueError(f"vmap axis_size={axis_size} but the mapped axes have size {size}")
+            sizes.append(size)  # type: ignore[arg-type]
+        return list(arrays.values()), sizes
+
+    def _place(self, out: np.ndarray, sizes: list[int], count: int, k: int) -> np.ndarray:
+        """Give each level's axis its size and its place in the output, innermost level first."""
+        for depth in reversed(range(len(self.levels))):
+            out_axes = self.levels[depth][1]
+            axis = out_axes[k] if isinstance(out_axes, tuple | list) else out_axes
+            if isinstance(out_axes, tuple | list) and len(out_axes) != count:
+                raise VectorizeValueError(f"vmap out_axes has {len(out_axes)} entries for {count} returned values")
+            if out.shape[depth] != sizes[depth]:
+                out = np.broadcast_to(out, out.shape[:depth] + (sizes[depth],) + out.shape[depth + 1:])
+            if axis is None:
+                first = np.take(out, [0], axis=depth) if out.shape[depth] else None
+                if first is not None and not np.array_equal(out, np.broadcast_to(first, out.shape), equal_nan=True):
+                    raise VectorizeValueError("vmap out_axes=None, but the output varies along the mapped axis")
+                out = np.take(out, 0, axis=depth) if out.shape[depth] else out.sum(axis=depth)
+                continue
+            rank = out.ndim - depth
+            if not -rank <= axis < rank:
+                raise VectorizeValueError(f"vmap out_axes {axis} is out of bounds for an output of rank {rank - 1}")
+            out = np.moveaxis(out, depth, depth + axis % rank)
+        return np.array(out)
+
+
+def _entry(in_axes: Any, index: int, count: int) -> Axis:
+    if isinstance(in_axes, tuple | list):
+        if len(in_axes) != count:
+            raise VectorizeValueError(f"vmap in_axes has {len(in_axes)} entries, but the function was called with "
+                                      f"{count} positional arguments")
+        return in_axes[index]
+    return in_axes
+
+
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_size: int | None = None,
+         backend: str = "numpy", fallback: str = "warn") -> Vmapped:
+    """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
+
+    Args:
+        fun: a function of numbers and per-example arrays (or a vmapped function, to nest).
+        in_axes: the axis mapped in each positional argument: an int, None (not mapped), or a
+            tuple/list with one entry per positional argument. Keyword arguments map axis 0.
+        out_axes: where the mapped axis goes in each output: an int, None, or one per output.
+        axis_size: the size of the mapped axis when no argument is mapped.
+    """
+    return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback)
+
+
+__all__: Sequence[str] = ["Vmapped", "vmap"]
