@@ -27,15 +27,19 @@ class Raised:
         self.exc, self.lane = exc, lane
 
 
-def lanes(*args):
+def lanes(*args, example_ndims=None):
+    """Each lane's arguments: Python numbers (`.item()`), or a copy of the lane's own array."""
     arrays = [np.asarray(a) for a in args]
-    shape = np.broadcast_shapes(*(a.shape for a in arrays))
-    arrays = [np.broadcast_to(a, shape) for a in arrays]
-    return shape, [tuple(a[idx].item() for a in arrays) for idx in np.ndindex(shape)], list(np.ndindex(shape))
+    ndims = example_ndims or [0] * len(arrays)
+    lead = [a.shape[: a.ndim - k] for a, k in zip(arrays, ndims)]
+    shape = np.broadcast_shapes(*lead)
+    arrays = [np.broadcast_to(a, shape + a.shape[a.ndim - k:]) for a, k in zip(arrays, ndims)]
+    indices = list(np.ndindex(shape))
+    return shape, [tuple(np.array(a[idx]) if k else a[idx].item() for a, k in zip(arrays, ndims)) for idx in indices], indices
 
 
-def oracle(f, *args):
-    shape, all_lanes, indices = lanes(*args)
+def oracle(f, *args, example_ndims=None):
+    shape, all_lanes, indices = lanes(*args, example_ndims=example_ndims)
     out = []
     for lane, idx in zip(all_lanes, indices):
         try:
@@ -75,13 +79,14 @@ def same_value(expected, got, ulps: int = 0) -> bool:
     return False
 
 
-def check(vf, f, *args, ulps: int = 0, rel: float = 0.0):
-    """Assert that vf(*args) keeps the contract against the scalar oracle f."""
-    expected = oracle(f, *args)
+def check(vf, f, *args, ulps: int = 0, rel: float = 0.0, example_ndims=None):
+    """Assert that vf(*args) keeps the contract against the scalar oracle f. With
+    `example_ndims`, each argument's last dimensions are one lane's array (vf.call_lanes)."""
+    expected = oracle(f, *args, example_ndims=example_ndims)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         try:
-            got = vf(*args)
+            got = vf.call_lanes(list(args), list(example_ndims)) if example_ndims else vf(*args)
         except Exception as exc:  # compared with the oracle's exception below
             if isinstance(expected, Raised) and isinstance(expected.exc, BigInt):
                 from vectorizer import VectorizeOverflowError
@@ -112,6 +117,16 @@ def check(vf, f, *args, ulps: int = 0, rel: float = 0.0):
 
 def _compare(values, got, shape, ulps, rel):
     arr = np.asarray(got)
+    if not values:  # no lanes: the result's own per-lane shape is unknowable from the oracle
+        assert arr.shape[: len(shape)] == shape, (arr.shape, shape)
+        return
+    if values and isinstance(values[0], np.ndarray | np.generic) and np.ndim(values[0]):
+        assert arr.shape == shape + values[0].shape, (arr.shape, shape)
+        for idx, expected in zip(np.ndindex(shape), values):
+            for e, g in zip(np.ravel(expected).tolist(), np.ravel(arr[idx]).tolist()):
+                assert same_value(float(e), float(g), ulps) or (rel and math.isclose(e, g, rel_tol=rel)), (idx, expected, arr[idx])
+        return
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
     assert arr.shape == shape, (arr.shape, shape)
     if shape == ():
         assert isinstance(got, np.generic), type(got)

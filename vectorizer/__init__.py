@@ -18,6 +18,7 @@ from .errors import (
     VectorizeValueError,
 )
 from .importhook import ImportHookWarning, install_import_hook, vectorize_this_package
+from .vmap import vmap
 
 __all__ = [
     "FallbackWarning",
@@ -36,4 +37,5 @@ __all__ = [
     "install_import_hook",
     "vectorize",
     "vectorize_this_package",
+    "vmap",
 ]

@@ -277,23 +277,32 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     return "\n".join(sorted(parts))
 
 
-def vectorize(func: Callable[..., Any] | None = None, *, backend: str = "numpy", fallback: str = "warn"):
-    """Make a scalar function accept arrays: `@vectorize` or `@vectorize(backend="auto")`.
+def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
+              cache: bool = False, signature: str | None = None, *, backend: str = "numpy", fallback: str = "warn",
+              reassociate: bool = False):
+    """Make a scalar function accept arrays: `@vectorize`, `@vectorize(backend="auto")`, or
+    `vectorize(f, otypes=..., excluded=..., signature=...)` as a drop-in for `numpy.vectorize`.
 
     Args:
-        func: a function of numbers, defined with `def` in a source file.
+        pyfunc: a function of numbers (or of per-example arrays, with `signature`), defined
+            with `def` in a source file.
+        otypes, doc, excluded, cache, signature: as for numpy.vectorize (see vectorizer.npcompat).
         backend: "numpy" (generated array code), "numba" (per-lane compiled kernels, parallel over
             the batch), or "auto" (Numba where it is installed and expected to be faster).
         fallback: "warn" runs an unsupported function element by element with a
             `FallbackWarning` (once); "error" raises the `VectorizeError` instead.
+        reassociate: allow loops that sum floats over array elements to become np.sum (a
+            different summation order: results may differ in the last bits).
     """
-    options = Options(backend=backend, fallback=fallback)
+    options = Options(backend=backend, fallback=fallback, reassociate=reassociate)
 
-    def wrap(f: Callable[..., Any]) -> VectorizedFunction:
+    def wrap(f: Callable[..., Any]):
+        from .npcompat import compat
+
         if isinstance(f, VectorizedFunction):
             f = f.scalar
         if not isinstance(f, types.FunctionType):
             raise VectorizeError(f"vectorize() needs a Python function, got {type(f).__name__}")
-        return VectorizedFunction(f, options)
+        return compat(VectorizedFunction(f, options), otypes, doc, excluded, cache, signature)
 
-    return wrap if func is None else wrap(func)
+    return wrap if pyfunc is None else wrap(pyfunc)

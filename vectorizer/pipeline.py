@@ -34,6 +34,7 @@ from .passes import (
     inline_calls,
     ops_to_lanes,
     ops_to_numpy,
+    vectorize_loops,
     while_to_masked,
 )
 from .passes.base import Context
@@ -46,6 +47,9 @@ PASSES: list[tuple[str, Pass]] = [
     # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
     # loop passes below then lower like any other break.
     ("early_returns", early_returns.transform),
+    # Loops over array elements become array operations while they are still `for` loops
+    # (for_to_while would hide the range they run over).
+    ("vectorize_loops", vectorize_loops.transform),
     # Loops that lanes leave at different iterations become while loops; must precede
     # break_continue, which only lowers `break` in while loops.
     ("for_to_while", for_to_while.transform),

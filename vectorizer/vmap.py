@@ -31,7 +31,7 @@ class Vmapped:
     """A vmapped function (call it like JAX's)."""
 
     def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
-                 *, backend: str = "numpy", fallback: str = "warn") -> None:
+                 *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False) -> None:
         for name, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
             if isinstance(axes, dict):
                 raise VectorizeValueError(f"vmap {name} as a dict needs dict arguments or results, which "
@@ -47,7 +47,8 @@ class Vmapped:
             self.levels += inner.levels
             inner = inner.base
         self.base: Callable[..., Any] = inner.scalar if isinstance(inner, VectorizedFunction) else inner
-        self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(inner, backend=backend, fallback=fallback)
+        self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
+            inner, backend=backend, fallback=fallback, reassociate=reassociate)
         functools.update_wrapper(self, self.base)
         self.__signature__ = inspect.signature(self.base)
 
@@ -137,7 +138,7 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_size: int | None = None,
-         backend: str = "numpy", fallback: str = "warn") -> Vmapped:
+         backend: str = "numpy", fallback: str = "warn", reassociate: bool = False) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
@@ -147,7 +148,7 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_s
         out_axes: where the mapped axis goes in each output: an int, None, or one per output.
         axis_size: the size of the mapped axis when no argument is mapped.
     """
-    return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback)
+    return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate)
 
 
 __all__: Sequence[str] = ["Vmapped", "vmap"]

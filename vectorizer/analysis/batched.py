@@ -617,7 +617,11 @@ class Analyzer:
             return self.arrays(node, lambda: arrays.binary(op, left, right))
         a, b = self.pair(node, [left, right])
         impl = self.rule(node, lambda: rules.BINARY[op](a, b, left, right))
-        return Val(impl.result, left.batched or right.batched)
+        const = None
+        if a is INT and b is INT and isinstance(left.const, int) and isinstance(right.const, int) and op in ("+", "-", "*"):
+            value = {"+": left.const + right.const, "-": left.const - right.const, "*": left.const * right.const}[op]
+            const = value if -(2**63) <= value < 2**63 else None  # sizes like len(x) - 2
+        return Val(impl.result, left.batched or right.batched, const)
 
     def pair(self, node: cst.CSTNode, vals: list[Val]) -> tuple[Type, Type]:
         return self.scalar_type(node, vals[0]), self.scalar_type(node, vals[1])

@@ -64,7 +64,12 @@ class Namespace:
 
     def resolve(self, name: str) -> Global:
         if name not in self._cache:
-            self._cache[name] = self.lookup(name)
+            found = self.lookup(name)
+            if name == "np" and found.kind == "unknown" and found.name == "np":
+                # Unbound in the user's module (their code cannot have used it): passes may emit
+                # `np.` and generated modules import NumPy under that name.
+                found = Global("numpy", "numpy")
+            self._cache[name] = found
         return self._cache[name]
 
     @classmethod

@@ -96,8 +96,8 @@ class ArrayOps:
         for axis, element in enumerate(node.slice):
             part = element.slice
             if isinstance(part, cst.Slice):
-                bounds = [code(b) if b is not None else "" for b in (part.lower, part.upper)]
-                text = ":".join(bounds) + (f":{code(part.step)}" if part.step is not None else "")
+                bounds = [self.lower.lower(b, mask) if b is not None else "" for b in (part.lower, part.upper)]
+                text = ":".join(bounds) + (f":{self.lower.lower(part.step, mask)}" if part.step is not None else "")
                 parts.append(text)
                 continue
             value = self.arg(part.value, mask)
@@ -123,8 +123,14 @@ class ArrayOps:
                 self.lower.check(mask, "True")
                 return "0"
             return str(const)
+        known = self.lower.ranges.get(value.text)
+        if known is not None and size is not None and -size <= known[0] and known[1] <= size:
+            return value.text  # a loop variable over range(constants) within the axis
         i = self.lower.temp(value.text)
-        self.lower.check(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
+        if value.val.batched:
+            self.lower.check(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
+        else:
+            self.lower.check_uniform(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
         if value.val.batched:
             return self.lower.temp(f"np.where(({i} >= -{size_text}) & ({i} < {size_text}), {i}, 0)", "i")
         return f"np.clip({i}, -{size_text}, {size_text} - 1)"

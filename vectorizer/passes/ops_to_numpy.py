@@ -88,6 +88,7 @@ class _Lower:
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
         self.arrays = array_ops.ArrayOps(self)
+        self.ranges: dict[str, tuple[int, int]] = {}  # loop variables of range(constants): [lo, hi)
         batched = [n for n, v in ctx.params.items() if v.batched]
         self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
 
@@ -96,6 +97,24 @@ class _Lower:
         if not line.startswith((f"{self.flag} |=", "#")):
             self.checked.clear()  # an assignment or a block boundary: earlier checks may be stale
         self.lines.append("    " * self.depth + line)
+
+    def folded(self, node: cst.BaseExpression) -> object:
+        try:
+            return self.fold(node)
+        except (_NoFold, _FoldRaised):
+            return None
+
+    def check_uniform(self, mask: str | None, pred: str) -> None:
+        """A check the same for every lane: a Python `if`, not an operation over all lanes."""
+        static = _static(pred)
+        if static is False:
+            return
+        if static is True:
+            return self.check(mask, "True")
+        self.emit(f"if {static}:")
+        self.depth += 1
+        self.check(mask, "True")
+        self.depth -= 1
 
     def check(self, mask: str | None, pred: str) -> None:
         static = _static(pred)
@@ -182,6 +201,9 @@ class _Lower:
             assert s.orelse is None
             self.block(body_of(s.body), test)  # a mask name or `~m`: cheap to repeat
             return
+        if test in ("True", "False"):  # decided at transform time: only the branch that runs
+            self.block(body_of(s.body) if test == "True" else body_of(s.orelse), mask)
+            return
         self.emit(f"if {test}:")
         self.depth += 1
         self.block(body_of(s.body), mask)
@@ -242,9 +264,15 @@ class _Lower:
         else:
             head = f"np.asarray({self.lower(it, mask)})"
         self.emit(f"for {code(s.target)} in {head}:")
+        values = [a.value for a in it.args] if isinstance(it, cst.Call) else []
+        consts = [c for c in map(self.folded, values) if isinstance(c, int)]
+        if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
+            self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
         self.depth += 1
         self.block(body_of(s.body), mask)
         self.depth -= 1
+        if isinstance(s.target, cst.Name):
+            self.ranges.pop(s.target.value, None)
 
     # -- expressions -------------------------------------------------------------------------
     def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
@@ -364,8 +392,9 @@ class _Lower:
         result = impl.expr.format(*args)
         if uses_result:
             result = self.temp(result, "r")
+        uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
         for c in impl.checks:
-            self.check(mask, c.pred.format(*args, r=result))
+            (self.check_uniform if uniform else self.check)(mask, c.pred.format(*args, r=result))
         return paren(result)
 
     def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type) -> str:
@@ -534,6 +563,11 @@ class _Lower:
             if op == "**" and isinstance(b, int) and isinstance(a, int) and abs(b) > 256:
                 raise _FoldRaised
             return self._python(lambda: _PY_BINOPS[op](a, b))
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            a, b = self.fold(node.left), self.fold(node.comparisons[0].comparator)
+            compare = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+                       "!=": operator.ne}[COMPARES[type(node.comparisons[0].operator)]]
+            return self._python(lambda: compare(a, b))
         if isinstance(node, cst.UnaryOperation):
             a = self.fold(node.expression)
             op = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "not": operator.not_}[UNOPS[type(node.operator)]]
