@@ -132,14 +132,16 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     ctx = Context(parsed.name, lane_params, namespace, namer, options, callees=callees)
     func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), ctx)
     lanes = ops_to_lanes.LaneModule()
-    main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}")
+    main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}", main=True)
     sources = [src for _, src in lanes.functions.values()] + [main]
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
+    calls_math = "math." in "".join(sources)
+    cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
         raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
                              hint="use backend='numpy' (the default) for functions of per-example arrays")
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
-                                 lanes.constants, origin, has_loops)
+                                 lanes.constants, origin, cost, flagged=not lanes.infallible)
     return Generated(source, parsed.name, result, first.returns_tuple, main, dict(lanes.constants))

@@ -105,6 +105,16 @@ def _const_overflow(op: str, va: Val, vb: Val) -> str | None:
     return None
 
 
+def affine_range(c: int, d: int) -> tuple[int, int]:
+    """The ints x for which both c*x and c*x + d fit in int64: `c*x + d` needs one range test.
+    (ceil(a/b) is -((-a) // b) for either sign of b; tests/test_rules.py checks it exhaustively.)"""
+    lo, hi = -(2**63), 2**63 - 1
+    low, high = max(lo, lo - d), min(hi, hi - d)
+    if c > 0:
+        return -((-low) // c), high // c
+    return -((-high) // c), low // c
+
+
 def _add_sub_mul(op: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
         result = arith(a, b)

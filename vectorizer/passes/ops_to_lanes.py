@@ -35,11 +35,13 @@ functions of the module go to their own lane functions (one per argument-type si
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 import libcst as cst
 
 from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
+from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
 from .base import Context, body_of, code, func_body, paren
 from .ops_to_numpy import literal
@@ -120,6 +122,7 @@ class _Lanes:
         zeros = [ZERO[t] for t in result]  # type: ignore[index]
         self.fail = f"return (({', '.join(zeros)},), True)" if facts.returns_tuple else f"return ({zeros[0]}, True)"
         self.storage = _storage_types(facts, ctx.params)
+        self.counters: frozenset[str] = frozenset()
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -276,7 +279,17 @@ class _Lanes:
             return rules.MATH_CONSTANTS[node.attr.value].replace("np.", "math.")
         if isinstance(node, cst.BinaryOperation):
             left, right = self.facts.val(node.left), self.facts.val(node.right)
-            return self.apply(rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right), [node.left, node.right])
+            impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
+            if is_counter_step(node, self.counters):
+                impl = dataclasses.replace(impl, checks=())  # a loop counter (analysis/counters.py)
+            affine = affine_parts(node, self.facts)
+            if affine is not None:  # c*x + d: one exact range test on x instead of two checks
+                x, c, d = affine
+                lo, hi = rules.affine_range(c, d)
+                text = self.temp(self.expr(x))
+                self.check(f"({text} < {lo}) | ({text} > {hi})")
+                return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
+            return self.apply(impl, [node.left, node.right])
         if isinstance(node, cst.UnaryOperation):
             op = UNOPS[type(node.operator)]
             operand = self.facts.val(node.expression)
@@ -456,6 +469,7 @@ class LaneModule:
     def __init__(self) -> None:
         self.functions: dict[tuple, tuple[str, str]] = {}  # (callee, param types) -> (name, source)
         self.constants: dict[str, object] = {}
+        self.infallible = False  # the main lane never fails: no flag array
 
     def lane_function(self, ctx: Context, glob, node: cst.Call, facts: Facts) -> str:
         parsed = ctx.callees.parse(glob)  # type: ignore[union-attr]
@@ -476,9 +490,17 @@ class LaneModule:
         return self.functions[key][0]
 
 
-def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str) -> str:
+def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> str:
+    """One lane function. Lanes return (value, failed); the main lane of a function that can
+    never fail returns the value alone, so its driver loop is simple enough for LLVM to vectorize."""
     facts = ctx.analyze(func)
     lanes = _Lanes(ctx, facts, module)
+    lanes.counters = counters(func)
     lanes.block(func_body(func))
+    lines = lanes.lines
+    if main and not any(lanes.fail in line for line in lines):
+        lines = [ln[: ln.index("return ")] + "return " + ln.strip()[len("return ("): -len(", False)")]
+                 if ln.strip().startswith("return (") and ln.endswith(", False)") else ln for ln in lines]
+        module.infallible = True
     params = ", ".join(ctx.params)
-    return f"def {name}({params}):\n" + "\n".join(lanes.lines) + "\n"
+    return f"def {name}({params}):\n" + "\n".join(lines) + "\n"

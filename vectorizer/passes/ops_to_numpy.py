@@ -25,6 +25,7 @@ The runtime re-runs the original function on the first flagged lane (flag and pa
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import operator
 
@@ -33,6 +34,7 @@ import numpy as np
 
 from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
+from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.liveness import Liveness, writes
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, TupleType, Type, Val
 from ..errors import VectorizeError
@@ -88,6 +90,7 @@ class _Lower:
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
         self.arrays = array_ops.ArrayOps(self)
+        self.counters: frozenset[str] = frozenset()
         self.ranges: dict[str, tuple[int, int]] = {}  # loop variables of range(constants): [lo, hi)
         batched = [n for n, v in ctx.params.items() if v.batched]
         self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
@@ -305,6 +308,16 @@ class _Lower:
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
             impl = rules.BINARY[op](left.type, right.type, left, right)
+            if is_counter_step(node, self.counters):
+                impl = dataclasses.replace(impl, checks=())  # a loop counter (analysis/counters.py)
+            affine = affine_parts(node, self.facts)
+            if affine is not None:  # c*x + d: one exact range test on x instead of two checks
+                x, c, d = affine
+                lo, hi = rules.affine_range(c, d)
+                text = self.temp(self.lower(x, mask))
+                check = self.check if self.facts.val(x).batched else self.check_uniform
+                check(mask, f"({text} < {lo}) | ({text} > {hi})")
+                return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
             return self.apply(impl, [node.left, node.right], mask)
         if isinstance(node, cst.UnaryOperation):
             op = UNOPS[type(node.operator)]
@@ -665,6 +678,7 @@ def _simple(text: str) -> bool:
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     facts = ctx.analyze(func)
     lower = _Lower(ctx, facts)
+    lower.counters = counters(func)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
     batched = [n for n, v in ctx.params.items() if v.batched]
