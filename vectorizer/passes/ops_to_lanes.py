@@ -53,8 +53,7 @@ _NP_TO_MATH = {
     "arccosh": "acosh", "arctanh": "atanh", "exp": "exp", "expm1": "expm1", "log": "log",
     "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "hypot": "hypot",
     "copysign": "copysign", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
-    "cbrt": "cbrt", "exp2": "exp2",
-}
+}  # cbrt and exp2 stay np.cbrt / np.exp2: Numba has no math.cbrt or math.exp2
 _NP_SCALAR = {"int64": "int", "float64": "float", "bool_": "bool", "abs": "abs", "minimum": "min", "maximum": "max"}
 
 
