@@ -17,8 +17,28 @@ from .errors import (
     VectorizeTypeError,
     VectorizeValueError,
 )
-from .importhook import ImportHookWarning, install_import_hook, vectorize_this_package
-from .vmap import vmap
+
+# Loaded on first use: a warm start that only calls `vectorize` should not pay for them.
+_LAZY = {
+    "ImportHookWarning": "importhook",
+    "install_import_hook": "importhook",
+    "vectorize_this_package": "importhook",
+    "vmap": "vmap",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "FallbackWarning",

@@ -10,7 +10,6 @@ nor, with Numba's own `cache=True`, compilation.
 
 from __future__ import annotations
 
-import ast
 import functools
 import inspect
 import os
@@ -28,6 +27,7 @@ from .errors import (
     VectorizeOverflowError,
     VectorizeValueError,
 )
+from .fingerprint import content_key, engine_fingerprint
 from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options
@@ -237,44 +237,6 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     namespace = namespace or Namespace.of_function(func)
     fence.check(parsed, namespace)
     return parsed, namespace
-
-
-@functools.cache
-def engine_fingerprint() -> str:
-    """A hash of vectorizer's own code: an edited or reinstalled engine never reads old entries."""
-    import hashlib
-    from pathlib import Path
-
-    digest = hashlib.sha256()
-    root = Path(__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def content_key(func: types.FunctionType, namespace: Namespace) -> str:
-    """Everything the generated code depends on, as text: the function's source, and the sources
-    of the same-module functions and the values of the module constants it reaches, transitively
-    (Numba's own cache misses edits in callees; ours must not)."""
-    parts: list[str] = []
-    todo, seen = [func], set()
-    while todo:
-        f = todo.pop()
-        if f.__qualname__ in seen:
-            continue
-        seen.add(f.__qualname__)
-        try:
-            text = source_of(f).text
-        except VectorizeError as exc:
-            return f"unreadable:{func.__qualname__}:{exc.message}"
-        parts.append(f"{f.__module__}.{f.__qualname__}\n{text}")
-        for name in sorted({n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}):
-            glob = namespace.resolve(name)
-            if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
-                todo.append(glob.value)
-            elif glob.kind in ("constant", "math_func", "math", "builtin"):
-                parts.append(f"{name}={glob.kind}:{glob.name}:{glob.value!r}")
-    return "\n".join(sorted(parts))
 
 
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
