@@ -148,10 +148,24 @@ class VectorizedFunction:
                 return "auto"
             if any(shape for _, _, shape in key):
                 return "numpy"  # functions of per-example arrays: the NumPy backend
-            from .costmodel import choose
+            return self._auto_choice(key)
+        return backend
 
-            prepared = self._prepare_or_none()
-            return choose(prepared[0], prepared[1]) if prepared else "numpy"
+    def _auto_choice(self, key: Key) -> str:
+        """The cost model's pick, remembered in the disk cache: a warm start must not import libcst
+        to parse the function again just to decide."""
+        store = cache.default_cache()
+        choice_key = cache.cache_key(self._content_key(), "auto-choice", self.options.key(), repr(key),
+                                     engine_fingerprint())
+        remembered = store.load(choice_key)
+        for backend in ("numpy", "numba"):
+            if remembered == f"BACKEND = {backend!r}\n":
+                return backend
+        from .costmodel import choose
+
+        prepared = self._prepare_or_none()
+        backend = choose(prepared[0], prepared[1]) if prepared else "numpy"
+        store.store(choice_key, f"BACKEND = {backend!r}\n")
         return backend
 
     def _build(self, key: Key, backend: str) -> Kernel | VectorizeError:

@@ -397,9 +397,12 @@ def _show(args: argparse.Namespace, report: Reporter) -> int:
         report.warning(_render(result.per_element[func], "warning", f"{func!r} is exported as a per-element loop"))
         wanted.add(f"_scalar_{func}")
     lines, blocks = result.text.splitlines(), []
+    section = next((i for i, line in enumerate(lines) if line.startswith(f"# {func}(")), None)
     for node in ast.parse(result.text).body:
         if isinstance(node, ast.FunctionDef) and node.name in wanted:
             start = node.lineno - 1
+            if node.name == f"_kernel_{func}" and section is not None:
+                start = section  # with Numba, the lane functions and drivers come first
             while start > 0 and lines[start - 1].startswith("#"):
                 start -= 1
             blocks.append("\n".join(lines[start:node.end_lineno]))

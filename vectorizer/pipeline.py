@@ -90,8 +90,9 @@ class Generated:
     name: str  # the kernel's name in it
     result: tuple[str, ...]  # how each returned value is stored (see emit.result_types)
     returns_tuple: bool
-    function: str  # the kernel's `def` alone
+    function: str  # the kernel's `def` alone (Numba: its lane functions, drivers and entry point)
     constants: dict[str, object]  # module constants it reads
+    parallel_min_lanes: int | None = None  # Numba: the batch size from which the parallel driver runs
 
 
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
@@ -104,15 +105,13 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     for callee in callees.parsed.values():
         namer.reserve(*Namer.for_tree(callee.func).taken)
     ctx = Context(parsed.name, params, namespace, namer, options, callees=callees, prepare_callee=prepare_callee)
-    dump = os.environ.get("VECTORIZER_DUMP_AFTER", "")
     for name, run in PASSES:
         try:
             func = run(func, ctx)
         except VectorizeError as exc:
             exc.add_note(f"vectorizer: raised in pass {name!r}")
             raise
-        if dump in ("all", name):
-            print(f"# ---- after {name} ----\n{cst.Module(body=[func]).code}", file=sys.stderr)
+        _dump(name, lambda f=func: cst.Module(body=[f]).code)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = emit.tidy(cst.Module(body=[func]).code)
     result = emit.result_types(first.result)
@@ -121,19 +120,26 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
 
 
-def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
-    """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch."""
+def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
+                reserved: tuple[str, ...] = (), entry: str | None = None,
+                threshold: str = "PARALLEL_MIN_LANES") -> Generated:
+    """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
+    `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
+    the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
     callees = Callees(namespace, parsed.name)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = Namer.for_tree(parsed.func)
+    namer.reserve(*reserved)
     for callee in callees.parsed.values():
         namer.reserve(*Namer.for_tree(callee.func).taken)
     lane_params = {n: Val(v.type, False) for n, v in params.items()}
     ctx = Context(parsed.name, lane_params, namespace, namer, options, callees=callees)
     func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), ctx)
+    _dump("canonicalize", lambda: cst.Module(body=[func]).code)
     lanes = ops_to_lanes.LaneModule()
     main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}", main=True)
     sources = [src for _, src in lanes.functions.values()] + [main]
+    _dump("ops_to_lanes", lambda: "\n\n".join(sources))
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
     calls_math = "math." in "".join(sources)
@@ -142,6 +148,17 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
         raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
                              hint="use backend='numpy' (the default) for functions of per-example arrays")
+    flagged = not lanes.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
-                                 lanes.constants, origin, cost, flagged=not lanes.infallible)
-    return Generated(source, parsed.name, result, first.returns_tuple, main, dict(lanes.constants))
+                                 lanes.constants, origin, cost, flagged=flagged)
+    function = numba_module.definitions(parsed.name, params, list(result), first.returns_tuple, sources, flagged,
+                                        entry=entry, threshold=threshold)
+    return Generated(source, parsed.name, result, first.returns_tuple, function, dict(lanes.constants),
+                     numba_module.PARALLEL_MIN_LANES[cost])
+
+
+def _dump(stage: str, text: Callable[[], str]) -> None:
+    """VECTORIZER_DUMP_AFTER=<pass>|all prints the function after that pass to stderr (the
+    Numba backend's stages are canonicalize and ops_to_lanes)."""
+    if os.environ.get("VECTORIZER_DUMP_AFTER", "") in ("all", stage):
+        print(f"# ---- after {stage} ----\n{text()}", file=sys.stderr)

@@ -214,11 +214,13 @@ def call(
     kinds: str,
     result_types: Sequence[str],
     returns_tuple: bool,
+    chunked: bool = True,
 ) -> object:
-    """Entry point of a generated module's function: typed arguments, every argument batched."""
+    """Entry point of a generated module's function: typed arguments, every argument batched.
+    Numba kernels pass `chunked=False`: their parallel driver splits the batch itself."""
     arrays = [as_kind(n, canonical(n, v), k) for n, v, k in zip(names, values, kinds)]
     name = scalar.__name__.removeprefix("_scalar_")  # generated modules name their copies _scalar_<f>
-    return run(kernel, scalar, Batch(names, arrays), result_types, returns_tuple, name, uniform=False)
+    return run(kernel, scalar, Batch(names, arrays), result_types, returns_tuple, name, uniform=False, chunked=chunked)
 
 
 def per_element(scalar: Callable[..., object], batch: Batch) -> object:

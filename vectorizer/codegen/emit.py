@@ -15,6 +15,8 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 
 from __future__ import annotations
 
+import functools
+
 from .. import __version__
 from ..analysis.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
@@ -49,6 +51,7 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     return "\n\n".join(parts[:2]) + "\n\n" + "\n\n".join(parts[2:]) + "\n"
 
 
+@functools.cache
 def compaction_source() -> str:
     """The loop-compaction helper, copied from runtime.py so the module imports only NumPy."""
     import inspect

@@ -68,6 +68,12 @@ _BINOPS = (
 _COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
+# Names the generated modules define or import themselves: a user's name must not shadow them.
+RESERVED_LOCALS = frozenset({"np", "math", "numba"})
+RESERVED_GLOBALS = frozenset({"VECTORIZER_RESULT", "VECTORIZER_RETURNS_TUPLE", "NUMBA_CACHE", "PARALLEL_MIN_LANES"})
+RESERVED_PREFIXES = ("_vz_", "_kernel_", "_scalar_", "_lane_", "_run_", "_prun_")
+
+
 class Fence:
     """Collects every unsupported construct of one function."""
 
@@ -95,6 +101,10 @@ class Fence:
         if not (params.params or params.posonly_params or params.kwonly_params):
             self.refuse(func, f"{self.parsed.name!r} takes no parameters; there is nothing to vectorize",
                         "vectorize a function of at least one number")
+        for name in sorted(self.locals):
+            if name in RESERVED_LOCALS or name.startswith("_vz_"):
+                self.refuse(func.name, f"the local name {name!r} would shadow a name the generated code uses",
+                            f"rename {name!r} in {self.parsed.name!r}")
         body = func.body.body
         for i, stmt in enumerate(body):
             self.statement(stmt, docstring_ok=(i == 0))
@@ -274,6 +284,10 @@ class Fence:
             self.refuse(node, "'None' is not a number", "vectorized functions compute numbers; use a sentinel value such as math.nan")
             return
         glob = self.ns.resolve(name)
+        if glob.kind == "constant" and (name in RESERVED_GLOBALS or name.startswith(RESERVED_PREFIXES)):
+            self.refuse(node, f"the module constant {name!r} has a name the generated module defines itself",
+                        f"rename the constant {name!r}")
+            return
         if glob.kind == "constant":
             return
         if glob.kind in ("function", "builtin", "math_func"):
