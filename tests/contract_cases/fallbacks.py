@@ -1,0 +1,27 @@
+"""Functions vectorizer cannot batch; the default fallback runs them element by element."""
+import math
+
+
+def uses_try(x: float) -> float:
+    try:
+        return math.sqrt(x)
+    except ValueError:
+        return -1.0
+
+
+def double(x: float) -> float:
+    return 2.0 * x
+
+
+def call_in_conditional(x: float, n: int) -> float:
+    return double(x) if n > 0 else x - n
+
+
+def raises_on_negative(x: float) -> float:
+    try:
+        y = 1.0 / x
+    finally:
+        pass
+    if x < 0:
+        raise ValueError(f"negative: {x}")
+    return y
