@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from oracle import check, same_value
 from strategies import floats, ints
 
-from vectorizer import VectorizeOverflowError, vectorize
+from vectorizer import FallbackWarning, VectorizeError, VectorizeOverflowError, vectorize
 from vectorizer.analysis.types import Val, type_of_dtype
 from vectorizer.api import prepare
 from vectorizer.options import Options
@@ -171,10 +171,6 @@ HANG_AFTER_RAISE = textwrap.dedent("""
 """)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: when every argument is uniform (Python scalars / 0-d arrays) or the raising test depends only "
-    "on uniform arguments, a `raise` only sets the flag and the kernel CONTINUES: collatz_steps(-3) and "
-    "steps_to(xs, -1) loop forever instead of raising ValueError"))
 def test_a_call_that_raises_does_not_run_on():
     """Each call runs in its own subprocess, all at once: a hang is killed after the deadline
     instead of blocking the test run."""
@@ -364,21 +360,20 @@ def test_int64_min_constant_is_exact(backend):
     strict_check(vec(C.floor_at_int64_min, backend), C.floor_at_int64_min, np.array([-(2**63), 0, 2**63 - 1]))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the int literal -9223372036854775808 (INT64_MIN, which fits) "
-                   "is refused 'integer literal does not fit in int64': the analysis range-checks the "
-                   "literal before the unary minus")
 def test_int64_min_literal_is_accepted():
     strict_check(vec(C.literal_int64_min, "numpy"), C.literal_int64_min, np.array([-(2**63), 0, 5]))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a module-level int constant beyond int64 (BIG_OFFSET = 2**64) is emitted as a Python int next "
-    "to int64 arrays: NumPy raises a raw OverflowError 'Python int too large to convert to C long' "
-    "(not a VectorizeError, no fallback) even where the exact result fits"))
 @pytest.mark.parametrize("func", [C.add_and_remove_big, C.plus_big], ids=lambda f: f.__name__)
 def test_module_int_constant_beyond_int64(func):
+    """Batched ints are int64: such a constant is refused at its use (never wrapped, never a raw
+    OverflowError), and the default fallback runs the exact scalar code per element."""
     n = np.array([0, 1, -5, 2**62])
-    strict_check(vec(func, "numpy"), func, n)
+    with pytest.raises(VectorizeError, match="BIG_OFFSET") as info:
+        vec(func, "numpy")(n)
+    assert "does not fit in int64" in info.value.message and info.value.location is not None
+    with pytest.warns(FallbackWarning, match="BIG_OFFSET"):
+        check(vectorize(func), func, n)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -391,11 +386,6 @@ def test_mixed_int_float_result_is_exact_or_refused(backend):
         vf(np.array([1, 2**63 - 1]))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: an int lane that float64 cannot hold is silently rounded in a mixed int/float result: the "
-    "batched check `np.abs(ret) > 9007199254740992.0` compares the int64 as a float, so 2**53 + 1 "
-    "passes; the all-uniform specialization has no check at all (int_or_half(2**63 - 1) returns "
-    "9.223372036854776e18)"))
 @pytest.mark.parametrize("backend, arg", [
     ("numpy", np.array([2**53 + 1])),
     ("numpy", np.array([5, 2**53 + 1, 7])),
@@ -610,3 +600,27 @@ def test_lanes_are_independent_numba(name):
         run_properties(name, "numba", data)
 
     run()
+
+
+# -- warnings point at the caller ------------------------------------------------------------------
+
+
+def _call_through_a_helper(vf, x):
+    return vf(x)
+
+
+def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
+    """However deep the call path inside the package, the FallbackWarning names the user's line:
+    a direct call here, and the helper's line when a function of this file calls it."""
+    from contract_cases import fallbacks
+
+    for call, line in ((lambda vf, x: vf(x), None), (_call_through_a_helper, _call_through_a_helper.__code__.co_firstlineno + 1)):
+        vf = vectorize(fallbacks.uses_try)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(vf, np.array([4.0, -1.0]))
+            call(vf, np.array([1.0]))  # warned once per function
+        (warning,) = [w for w in caught if issubclass(w.category, FallbackWarning)]
+        assert warning.filename == __file__, (warning.filename, str(warning.message))
+        if line is not None:
+            assert warning.lineno == line

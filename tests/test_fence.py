@@ -204,16 +204,12 @@ def test_refused_constructs_cover_the_brief():
     assert len({c.func for c in CASES}) == len(CASES) >= 50
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a `yield x` statement is reported as 'an expression statement "
-                   "has no effect on the result'; the message does not name 'yield' or say it is a generator")
 def test_yield_statement_is_named_as_a_generator():
     err = refusal(rejects.gen_yield_statement, "decoration")
     e = assert_points_at(err, rejects.gen_yield_statement, "yield x")
     assert "yield" in e.message
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: mutual recursion is refused without any location: no "
-                   "file:line:col, no source line, no caret (analysis/calls.py raises without the call node)")
 def test_mutual_recursion_is_refused_with_the_call_site():
     err = refusal(rejects.mutual_a, "call")
     assert isinstance(err, UnsupportedCallError)
@@ -230,8 +226,6 @@ def test_mutual_recursion_is_refused():
         assert "recursive" in err.message and name in err.message and err.hint
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the walrus target is not treated as a local, so every later "
-                   "use of it is ALSO reported as an unknown global name (a misleading second error)")
 def test_walrus_reports_one_problem():
     err = refusal(rejects.walrus, "decoration")
     assert len(errors_of(err)) == 1, str(err)
@@ -365,9 +359,6 @@ def test_fallback_warns_once_and_gives_per_element_results(func, construct):
     assert f":{line}:{col}" in message
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (regression in the working tree): FallbackWarning uses a fixed "
-                   "stacklevel=3; since __call__ delegates to call_lanes it points at vectorizer/api.py "
-                   "instead of the caller's line")
 def test_fallback_warning_points_at_the_callers_line():
     vf = vectorize(fallbacks.uses_try)
     with warnings.catch_warnings(record=True) as caught:

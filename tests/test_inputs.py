@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import decimal
 import fractions
+import inspect
+import math
+import warnings
 
 import kernels as K
 import numpy as np
@@ -19,7 +22,13 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import floats
 
-from vectorizer import VectorizeInputError, VectorizeValueError, vectorize
+from vectorizer import (
+    FallbackWarning,
+    VectorizeError,
+    VectorizeInputError,
+    VectorizeValueError,
+    vectorize,
+)
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
@@ -29,12 +38,6 @@ def backend_or_skip(backend: str) -> str:
     if backend == "numba":
         pytest.importorskip("numba")
     return backend
-
-
-UINT_BUG = pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "BUG: every unsigned-int ARRAY (uint8..uint64) makes runtime.canonical recurse forever "
-    "(RecursionError): its first test accepts dtype kinds 'bif' only, the fallback re-enters "
-    "canonical with the same array"))
 
 
 def extremes(dtype) -> np.ndarray:
@@ -54,7 +57,7 @@ def extremes(dtype) -> np.ndarray:
 
 ALL_DTYPES = [
     np.bool_, np.int8, np.int16, np.int32, np.int64,
-    *[pytest.param(t, marks=UINT_BUG) for t in (np.uint8, np.uint16, np.uint32, np.uint64)],
+    np.uint8, np.uint16, np.uint32, np.uint64,
     np.float16, np.float32, np.float64,
 ]
 CANONICAL = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64}
@@ -99,11 +102,13 @@ def test_numpy_and_python_scalars_are_canonical(value):
     check(vectorize(C.mixed, fallback="error"), C.mixed, value, np.array([0, 1]))
 
 
-@UINT_BUG
 def test_uint64_array_above_int64_is_refused_naming_the_argument():
     vf = vectorize(C.mixed, fallback="error")
     with pytest.raises(VectorizeInputError, match=r"'y'.*18446744073709551615"):
         vf(np.array([1, 2]), np.array([3, 2**64 - 1], dtype=np.uint64))
+    with pytest.raises(VectorizeInputError, match=r"'y', element \(1, 0\): 9223372036854775808 ") as info:
+        vf(np.array([1, 2]), np.array([[3, 4], [2**63, 2**64 - 1]], dtype=np.uint64))
+    assert isinstance(info.value, TypeError)
 
 
 def test_uint64_scalar_above_int64_is_refused_naming_the_argument():
@@ -131,8 +136,6 @@ def test_python_int_beyond_int64_in_an_array_is_refused_naming_argument_and_lane
     assert "1" in message.split(str(int(value[1])))[0]  # the position, before the value
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (cosmetic): the lane of an out-of-range element is printed "
-                   "with NumPy reprs, \"element (np.int64(1), np.int64(0))\", instead of (1, 0)")
 def test_out_of_range_element_lane_is_printed_plainly():
     vf = vectorize(C.identity, fallback="error")
     with pytest.raises(VectorizeInputError) as info:
@@ -172,10 +175,13 @@ REFUSED = {
     "decimal": decimal.Decimal("0.1"),
     "fraction-array": np.array([fractions.Fraction(1, 4)], dtype=object),
     "datetime": np.array(["2020-01-01"], dtype="datetime64[D]"),
-    "timedelta": pytest.param(np.timedelta64(3, "s"), marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-        "BUG: np.timedelta64 is an np.integer subclass: canonical() calls int() on it and a raw "
-        "TypeError escapes, not a VectorizeInputError naming the argument"))),
+    "timedelta": np.timedelta64(3, "s"),
     "datetime-scalar": np.datetime64("2020-01-01"),
+    "timedelta-array": np.array([1, 2], dtype="timedelta64[s]"),
+    "object-timedelta": np.array([1.0, np.timedelta64(3, "s")], dtype=object),
+    "object-longdouble": np.array([1.0, np.longdouble("0.1")], dtype=object),
+    "complex64-scalar": np.complex64(1.0),
+    "clongdouble-scalar": np.clongdouble(1.0),
     "dict": {"a": 1.0},
     "object": object(),
     "ragged": [[1.0, 2.0], [3.0]],
@@ -192,12 +198,31 @@ def test_non_real_inputs_are_refused_naming_the_argument(value):
     assert "'x'" not in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a np.longdouble SCALAR is silently narrowed to float64 "
-                   "(runtime.canonical accepts every np.floating), while a longdouble ARRAY is refused")
 def test_longdouble_scalar_is_refused():
     vf = vectorize(C.identity, fallback="error")
     with pytest.raises(VectorizeInputError, match="'x'"):
         vf(np.longdouble("0.1"))
+
+
+@pytest.mark.parametrize("value", [np.longdouble("0.1"), np.clongdouble(1.0), np.complex128(1.0), 1j,
+                                   np.timedelta64(3, "s"), np.datetime64("2020-01-01")], ids=repr)
+def test_scalars_are_refused_as_their_arrays_are(value):
+    """A NumPy scalar is read by its dtype, exactly as an array of it (and a Python complex as
+    a complex array): refused alike, with a VectorizeInputError (a TypeError) naming it."""
+    vf = vectorize(C.identity, fallback="error")
+    for form in (value, np.array([value])):
+        with pytest.raises(VectorizeInputError, match="argument 'x'") as info:
+            vf(form)
+        assert isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64], ids=lambda t: np.dtype(t).name)
+def test_unsigned_scalars_and_arrays_are_ints(dtype):
+    top = min(int(np.iinfo(dtype).max), 2**63 - 1)
+    for value in (dtype(top), np.array([0, 7, top], dtype=dtype), np.array([[top], [1]], dtype=dtype)):
+        out = vectorize(C.identity, fallback="error")(value)
+        assert out.dtype == np.int64 and np.asarray(out).tolist() == np.asarray(value).tolist()
+        check(vectorize(C.mixed, fallback="error"), C.mixed, value, 3)
 
 
 # -- shapes --------------------------------------------------------------------------------------
@@ -245,6 +270,96 @@ def test_empty_inputs_give_empty_results_of_the_right_dtype():
     check(vectorize(C.both), C.both, np.zeros((2, 0)), np.zeros((1, 0)))
     check(vectorize(K.collatz_steps), K.collatz_steps, np.zeros(0, dtype=np.int64))
     check(vectorize(K.escape_time), K.escape_time, np.zeros(0), np.zeros(0), 50)
+
+
+# Functions the engine refuses (`try`), so that they run element by element: what do they return
+# on an empty batch, where there is no lane to run? Their source says, or the call refuses.
+PAIR = (1.0, 2.0)
+
+
+def pair_by_names(x, *, shift=1.0):
+    try:
+        lo = x - shift
+    finally:
+        pass
+    result = (lo, lo + 2.0 * shift)
+    return result
+
+
+def pair_from_module_tuple(x):
+    try:
+        if x > 0.0:
+            return x, -x
+    finally:
+        pass
+    return PAIR
+
+
+def single_by_names(x, n=3):
+    try:
+        y = x * 2.0
+    finally:
+        pass
+    for _ in range(n):
+        y = max(y, 0.5) + math.sqrt(abs(y))
+    y += 1
+    return y if y > 1.0 else -y
+
+
+def single_or_pair(x):
+    try:
+        if x > 0.0:
+            return x, x
+    finally:
+        pass
+    return x
+
+
+def pair_from_a_call(x):
+    try:
+        q = divmod(x, 2.0)
+    finally:
+        pass
+    return q
+
+
+def growing_tuple(x):
+    try:
+        t = ()
+    finally:
+        pass
+    for _ in range(3):
+        t = t + (x,)
+    return t
+
+
+@pytest.mark.parametrize("func, arity", [
+    (pair_by_names, 2), (pair_from_module_tuple, 2), (single_by_names, None), (C.both, 2), (C.mixed, None),
+    (C.keyword_only_overflow, None),
+], ids=lambda v: getattr(v, "__name__", repr(v)))
+def test_an_empty_batch_that_runs_element_by_element_keeps_the_result_structure(func, arity, monkeypatch):
+    for disabled in ("0", "1"):  # the fallback, and VECTORIZER_DISABLE=1 (every function lane by lane)
+        monkeypatch.setenv("VECTORIZER_DISABLE", disabled)
+        vf = vectorize(func)
+        required = [q for q in inspect.signature(func).parameters.values() if q.default is q.empty]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FallbackWarning)
+            check(vf, func, *[np.array([1.5, -2.0, 3.0])] * len(required))  # the structure the lanes give
+            got = vf(*[np.zeros((0, 2))] * len(required))
+        if arity is None:
+            assert isinstance(got, np.ndarray) and got.shape == (0, 2)
+        else:
+            assert isinstance(got, tuple) and [g.shape for g in got] == [(0, 2)] * arity
+
+
+@pytest.mark.parametrize("func", [single_or_pair, pair_from_a_call, growing_tuple], ids=lambda f: f.__name__)
+def test_an_empty_batch_with_an_unknown_result_structure_is_refused(func):
+    vf = vectorize(func)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        with pytest.raises(VectorizeValueError, match="empty batch.*one value or a tuple is unknown"):
+            vf(np.zeros(0))
+        check(vf, func, np.array([2.5, 1.0]))  # a batch with lanes runs as the loop does
 
 
 def test_scalars_and_0d_arrays_give_numpy_scalars():
@@ -370,10 +485,6 @@ def test_bad_calls_raise_type_error_like_the_original(args, kwargs):
     assert not isinstance(info.value, VectorizeInputError), "a call error, not an input error"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: flag-and-patch re-runs the scalar function with every argument "
-                   "POSITIONAL (runtime._patch: scalar(*lane)), so a function with a keyword-only parameter "
-                   "raises TypeError '... takes 1 positional argument but 2 were given' instead of the lane's "
-                   "own exception or patched value")
 @pytest.mark.parametrize("func, args", [
     (C.keyword_only_raises, (np.array([1.0, 20.0, 3.0]),)),
     (C.keyword_only_overflow, (np.array([2**62, 5, -(2**62)]),)),
@@ -385,3 +496,41 @@ def test_keyword_only_parameters_survive_flag_and_patch(func, args):
 def test_keyword_only_parameters_without_patching():
     vf = vectorize(C.keyword_only_raises, fallback="error")
     np.testing.assert_array_equal(vf(np.array([1.0, 2.0]), limit=5.0), [2.0, 4.0])
+
+
+def test_keyword_only_argument_given_by_the_caller_reaches_the_patched_lane():
+    with pytest.raises(ValueError) as want:
+        C.keyword_only_raises(20.0, limit=5.0)
+    with pytest.raises(ValueError) as got:
+        vectorize(C.keyword_only_raises, fallback="error")(np.array([1.0, 20.0]), limit=5.0)
+    assert str(got.value) == str(want.value)
+    b = np.array([3, -7])
+    out = vectorize(C.keyword_only_overflow, fallback="error")(np.array([2**62, 5]), b=b)
+    assert out.tolist() == [C.keyword_only_overflow(a, b=k) for a, k in zip([2**62, 5], b.tolist())]
+
+
+def sum_of_rest(x, *rest):
+    return x + sum(rest)
+
+
+def plus_keywords(x, **extra):
+    return x + extra.get("y", 0.0)
+
+
+def test_variadic_parameters_are_refused_not_spread_over_lanes():
+    """*rest = (3.0, 4.0) is one lane's tuple, not two lanes' values: refused with a clear error
+    (the numpy.vectorize front runs numpy.vectorize instead, with a FallbackWarning)."""
+    x = np.array([1.0, 2.0])
+    for func, args, kwargs in ((sum_of_rest, (x, 3.0, 4.0), {}), (plus_keywords, (x,), {"y": 3.0})):
+        with pytest.raises(VectorizeError, match=r"\*rest|\*\*extra"):
+            vectorize(func)(*args, **kwargs)
+        with pytest.warns(FallbackWarning, match="numpy.vectorize"):
+            got = vectorize(func, otypes="d")(*args, **kwargs)
+        np.testing.assert_array_equal(got, np.vectorize(func, otypes="d")(*args, **kwargs))
+
+
+def test_keyword_only_parameters_element_by_element(monkeypatch):
+    """The per-element loop (fallback, VECTORIZER_DISABLE=1) calls keyword-only parameters by name."""
+    monkeypatch.setenv("VECTORIZER_DISABLE", "1")
+    check(vectorize(C.keyword_only_raises), C.keyword_only_raises, np.array([1.0, 20.0, 3.0]))
+    check(vectorize(C.keyword_only_overflow), C.keyword_only_overflow, np.array([2**62, 5]))

@@ -154,6 +154,19 @@ def test_excluded_non_numeric_falls_back_with_a_warning() -> None:
     assert_same_result(got, np.vectorize(C.scalar_label_scale, excluded={"label"})(x, label="ab"))
 
 
+def label_length_scale(x, label="abc"):
+    return x * len(label)
+
+
+def test_a_non_numeric_default_is_passed_whole_through_numpy_vectorize() -> None:
+    """numpy.vectorize passes an argument left to its default whole; the engine cannot take a
+    string, so the call runs through numpy.vectorize, with a FallbackWarning naming the default."""
+    x = np.array([1.0, 2.0, -0.5])
+    with pytest.warns(FallbackWarning, match="the default value of 'label'"):
+        got = vectorizer.vectorize(label_length_scale, otypes="d")(x)
+    assert_same_result(got, np.vectorize(label_length_scale, otypes="d")(x))
+
+
 def test_excluded_non_numeric_with_fallback_error_raises() -> None:
     vf = vectorizer.vectorize(C.scalar_label_scale, excluded={1}, fallback="error")
     with pytest.raises(VectorizeError, match="an excluded argument is not a number"):
@@ -208,24 +221,50 @@ def test_signature_raising_function() -> None:
     same_as_numpy(C.pick, np.arange(4.0), idx[:, 0], options={"signature": "(n),()->()"})
 
 
-@pytest.mark.xfail(strict=True, reason="npcompat bug: with signature=, an argument passed by keyword is "
-                   "treated as a number per lane (numpy applies the next core dims to it): "
-                   "vf(a, y=b) raises VectorizeValueError, vf(x=a, y=b) returns wrong values")
 def test_signature_with_keyword_arguments() -> None:
     a, b = np.arange(12.0).reshape(3, 4), np.zeros(4)
     same_as_numpy(C.manhattan_loop, a, y=b, options={"signature": "(n),(n)->()"})
     same_as_numpy(C.manhattan_loop, x=a, y=b, options={"signature": "(n),(n)->()"})
 
 
-@pytest.mark.xfail(strict=True, reason="npcompat: an input with fewer dimensions than its core dims raises "
-                   "ValueError('x has 0 dimension(s), the signature needs 1'), numpy's message is "
-                   "'0-dimensional argument does not have enough dimensions for all core dimensions ('n',)'")
+def test_signature_core_dims_follow_numpys_argument_order() -> None:
+    """numpy.vectorize gives the signature's input core dims to the mapped arguments in call order:
+    the positional ones, then the keyword ones as passed (not in the function's parameter order)."""
+    coeffs, t = np.array([[1.0, -2.0, 0.5], [0.0, 1.0, 0.0]]), np.array([[0.0], [2.0], [-1.5]])
+    same_as_numpy(C.horner, t=t, coeffs=coeffs, options={"signature": "(),(n)->()"})
+    same_as_numpy(C.horner, coeffs=coeffs, t=t, options={"signature": "(n),()->()"})
+    same_as_numpy(C.manhattan_loop, y=np.zeros(4), x=np.arange(12.0).reshape(3, 4), options={"signature": "(n),(n)->()"})
+    same_as_numpy(C.manhattan_loop, np.ones((2, 3)), y=np.ones(4), options={"signature": "(n),(n)->()"})  # sizes differ
+
+
+def test_signature_counts_the_mapped_arguments_like_numpy() -> None:
+    """Defaults are not mapped: the signature must name exactly the arguments passed."""
+    same_as_numpy(C.scalar_affine, X, options={"signature": "()->()"})
+    same_as_numpy(C.scalar_affine, X, b=XI[:, None], options={"signature": "(),()->()"})
+    same_as_numpy(C.scalar_affine, X, options={"signature": "(),()->()"})  # TypeError: wrong number
+
+
+def test_excluded_positions_apply_to_positional_arguments_and_names_to_keywords() -> None:
+    """As numpy.vectorize: an excluded index excludes only a positional argument, an excluded
+    name only a keyword argument; otherwise the argument is mapped."""
+    a = np.array([[1.0], [2.0]])
+    same_as_numpy(C.scalar_affine, X, a, options={"excluded": {"a"}})
+    same_as_numpy(C.scalar_affine, X, a=a, options={"excluded": {1}})
+    same_as_numpy(C.scalar_poly, np.array([0.5, 2.0]), coeffs=np.array([1.0, -2.0, 0.5]),
+                  options={"excluded": {"coeffs"}, "otypes": "d"})
+
+
+@pytest.mark.parametrize("bad", [1.0, np.float64(2.0), np.array(3.0)], ids=["float", "np.float64", "0-d"])
+def test_signature_too_few_dimensions_any_argument(bad) -> None:
+    same_as_numpy(C.euclidean, np.zeros((2, 5)), bad, options={"signature": "(n),(n)->()"})
+    same_as_numpy(C.euclidean, y=np.zeros(5), x=bad, options={"signature": "(n),(n)->()"})
+    same_as_numpy(C.matvec_loop, np.ones(4), np.ones(4), options={"signature": "(m,n),(n)->(m)"})
+
+
 def test_signature_too_few_dimensions() -> None:
     same_as_numpy(C.euclidean, 1.0, np.zeros(5), options={"signature": "(n),(n)->()"})
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (silently wrong): `if <batched>: v = lo` + `elif "
-                   "<uniform>: v = hi` with no else drops the elif's test: gives [1.5, 1.0] for [0.5, 1.0]")
 def test_uniform_elif_under_a_batched_if() -> None:
     same_as_numpy(C.scalar_clip, 0.5, np.array([0.0, 1.0]), 1.5)
 
@@ -265,13 +304,44 @@ def test_doc() -> None:
     assert vectorizer.vectorize(C.scalar_affine, doc="x").__name__ == "scalar_affine"
 
 
-@pytest.mark.xfail(strict=True, reason="npcompat: numpy.vectorize's attributes differ: no .pyfunc/.otypes/"
-                   ".excluded/.signature without options, and otypes is a list ['d', 'l'] instead of 'dl'")
 def test_introspection_attributes() -> None:
     for options in ({}, {"otypes": "dl"}):
         ours, theirs = vectorizer.vectorize(C.scalar_div_mod, **options), np.vectorize(C.scalar_div_mod, **options)
         for attr in ("pyfunc", "otypes", "excluded", "signature", "cache"):
             assert getattr(ours, attr) == getattr(theirs, attr), attr
+
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"otypes": "dl"}, {"otypes": [float, np.int32]}, {"otypes": [int]}, {"excluded": {1, "b"}},
+    {"signature": "(),()->(),()"}, {"cache": True}, {"doc": "Quotient and remainder."},
+    {"otypes": "ll", "excluded": {"b"}, "cache": True, "doc": "x", "signature": "(),()->(),()"},
+], ids=repr)
+def test_introspection_attributes_with_every_option(options) -> None:
+    ours, theirs = vectorizer.vectorize(C.scalar_div_mod, **options), np.vectorize(C.scalar_div_mod, **options)
+    for attr in ("pyfunc", "otypes", "excluded", "signature", "cache", "__doc__", "__name__"):
+        assert getattr(ours, attr) == getattr(theirs, attr), attr
+        assert type(getattr(ours, attr)) is type(getattr(theirs, attr)), attr
+    assert repr(ours.otypes) == repr(theirs.otypes)  # a str as given, or a list of dtypes
+
+
+def test_source_with_a_signature_before_the_first_call_says_why() -> None:
+    vf = vectorizer.vectorize(C.euclidean, signature="(n),(n)->()")
+    with pytest.raises(VectorizeError, match="first call"):
+        vf.source  # noqa: B018
+    vf(np.ones((2, 3)), np.zeros(3))
+    assert "def euclidean" in vf.source
+
+
+def test_fallback_warnings_point_at_the_callers_line() -> None:
+    """Both fallbacks of the numpy.vectorize front warn at the line that called it."""
+    x = np.array([1.0, 2.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        vectorizer.vectorize(C.scalar_label_scale, excluded={1})(x, "abc")  # through numpy.vectorize
+        vectorizer.vectorize(C.mean_and_centered, signature="(n)->(),(n)")(np.ones((2, 3)))  # element by element
+    fallbacks = [w for w in caught if issubclass(w.category, FallbackWarning)]
+    assert len(fallbacks) == 2 and [w.filename for w in fallbacks] == [__file__] * 2, [str(w.message) for w in caught]
 
 
 # --------------------------------------------------------------------------------------------

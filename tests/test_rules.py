@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from oracle import Raised, oracle, ulp_distance
 
-from vectorizer import VectorizeOverflowError, rules, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, rules, vectorize
+from vectorizer.passes.ops_to_lanes import NOT_CPYTHONS
 
 RNG = np.random.default_rng(7)
 SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, math.pi, math.inf, -math.inf, math.nan, 5e-324, 1e-300, 1e300,
@@ -101,6 +102,13 @@ def test_unary_rule_accuracy(name, backend, tmp_path):
     module = _module(tmp_path, name, False)
     vf = vectorize(module.f, fallback="error", backend=backend)
     x = DOMAINS[name]()
+    if backend == "numba" and name in NOT_CPYTHONS:
+        with pytest.raises(VectorizeError, match=f"{name} on the Numba backend"):
+            vf(x)
+        auto = vectorize(module.f, fallback="error", backend="auto")
+        assert _max_ulps(module.f, auto, x) == 0  # CPython's own function, per element
+        assert auto.backend == "numpy"
+        return
     if backend == "numba" and rules.NOT_LIBM_IN_CPYTHON.get(name):
         _within_relative(module.f, vf(x), x, rules.NOT_LIBM_IN_CPYTHON[name])
         return

@@ -8,11 +8,12 @@ Nested loop_vmaps compose the same way nested vmaps do.
 Comparison rule, per case (the `exact` column of CASES):
 * exact: same shape, dtype, values, NaN positions and sign of zero. Used where the function has
   no reduction NumPy may reorder: elementwise code, loops that accumulate in order (the engine
-  keeps float accumulation order unless reassociate=True), indexing, min/max.
+  keeps float accumulation order unless reassociate=True), indexing, min/max, and the BLAS
+  products np.dot / np.linalg.norm / np.outer / @ (each lane runs the per-example BLAS call).
 * close: same shape and dtype, |got - want| <= 1e-9 + 1e-9 * |want| (NaN == NaN, inf == inf).
-  Used where the function calls np.sum / np.mean / np.dot / np.linalg.norm / @ or exp/log:
-  the batched reduction (np.sum(axis=1), einsum) may add in another order than the per-example
-  call, and NumPy's SIMD transcendental kernels may differ by an ulp between layouts.
+  Used where the function calls np.sum / np.mean or exp/log: the batched reduction
+  (np.sum(axis=1)) may add in another order than the per-example call, and NumPy's SIMD
+  transcendental kernels may differ by an ulp between layouts.
   Hostile inputs for these are NaN and +-inf (order-independent), not huge finite values.
 """
 
@@ -35,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import SPECIAL_FLOATS
 
-from vectorizer import FallbackWarning, VectorizeValueError, vmap
+from vectorizer import FallbackWarning, VectorizeError, VectorizeValueError, vmap
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
@@ -166,26 +167,22 @@ NUM = Arg(())
 SQUARE = Arg(("n", "n"))
 BUG_UNIFORM_ELIF = ("engine bug (silently wrong): `if <batched>: v = lo` + `elif <uniform>: v = hi` "
                     "with no else drops the elif test: every lane not taking the if gets v = hi")
-BUG_EINSUM_ZERO = ("engine bug: np.outer / np.dot on per-example arrays become np.einsum, whose sums start "
-                   "at +0.0, so a -0.0 result (0.0 * -0.0, or dot([-0.0], [1.0])) comes out as +0.0")
-BUG_ARGMAX = ("engine bug: a gather x[best] whose index is loop-carried and starts as a uniform "
-              "Python int crashes the generated code: TypeError: len() of unsized object")
 
-# exact=False: the function reduces with np.sum / np.mean / np.dot / np.linalg.norm / einsum, or
-# calls exp/log (see the module docstring); everything else must match bit for bit.
+# exact=False: the function reduces with np.sum / np.mean, or calls exp/log (see the module
+# docstring); everything else must match bit for bit.
 CASES = [
     Case(C.euclidean, (N, N), (0,), exact=False),
     Case(C.manhattan_loop, (N, N), (0,), exact=True),
-    Case(C.cosine_similarity, (N, N), (0,), exact=False),
+    Case(C.cosine_similarity, (N, N), (0,), exact=True),
     Case(C.l2_norm, (N,), (0,), exact=False),
-    Case(C.linalg_norm, (N,), (0,), exact=False),
+    Case(C.linalg_norm, (N,), (0,), exact=True),
     Case(C.max_norm_loop, (N,), (0,), exact=True),
     Case(C.det2x2, (Arg((2, 2)),), (0,), exact=True, sizes=(2,)),
     Case(C.det2x2, (Arg((2, 2), "int"),), (0,), exact=True, sizes=(2,), label="_int"),
-    Case(C.weighted_sum, (N, N), (0,), exact=False),
+    Case(C.weighted_sum, (N, N), (0,), exact=True),
     Case(C.matvec_loop, (Arg((3, "n")), N), (1,), exact=True),
     Case(C.trace_loop, (SQUARE,), (0,), exact=True),
-    Case(C.outer_product, (N, Arg((2,))), (2,), exact=False),  # exact but for -0.0: see BUG_EINSUM_ZERO
+    Case(C.outer_product, (N, Arg((2,))), (2,), exact=True),
     Case(C.histogram_loop, (N, NUM, NUM), (1,), exact=True),
     Case(C.count_in_bins, (Arg(kind="bin"),), (1,), exact=True),
     Case(C.moving_average3, (N,), (1,), exact=True, sizes=(3, 5)),
@@ -193,10 +190,10 @@ CASES = [
     Case(C.logsumexp, (N,), (0,), exact=False),
     Case(C.standardize, (N,), (1,), exact=False),
     Case(C.cumsum_loop, (N,), (1,), exact=True),
-    Case(C.clip_loop, (Arg(shareable=False), NUM, NUM), (1,), exact=True),  # shared x: BUG_UNIFORM_ELIF
+    Case(C.clip_loop, (Arg(), NUM, NUM), (1,), exact=True),
     Case(C.line_fit, (N, N), (0, 0), exact=True, tuple_out=True, sizes=(2, 4)),
     Case(C.horner, (N, NUM), (0,), exact=True),
-    Case(C.argmax_loop, (N,), (0,), exact=True, xfail=BUG_ARGMAX),
+    Case(C.argmax_loop, (N,), (0,), exact=True),
     Case(C.first_above, (N, NUM), (0,), exact=True),
     Case(C.first_above, (Arg(kind="int"), NUM), (0,), exact=True, label="_int"),
     Case(C.shrink_or_shift, (N, NUM), (1,), exact=False),
@@ -343,9 +340,9 @@ def test_shared_arguments_are_not_mapped() -> None:
     rng = np.random.default_rng(4)
     xs, a = rng.normal(size=(7, 4)), rng.normal(size=(4, 3))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FallbackWarning)  # `@` falls back: see test_matmul_operator_is_vectorized
+        warnings.simplefilter("error", FallbackWarning)
         got = vmap(C.project, (0, None))(xs, a)
-    np.testing.assert_allclose(got, np.stack([C.project(x, a) for x in xs]), rtol=1e-12)
+    np.testing.assert_array_equal(got, np.stack([C.project(x, a) for x in xs]))  # the same BLAS call per lane
     # a shared per-example array next to a mapped number
     got = vmap(C.horner, (None, 0))(np.array([1.0, -2.0, 0.5]), np.array([0.0, 1.0, -1.0, 2.0]))
     np.testing.assert_array_equal(got, [0.5, -0.5, 3.5, 0.5])
@@ -404,14 +401,39 @@ def test_tuple_outputs_with_one_out_axis_each(data: st.DataObject) -> None:
     run_both(C.min_max, in_axis, out_axes[:1] + (0,), [np.moveaxis(x, 0, in_axis)])
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the element-by-element fallback on an empty batch returns "
-                   "one empty float64 array for a function that returns a tuple (vectorize too); vmap with "
-                   "per-output out_axes then raises 'out_axes has 2 entries for 1 returned values'")
 def test_empty_batch_of_a_tuple_function_that_falls_back() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FallbackWarning)
         got = vmap(C.mean_and_centered)(np.ones((0, 3)))
     assert isinstance(got, tuple) and len(got) == 2 and all(g.shape[:1] == (0,) for g in got)
+
+
+def test_empty_batch_of_a_tuple_function_with_per_output_out_axes() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        mean, centered = vmap(C.mean_and_centered, 1, (0, 0))(np.ones((3, 0)))
+        assert mean.shape == (0,) and centered.shape[:1] == (0,)  # per-example sizes are unknown without a lane
+        got = vmap(vmap(C.mean_and_centered))(np.ones((2, 0, 3)))
+    assert isinstance(got, tuple) and [g.shape[:2] for g in got] == [(2, 0), (2, 0)]
+
+
+def test_source_before_the_first_call_says_why() -> None:
+    for vf in (vmap(C.euclidean), vmap(C.pick, (None, 0)), vmap(vmap(C.euclidean, (None, 0)), (0, None))):
+        with pytest.raises(VectorizeError, match="at the first call") as info:
+            vf.source  # noqa: B018
+        assert "len() is only supported" not in str(info.value) and info.value.hint
+    vf = vmap(C.euclidean)
+    vf(np.ones((4, 3)), np.zeros((4, 3)))
+    assert "def euclidean" in vf.source
+
+
+def test_fallback_warning_points_at_the_callers_line() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        vmap(C.mean_and_centered)(np.ones((2, 3)))
+        vmap(vmap(C.mean_and_centered), 1)(np.ones((2, 3, 4)))
+    fallbacks = [w for w in caught if issubclass(w.category, FallbackWarning)]
+    assert [w.filename for w in fallbacks] == [__file__] * 2, [(w.filename, str(w.message)) for w in caught]
 
 
 def test_empty_batch_gives_empty_outputs_of_the_right_shape() -> None:
@@ -543,48 +565,37 @@ def test_refused_and_run_element_by_element(fn, message) -> None:
     assert_same(got, loop_vmap(fn)(x), exact=True)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: `x @ a` on per-example arrays is refused by the fence "
-                   "('the @ operator is not supported on numbers') though array_rules lists @ with np.matmul")
 def test_matmul_operator_is_vectorized() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", FallbackWarning)
         vmap(C.project, (0, None))(np.ones((2, 3)), np.ones((3, 2)))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (silently wrong): in a loop over rows, "
-                   "out[i] = np.sum(a[i]) becomes np.sum(a[0:n], axis=(1, 2)): every row gets the total")
 def test_reduction_of_a_row_inside_a_loop() -> None:
     a = np.arange(18.0).reshape(2, 3, 3)
     got = vmap(C.row_sums_loop)(a)
     np.testing.assert_array_equal(got, np.stack([C.row_sums_loop(r) for r in a]))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (silently wrong): in a loop over the rows of a per-example "
-                   "matrix, out[i] = a[i] * w[i] becomes a[:, 0:m] * w[:, 0:m][:, None], which scales columns, "
-                   "not rows (a non-square a is refused instead: 'array shapes (3, 5) and (3,) do not broadcast')")
 def test_row_times_element_inside_a_loop() -> None:
     a, w = np.arange(18.0).reshape(2, 3, 3), np.array([[1.0, 10.0, 100.0], [2.0, 3.0, 4.0]])
     got = vmap(C.row_scale_loop)(a, w)
     np.testing.assert_array_equal(got, np.stack([C.row_scale_loop(r, v) for r, v in zip(a, w)]))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: np.zeros_like(x) / np.empty_like(x) of a mapped x is typed "
-                   "as one array for all lanes but evaluates to one per lane; a lane axis is then added again "
-                   "and the call crashes (ValueError, or an IndexError that looks like a lane's exception)")
 def test_zeros_like_of_a_mapped_array() -> None:
     x = np.array([[1.0, -2.0, 3.0], [0.5, 0.5, -1.0]])
     got = vmap(C.relu_loop)(x)
     np.testing.assert_array_equal(got, [[1.0, 0.0, 3.0], [0.5, 0.5, 0.0]])
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_UNIFORM_ELIF)
 def test_clip_loop_with_a_shared_array_and_mapped_bounds() -> None:
+    """Was silently wrong (every lane not taking the `if` got hi): BUG_UNIFORM_ELIF."""
     x, lo = np.array([0.0, 0.5, 2.0]), np.array([0.0, 1.0])
-    got = vmap(C.clip_loop, (None, 0, None))(x, lo, 1.5)  # gives [[1.5, 1.5, 1.5], [1.0, 1.0, 1.5]]
-    np.testing.assert_array_equal(got, [[0.0, 0.5, 1.5], [1.0, 1.0, 1.5]])
+    got = vmap(C.clip_loop, (None, 0, None))(x, lo, 1.5)
+    np.testing.assert_array_equal(got, np.stack([C.clip_loop(x.copy(), float(b), 1.5) for b in lo]))
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_EINSUM_ZERO)
 def test_contractions_keep_the_sign_of_zero() -> None:
     got = vmap(C.outer_product, (0, None))(np.array([[0.0]]), np.array([0.0, -0.0]))
     assert np.signbit(got[0, 0, 1])
@@ -592,7 +603,6 @@ def test_contractions_keep_the_sign_of_zero() -> None:
     assert np.signbit(got[0])  # np.dot([-0.0], [1.0]) is -0.0
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_ARGMAX)
 def test_argmax_by_loop() -> None:
     x = np.array([[1.0, 3.0, 2.0], [np.inf, 0.0, 5.0], [0.0, -1.0, -2.0]])
     np.testing.assert_array_equal(vmap(C.argmax_loop)(x), [1, 0, 0])

@@ -10,12 +10,14 @@ nor, with Numba's own `cache=True`, compilation.
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import functools
 import inspect
 import os
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,7 @@ from .errors import (
     VectorizeInputError,
     VectorizeOverflowError,
     VectorizeValueError,
+    user_stacklevel,
 )
 from .fingerprint import content_key, engine_fingerprint
 from .frontend.namespace import Namespace
@@ -51,20 +54,35 @@ def disabled() -> bool:
 class VectorizedFunction:
     """A scalar function that also takes arrays. Call it like the original."""
 
+    # numpy.vectorize's attributes, as np.vectorize(f) has them: vectorize(f) stands in for it
+    otypes: str | list | None = None
+    signature: str | None = None
+    cache: bool = False  # an attribute: the module `cache` (the disk cache) is unaffected
+
     def __init__(self, func: types.FunctionType, options: Options) -> None:
         self.scalar = func
         self.options = options
         functools.update_wrapper(self, func)
         self.__signature__ = inspect.signature(func)
         self._names = list(self.__signature__.parameters)
+        self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
+                          if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
         self._last: Key | None = None
         self._warned = False
         self._namespace = Namespace.of_function(func)
         self._prepared: Any = None
         self._content: str | None = None
-        if options.fallback == "error":
+        if options.fallback == "error" and not disabled():
             self._prepare()  # refuse unsupported syntax now, at decoration
+
+    @property
+    def pyfunc(self) -> Callable[..., Any]:
+        return self.scalar
+
+    @property
+    def excluded(self) -> set[int | str]:
+        return set()
 
     @property
     def backend(self) -> str:
@@ -95,6 +113,10 @@ class VectorizedFunction:
     def call_lanes(self, values: list[Any], example_ndims: list[int] | None = None) -> Any:
         """Run over lanes: each value's leading dimensions are lanes (broadcast together), its
         last `example_ndims` dimensions are one lane's own array (vmap, signature=)."""
+        if self._variadic:  # a lane is one value per parameter: *args would be spread over lanes
+            raise VectorizeError(f"{self.scalar.__qualname__} takes {' and '.join(self._variadic)}: a batched call "
+                                 "needs one value (or array) per named parameter",
+                                 hint="give each argument its own parameter")
         try:
             arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
             batch = runtime.Batch(self._names, arrays, example_ndims)
@@ -103,13 +125,13 @@ class VectorizedFunction:
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
         if disabled():
-            return runtime.per_element(self.scalar, batch)
+            return self._per_element(batch)
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
         kernel = self._kernel(key)
         self._last = key
         if isinstance(kernel, VectorizeError):
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
-            return runtime.per_element(self.scalar, batch)
+            return self._per_element(batch)
         try:
             return self._run(kernel, batch)
         except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
@@ -118,6 +140,10 @@ class VectorizedFunction:
                 jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                               f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
             return self._run(kernel, batch)  # type: ignore[arg-type]
+        except jit.cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
+            fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
+            self._kernels[key] = kernel = dataclasses.replace(kernel, fn=fn)
+            return self._run(kernel, batch)
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
         try:
@@ -128,6 +154,24 @@ class VectorizedFunction:
             raise VectorizeOverflowError(str(exc)) from None
         except runtime.LaneValueError as exc:
             raise VectorizeValueError(str(exc)) from None
+
+    def _per_element(self, batch: runtime.Batch) -> Any:
+        """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
+        structure = self._result_structure() if batch.size == 0 else None
+        try:
+            return runtime.per_element(self.scalar, batch, structure)
+        except runtime.LaneOverflowError as exc:
+            raise VectorizeOverflowError(str(exc)) from None
+        except (runtime.LaneValueError, runtime.UnknownResultError) as exc:
+            raise VectorizeValueError(str(exc)) from None
+
+    def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
+        """(returns a tuple?, result kinds) without running a lane: from a specialization that
+        compiled, else from the source's `return`s (None when neither says)."""
+        for kernel in self._kernels.values():
+            if isinstance(kernel, Kernel):
+                return kernel.returns_tuple, tuple(t.partition(":")[0] for t in kernel.result_types)
+        return static_structure(self.scalar, self._namespace)
 
     # -- specializations ---------------------------------------------------------------------
     def _kernel(self, key: Key) -> Kernel | VectorizeError:
@@ -172,10 +216,12 @@ class VectorizedFunction:
         content = self._content_key()
         cache_key = cache.cache_key(content, backend, self.options.key(), repr(key), engine_fingerprint())
         store = cache.default_cache()
+        # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
+        dumped = self._lower(key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
         if backend == "numba":
             source = store.load(cache_key)
             if source is None:
-                generated = self._lower(key, backend)
+                generated = dumped or self._lower(key, backend)
                 if isinstance(generated, VectorizeError):
                     return generated
                 source = generated.source
@@ -183,7 +229,7 @@ class VectorizedFunction:
             return _kernel_from(fn, source, backend)
         code = store.load_code(cache_key)
         if code is None:
-            generated = self._lower(key, backend)
+            generated = dumped or self._lower(key, backend)
             if isinstance(generated, VectorizeError):
                 return generated
             path = store.store(cache_key, generated.source)
@@ -234,7 +280,7 @@ class VectorizedFunction:
         if not self._warned:
             self._warned = True
             warnings.warn(FallbackWarning(f"{self.scalar.__qualname__} runs element by element (slow, exact): {message}"),
-                          stacklevel=3)
+                          stacklevel=user_stacklevel())
 
 
 def _kernel_from(fn: Callable[..., Any], source: str, backend: str, namespace: dict | None = None) -> Kernel:
@@ -282,3 +328,174 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
         return compat(VectorizedFunction(f, options), otypes, doc, excluded, cache, signature)
 
     return wrap if pyfunc is None else wrap(pyfunc)
+
+
+# -- what a function returns, read from its source ----------------------------------------------
+# An empty batch that runs element by element has no result to look at; the source can still say
+# whether every `return` gives one value or an n-tuple. Flow-insensitive and conservative: a local
+# name can hold whatever any of its bindings gives (a least fixpoint over the bindings); anything
+# not certain is unknown, and per_element then raises rather than guess.
+
+_ONE, _UNKNOWN = -1, -2  # arities: one value, not known; n >= 0 is an n-tuple
+_NUMBER_BUILTINS = frozenset({"abs", "float", "int", "bool", "round", "len", "pow"})
+_TUPLE_MATH = frozenset({"frexp", "modf"})  # the math functions that return tuples
+_GIVE_UP = (ast.Yield, ast.YieldFrom, ast.Await, ast.Match, ast.Global, ast.Nonlocal)  # not followed
+
+
+def static_structure(func: types.FunctionType, namespace: Namespace) -> tuple[bool, tuple[str, ...]] | None:
+    """(returns a tuple?, result types) when the source of `func` says how many values every
+    `return` gives (types are "float": the dtypes are unknown), None when it does not."""
+    try:
+        tree = ast.parse(source_of(func).text)
+    except (VectorizeError, SyntaxError):
+        return None
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, ast.FunctionDef):
+        return None
+    arity = _Returns(fn, namespace).arity()
+    if arity is None:
+        return None
+    return (True, ("float",) * arity) if arity >= 0 else (False, ("float",))
+
+
+class _Returns:
+    def __init__(self, fn: ast.FunctionDef, namespace: Namespace) -> None:
+        self.namespace = namespace
+        self.nodes = list(_own_nodes(fn))
+        args = fn.args
+        self.bindings: dict[str, list[ast.expr | int]] = {
+            a.arg: [_ONE] for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}  # lanes hold numbers or arrays
+        for a in (args.vararg, args.kwarg):
+            if a is not None:
+                self.bindings[a.arg] = [_UNKNOWN]
+        self.env: dict[str, frozenset[int]] = {}
+
+    def arity(self) -> int | None:
+        if any(isinstance(n, _GIVE_UP) for n in self.nodes):
+            return None
+        self._collect_bindings()
+        for _ in range(8):  # tuple concatenation in a loop grows without end: give up
+            env = {name: frozenset().union(*map(self.of, values)) for name, values in self.bindings.items()}
+            if env == self.env:
+                found = frozenset().union(*(self.of(n.value) for n in self.nodes if isinstance(n, ast.Return)))
+                return next(iter(found)) if len(found) == 1 and _UNKNOWN not in found else None
+            self.env = env
+        return None
+
+    def _collect_bindings(self) -> None:
+        bound: set[int] = set()  # ids of the Name targets handled here; any other store is unknown
+        for node in self.nodes:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind(target, node.value, bound)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                self._bind(node.target, ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value), bound)
+            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+                self._bind(node.target, node.value, bound)
+            elif isinstance(node, ast.For):
+                iterates_range = isinstance(node.iter, ast.Call) and self._builtin(node.iter.func) == "range"
+                self._bind(node.target, _ONE if iterates_range else _UNKNOWN, bound)
+        for node in self.nodes:
+            for name in _other_stores(node, bound):
+                self.bindings.setdefault(name, []).append(_UNKNOWN)
+
+    def _bind(self, target: ast.expr, value: ast.expr | int, bound: set[int]) -> None:
+        if isinstance(target, ast.Name):
+            self.bindings.setdefault(target.id, []).append(value)
+            bound.add(id(target))
+        elif isinstance(target, ast.Tuple | ast.List):
+            pairs = isinstance(value, ast.Tuple) and len(value.elts) == len(target.elts) and not any(
+                isinstance(e, ast.Starred) for e in (*value.elts, *target.elts))
+            for k, element in enumerate(target.elts):
+                self._bind(element, value.elts[k] if pairs else _UNKNOWN, bound)  # type: ignore[union-attr]
+
+    def of(self, node: ast.expr | int | None) -> frozenset[int]:
+        """The arities `node` may have (empty: none yet, in the fixpoint)."""
+        if isinstance(node, int):
+            return frozenset({node})
+        if isinstance(node, ast.Tuple):
+            return frozenset({_UNKNOWN if any(isinstance(e, ast.Starred) for e in node.elts) else len(node.elts)})
+        if isinstance(node, ast.Constant):
+            return frozenset({_ONE if isinstance(node.value, int | float) else _UNKNOWN})
+        if isinstance(node, ast.Compare | ast.UnaryOp):
+            return frozenset({_ONE})  # a bool, or a number (a tuple has no unary operators)
+        if isinstance(node, ast.IfExp):
+            return self.of(node.body) | self.of(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return frozenset().union(*map(self.of, node.values))  # `a or b` gives an operand
+        if isinstance(node, ast.BinOp):
+            return frozenset(_binop(node.op, a, b) for a in self.of(node.left) for b in self.of(node.right))
+        if isinstance(node, ast.Name):
+            return self._name(node.id)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        return frozenset({_UNKNOWN})
+
+    def _name(self, name: str) -> frozenset[int]:
+        if name in self.bindings:
+            return self.env.get(name, frozenset())
+        found = self.namespace.resolve(name)
+        if found.kind == "constant":
+            return frozenset({len(found.value) if isinstance(found.value, tuple) else _ONE})
+        return frozenset({_UNKNOWN})
+
+    def _call(self, node: ast.Call) -> frozenset[int]:
+        builtin = self._builtin(node.func)
+        if builtin in _NUMBER_BUILTINS:
+            return frozenset({_ONE})
+        if builtin in ("min", "max") and len(node.args) >= 2 and not node.keywords:
+            return frozenset().union(*map(self.of, node.args))  # gives one of its arguments
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.bindings:  # from math import sqrt
+            found = self.namespace.resolve(func.id)
+            if found.kind == "math_func" and found.name.removeprefix("math.") not in _TUPLE_MATH:
+                return frozenset({_ONE})
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.bindings:
+            module = self.namespace.resolve(func.value.id).kind
+            if module == "math" and func.attr not in _TUPLE_MATH:
+                return frozenset({_ONE})
+            if module == "numpy" and self._numpy_array_call(func.attr, node):
+                return frozenset({_ONE})
+        return frozenset({_UNKNOWN})
+
+    def _numpy_array_call(self, attr: str, node: ast.Call) -> bool:
+        """np.<f> of the batching-rule table: each returns one array (np.where: with 3 arguments)."""
+        from .array_rules import ARRAY_CALLS
+
+        return f"np.{attr}" in ARRAY_CALLS and (attr != "where" or len(node.args) == 3)
+
+    def _builtin(self, func: ast.expr) -> str | None:
+        if isinstance(func, ast.Name) and func.id not in self.bindings and self.namespace.resolve(func.id).kind == "builtin":
+            return func.id
+        return None
+
+
+def _binop(op: ast.operator, a: int, b: int) -> int:
+    """The arity of `a op b`: tuples concatenate with +; a number on either side of + gives a
+    number (or raises); only * can repeat a tuple; no other operator takes one."""
+    if isinstance(op, ast.Add):
+        return _ONE if _ONE in (a, b) else _UNKNOWN if _UNKNOWN in (a, b) else a + b
+    if isinstance(op, ast.Mult):
+        return _ONE if a == b == _ONE else _UNKNOWN
+    return _ONE
+
+
+def _other_stores(node: ast.AST, bound: set[int]) -> list[str]:
+    """Names `node` binds in a way `_collect_bindings` does not follow (with, except, import, ...)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
+        return [node.id]
+    if isinstance(node, ast.ExceptHandler | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name:
+        return [node.name]
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    return []
+
+
+def _own_nodes(fn: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of the function's own scope (not of functions, classes or lambdas inside it)."""
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))

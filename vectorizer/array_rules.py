@@ -8,10 +8,31 @@ as `s` when uniform. A rule gives the result type of a call and its batched form
                   (x[:, None]) so broadcasting never pairs the lane axis with an example axis
     reduction     np.sum(x), np.max(x, axis=0), np.argmax(x), np.cumsum(x), np.sort(x)
                   the example axes shift by one: axis=None -> axis=(1, ..., rank); axis=k -> k + 1
-    contraction   np.dot, np.matmul / @, np.outer, np.inner, np.linalg.norm
-                  einsum with the lane axis kept apart; sums may be reassociated (ulp-level)
-    constructor   np.zeros(n), np.ones, np.empty, np.full, np.arange, np.zeros_like, ...
-                  sizes must be the same for every lane; the result is a fresh uniform array
+    contraction   np.dot, np.matmul / @, np.inner (1-d and 2-d), np.outer (1-d), np.linalg.norm
+                  np.vecdot / np.matmul over the stack of lanes; np.outer is a broadcast product
+    constructor   np.zeros(n), np.ones, np.empty, np.full, np.arange, np.zeros_like, np.full_like...
+                  sizes must be the same for every lane; the result is a fresh array, uniform
+                  unless its fill value is per-lane
+
+What the contractions guarantee (measured against per-example calls: tests/test_vmap_rules.py,
+and the exact cases of tests/test_vmap.py):
+
+* `np.outer` is `a[:, :, None] * b[:, None, :]`: the very products NumPy computes, exact.
+* `np.dot`, `np.matmul` / `@`, `np.inner` and `np.linalg.norm` (sqrt of x.ravel() dot itself,
+  in float64, as NumPy computes it) run as ONE `np.vecdot` or `np.matmul` over the stack of
+  lanes. NumPy evaluates that stack lane by lane with the BLAS call (ddot, dgemv, dgemm, dsyrk)
+  its per-example call makes, so each lane's result is bit-identical to the scalar function's
+  when the lane's operands have the strides the per-example arrays have. Parameters are made
+  C-contiguous first, as each lane's own array is in the scalar function (a C-contiguous copy);
+  a view taken in the function (a row, `a.T`) then has per lane the strides of the same view of
+  one example. Where that fails (a view of a parameter the caller mapped over a non-leading
+  axis, say), BLAS may take another kernel: the results then agree to rounding error (a
+  reordered sum), not bit for bit. `np.einsum` would not do: its sums are reordered (other bits
+  on 20-85% of lanes) and start at +0.0.
+* The sign of zero is NumPy's: BLAS sums start at +0.0 (an all -0.0 sum is +0.0), and a
+  `np.dot` / `np.inner` of two one-element operands is NumPy's exact product (it keeps -0.0).
+* Integer and bool products are exact (int64 wraps as NumPy's does); an int or bool operand of
+  a float product is converted to float64 first, as NumPy's dot converts it.
 
 Values read out of arrays are NumPy scalars in the scalar function, so their arithmetic has
 NumPy's semantics (integers wrap, float division by zero gives inf): the lowering emits plain
@@ -55,6 +76,17 @@ class ArrayRule:
     family: str
     result: Callable[[list[Val], dict[str, Val]], Val]
     lower: Callable[[list[Arg], dict[str, Arg], Val], str]
+    keywords: frozenset[str] = frozenset()  # the keyword arguments the rule understands
+    blas: bool = False  # its batched form calls BLAS per lane: parameters are passed C-contiguous
+
+
+def arity(name: str, args: list[Val], low: int, high: int) -> None:
+    """NumPy's own positional arguments beyond the ones a rule understands are refused, never
+    ignored (np.linalg.norm(x, 1) is not the 2-norm)."""
+    if not low <= len(args) <= high:
+        count = str(low) if low == high else f"{low} to {high}"
+        raise VectorizeTypeError(f"{name}() takes {count} positional argument(s) here, got {len(args)}",
+                                 hint=f"see numpy's {name.removeprefix('np.')}; other forms are not supported")
 
 
 def pad(arg: Arg, to_rank: int) -> str:
@@ -141,12 +173,15 @@ def _reduction(name: str, out: str) -> ArrayRule:
     """`out`: "same" (sum/prod keep ints, bools sum to ints), "float" (mean), "int" (argmax), "bool"."""
 
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity(f"np.{name}", args, 1, 2)
         x = args[0]
-        if not isinstance(x.type, ArrayType):
-            return Val(x.type if out == "same" else {"float": FLOAT, "int": INT, "bool": BOOL}[out], x.batched, numpy=True)
-        axis = _axis(kw, args, name)
-        t = x.type.elem
+        t = elem(x.type)
         t = {"same": INT if t is BOOL and name in ("sum", "prod", "cumsum") else t, "float": FLOAT, "int": INT, "bool": BOOL, "keep": t}[out]
+        if not isinstance(x.type, ArrayType):
+            if name in ("cumsum", "sort") or _axis(kw, args, name) is not None:
+                raise VectorizeTypeError(f"np.{name} of a number", hint="NumPy returns a 1-d array or raises here; use an array")
+            return Val(t, x.batched, numpy=True)
+        axis = _axis(kw, args, name)
         if name in ("cumsum", "sort"):
             shape = x.type.shape if axis is not None or x.type.rank == 1 else (None,)
             return _result(t, shape, x.batched)
@@ -160,7 +195,7 @@ def _reduction(name: str, out: str) -> ArrayRule:
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         x = args[0]
         if x.rank == 0:
-            return f"np.{name}({x.text})" if name not in ("sum", "prod", "min", "max", "amin", "amax") else x.text
+            return _of_one_number(name, x)
         axis = _axis({k: a.val for k, a in kw.items()}, [a.val for a in args], name)
         if not x.val.batched:
             return f"np.{name}({x.text}{'' if axis is None else f', axis={axis}'})"
@@ -172,57 +207,162 @@ def _reduction(name: str, out: str) -> ArrayRule:
             return f"np.{name}({x.text}, axis={axes})"
         return f"np.{name}({x.text}, axis={axis + 1 if axis >= 0 else axis})"
 
-    return ArrayRule("reduction", result, lower)
+    return ArrayRule("reduction", result, lower, frozenset({"axis"}))
+
+
+def _of_one_number(name: str, x: Arg) -> str:
+    """A reduction of a number (one per lane when batched): never a reduction over the lanes.
+    NumPy's own reduction over a length-1 axis gives its exact result (np.sum(-0.0) is 0.0,
+    np.sum(True) is 1)."""
+    if not x.val.batched:
+        return f"np.{name}({x.text})"
+    return f"np.{name}({_atom(x.text)}[:, None], axis=1)"
 
 
 # -- contractions ----------------------------------------------------------------------------
-_LETTERS = "ijkmnpq"
+def _product(name: str) -> ArrayRule:
+    """np.dot, np.matmul (and `@`), np.inner of 1-d and 2-d arrays: see the module docstring."""
 
-
-def _contraction(name: str) -> ArrayRule:
-    def shapes(args: list[Val]) -> tuple[tuple, tuple]:
-        a, b = (_shape(v) for v in args[:2])
-        if name in ("dot", "matmul", "inner") and not (1 <= len(a) <= 2 and 1 <= len(b) <= 2):
-            raise VectorizeTypeError(f"np.{name} is supported here for 1-d and 2-d arrays", hint="use np.einsum-free forms")
+    def shapes(args: list[Val]) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+        arity(f"np.{name}", args, 2, 2)
+        a, b = _shape(args[0]), _shape(args[1])
+        if not (1 <= len(a) <= 2 and 1 <= len(b) <= 2):
+            raise VectorizeTypeError(f"np.{name} is supported here for 1-d and 2-d arrays",
+                                     hint="reshape the arrays, or write the loop over the other axes")
+        if name == "inner":
+            b = b[::-1]  # np.inner contracts the last axes: a times b's transpose
+        if a[-1] is not None and b[0] is not None and a[-1] != b[0]:
+            raise VectorizeTypeError(f"np.{name}: shapes {_shape(args[0])} and {_shape(args[1])} are not aligned "
+                                     "(NumPy raises ValueError)", hint="check the shapes of the per-example arrays")
         return a, b
 
-    def spec(a: tuple, b: tuple) -> tuple[str, str, str]:
-        if name == "outer":
-            return "i", "j", "ij"
-        if len(a) == 1 and len(b) == 1:
-            return "i", "i", ""
-        if len(a) == 2 and len(b) == 1:
-            return "ji", "i", "j"
-        if len(a) == 1 and len(b) == 2:
-            return "i", "ij", "j"
-        return "ji", "ik", "jk"
-
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
-        if name == "norm":
-            return Val(FLOAT, args[0].batched, numpy=True)
         a, b = shapes(args)
-        sa, sb, so = spec(a, b)
-        dims = dict(zip(sa, a)) | dict(zip(sb, b))
         t = numpy_promote(elem(args[0].type), elem(args[1].type))
-        return _result(t if t is not BOOL else BOOL, tuple(dims[c] for c in so), args[0].batched or args[1].batched)
+        return _result(t, a[:-1] + b[1:], args[0].batched or args[1].batched)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
-        if name == "norm":
-            x = args[0]
-            letters = _LETTERS[: x.rank]
-            lane = "l" if x.val.batched else ""
-            return f'np.sqrt(np.einsum("{lane}{letters},{lane}{letters}->{lane}", {x.text}, {x.text}))'
-        a, b = args[0], args[1]
-        sa, sb, so = spec(_shape(a.val), _shape(b.val))
-        la, lb = ("l" if a.val.batched else ""), ("l" if b.val.batched else "")
-        lo = "l" if (a.val.batched or b.val.batched) else ""
-        return f'np.einsum("{la}{sa},{lb}{sb}->{lo}{so}", {a.text}, {b.text})'
+        a, b = args
+        if not (a.val.batched or b.val.batched):
+            return f"np.{name}({a.text}, {b.text})"  # one example: NumPy's own call
+        t = elem(result.type)
+        stacked = _stacked(_cast(a, t), _cast(b, t), transpose=name == "inner")
+        single = _single_elements(a, b) if name != "matmul" and t is FLOAT else False
+        if single is False:
+            return stacked
+        product = f"{_cells(a, rank(result.type))} * {_cells(b, rank(result.type))}"
+        if single:
+            return product
+        return f"({product} if {_one_element_test(a)} and {_one_element_test(b)} else {stacked})"
+
+    return ArrayRule("contraction", result, lower, blas=True)
+
+
+def _cast(arg: Arg, t: Type) -> Arg:
+    """An int or bool operand of a float product, converted as NumPy's dot converts it."""
+    if t is FLOAT and elem(arg.val.type) is not FLOAT:
+        return Arg(f"np.asarray({arg.text}, dtype=np.float64)", arg.val)
+    return arg
+
+
+def _stacked(a: Arg, b: Arg, transpose: bool) -> str:
+    """a times b (b transposed: np.inner) as one gufunc call over the lanes (one at least is
+    batched): a 1-d a becomes a row, a 1-d b a column, and the axis added is dropped again."""
+    right = f"np.swapaxes({b.text}, -1, -2)" if transpose and b.rank == 2 else b.text
+    if a.rank == 1 and b.rank == 1:
+        return f"np.vecdot({a.text}, {right})"
+    row = f"{_atom(a.text)}[{':, ' if a.val.batched else ''}None, :]" if a.rank == 1 else a.text
+    column = f"{_atom(right)}[{':, ' if b.val.batched else ''}:, None]" if b.rank == 1 else right
+    product = f"np.matmul({row}, {column})"
+    if a.rank == 1:
+        return f"{product}[:, 0]"
+    return f"{product}[:, :, 0]" if b.rank == 1 else product
+
+
+def _single_elements(a: Arg, b: Arg) -> bool | None:
+    """Do both operands hold one element per example? (NumPy's dot then multiplies them, and
+    keeps the sign of a zero product.) None: only known at run time."""
+    dims = _shape(a.val) + _shape(b.val)
+    if any(d is not None and d != 1 for d in dims):
+        return False
+    return True if None not in dims else None
+
+
+def _cells(arg: Arg, out_rank: int) -> str:
+    """A one-element operand reshaped to the result's per-example shape (1, ..., 1)."""
+    if arg.val.batched:
+        return f"{_atom(arg.text)}.reshape(-1{', 1' * out_rank})"
+    return f"{_atom(arg.text)}.reshape({(1,) * out_rank})"
+
+
+def _one_element_test(arg: Arg) -> str:
+    ones = (1,) * arg.rank
+    return f"{_atom(arg.text)}.shape{'[1:]' if arg.val.batched else ''} == {ones}"
+
+
+def _outer() -> ArrayRule:
+    """np.outer of 1-d arrays: the broadcast product, exactly NumPy's (no sum, no reordering)."""
+
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity("np.outer", args, 2, 2)
+        if any(rank(v.type) != 1 for v in args):
+            raise VectorizeTypeError("np.outer is supported here for two 1-d arrays", hint="pass 1-d arrays")
+        t = numpy_promote(elem(args[0].type), elem(args[1].type))
+        return _result(t, _shape(args[0]) + _shape(args[1]), args[0].batched or args[1].batched)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        a, b = args
+        if not (a.val.batched or b.val.batched):
+            return f"np.outer({a.text}, {b.text})"
+        column = f"{_atom(a.text)}[:, :, None]" if a.val.batched else f"{_atom(a.text)}[:, None]"
+        row = f"{_atom(b.text)}[:, None, :]" if b.val.batched else b.text
+        return f"{column} * {row}"
 
     return ArrayRule("contraction", result, lower)
 
 
+def _norm() -> ArrayRule:
+    """np.linalg.norm(x): NumPy computes sqrt(dot(x.ravel(), x.ravel())) in float64."""
+
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity("np.linalg.norm", args, 1, 1)
+        shape = _shape(args[0])
+        if not shape or (len(shape) > 1 and (None in shape or 0 in shape)):
+            raise VectorizeTypeError("np.linalg.norm is supported here for arrays (a matrix: of a size known "
+                                     "when the function is specialized, not empty)", hint="pass an array")
+        return Val(FLOAT, args[0].batched, numpy=True)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        x = _cast(args[0], FLOAT)
+        if not x.val.batched:
+            return f"np.linalg.norm({args[0].text})"
+        flat = x.text if x.rank == 1 else f"{_atom(x.text)}.reshape(-1, {_size_of(x)})"
+        return f"np.sqrt(np.vecdot({flat}, {flat}))"
+
+    return ArrayRule("contraction", result, lower, blas=True)
+
+
+def _size_of(arg: Arg) -> int:
+    size = 1
+    for d in _shape(arg.val):
+        size *= d  # type: ignore[operator]
+    return size
+
+
 # -- constructors ----------------------------------------------------------------------------
 _DTYPE_NAMES = {"float": FLOAT, "int": INT, "bool": BOOL, "np.float64": FLOAT, "np.int64": INT, "np.bool_": BOOL}
+
+
+def _dtype(kw: dict[str, Val]) -> Type | None:
+    """The element type `dtype=` asks for (None: not given); other dtypes are refused."""
+    dtype = kw.get("dtype")
+    if dtype is None:
+        return None
+    t = _DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
+    if t is None:
+        raise VectorizeTypeError(f"dtype={dtype.const} is not supported here",
+                                 hint="use float, int, bool, np.float64, np.int64 or np.bool_")
+    return t
 
 
 def _size(v: Val, what: str) -> int | None:
@@ -233,14 +373,17 @@ def _size(v: Val, what: str) -> int | None:
     return v.const if isinstance(v.const, int) else None
 
 
+def _fill(name: str, fill: Val) -> Val:
+    if isinstance(fill.type, ArrayType | TupleType):
+        raise VectorizeTypeError(f"np.{name}: the fill value must be a number here", hint="fill with a number")
+    return fill
+
+
 def _constructor(name: str) -> ArrayRule:
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
-        dtype = kw.get("dtype")
-        t = _DTYPE_NAMES.get(dtype.const) if dtype is not None and isinstance(dtype.const, str) else None
-        if name.endswith("_like"):
-            like = args[0].type
-            return Val(ArrayType(t or elem(like), _shape(args[0])), args[0].batched and name == "copy", fresh=True)
+        t = _dtype(kw)
         if name == "arange":
+            arity("np.arange", args, 1, 3)
             if len(args) == 1:
                 n = _size(args[0], "np.arange(stop)")
             else:
@@ -251,26 +394,63 @@ def _constructor(name: str) -> ArrayRule:
                     n = len(range(*(a.const for a in args)))
             base = FLOAT if any(elem(a.type) is FLOAT for a in args) else INT
             return Val(ArrayType(t or base, (n,)), False, fresh=True)
+        arity(f"np.{name}", args, *((2, 2) if name == "full" else (1, 1)))
         n = _size(args[0], f"np.{name}(size)")
         if name == "full":
-            fill = args[1]
-            base = t or elem(fill.type)
-            return Val(ArrayType(base, (n,)), fill.batched, fresh=True)
+            fill = _fill(name, args[1])
+            return Val(ArrayType(t or elem(fill.type), (n,)), fill.batched, fresh=True)
         return Val(ArrayType(t or FLOAT, (n,)), False, fresh=True)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
-        dtype = f", dtype=np.{result.type.dtype if result.type.elem is not BOOL else 'bool_'}" if isinstance(result.type, ArrayType) else ""  # type: ignore[union-attr]
+        dtype = _dtype_text(result)
         if name == "full" and args[1].val.batched:
             return f"np.full((len({args[1].text}), {args[0].text}), {_atom(args[1].text)}[:, None]{dtype})"
-        if name.endswith("_like"):
-            return f"np.{name}({args[0].text}{dtype})"
         return f"np.{name}({', '.join(a.text for a in args)}{dtype})"
 
-    return ArrayRule("constructor", result, lower)
+    return ArrayRule("constructor", result, lower, frozenset({"dtype"}))
+
+
+def _like(name: str) -> ArrayRule:
+    """np.zeros_like(x) and friends: a fresh array of x's example shape (never x's lanes: the
+    result is the same for every lane, unless the fill value is per-lane)."""
+    base = name.removesuffix("_like")
+
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity(f"np.{name}", args, *((2, 2) if base == "full" else (1, 1)))
+        x = args[0]
+        if not isinstance(x.type, ArrayType):
+            raise VectorizeTypeError(f"np.{name} of a number", hint="NumPy returns a 0-d array here; use a number")
+        t = _dtype(kw) or x.type.elem
+        batched = base == "full" and _fill(name, args[1]).batched
+        return Val(ArrayType(t, x.type.shape), batched, fresh=True)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        x = args[0]
+        known = None not in _shape(x.val)
+        shape = str(_shape(x.val)) if known else f"{_atom(x.text)}.shape{'[1:]' if x.val.batched else ''}"
+        dtype = _dtype_text(result)
+        if base != "full":
+            return f"np.{base}({shape}{dtype})"
+        fill = args[1]
+        if not fill.val.batched:
+            return f"np.full({shape}, {fill.text}{dtype})"
+        lanes = f"(len({fill.text}), {', '.join(map(str, _shape(x.val)))})" if known else f"(len({fill.text}), *{shape})"
+        return f"np.full({lanes}, {pad(fill, x.rank)}{dtype})"
+
+    return ArrayRule("constructor", result, lower, frozenset({"dtype"}))
+
+
+def _dtype_text(result: Val) -> str:
+    t = result.type
+    assert isinstance(t, ArrayType)
+    return f", dtype=np.{t.dtype if t.elem is not BOOL else 'bool_'}"
 
 
 def _copy() -> ArrayRule:
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity("np.copy", args, 1, 1)
+        if not isinstance(args[0].type, ArrayType):
+            raise VectorizeTypeError("np.copy / np.array of a number", hint="NumPy returns a 0-d array here; use a number")
         return Val(args[0].type, args[0].batched, fresh=True)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
@@ -297,10 +477,11 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     "np.mean": _reduction("mean", "float"),
     **{f"np.{n}": _reduction(n, "int") for n in ("argmin", "argmax")},
     **{f"np.{n}": _reduction(n, "bool") for n in ("any", "all")},
-    **{f"np.{n}": _contraction(n) for n in ("dot", "matmul", "inner", "outer")},
-    "np.linalg.norm": _contraction("norm"),
-    **{f"np.{n}": _constructor(n) for n in ("zeros", "ones", "empty", "full", "arange", "zeros_like",
-                                             "ones_like", "empty_like")},
+    **{f"np.{n}": _product(n) for n in ("dot", "matmul", "inner")},
+    "np.outer": _outer(),
+    "np.linalg.norm": _norm(),
+    **{f"np.{n}": _constructor(n) for n in ("zeros", "ones", "empty", "full", "arange")},
+    **{f"np.{n}": _like(n) for n in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "np.copy": _copy(),
     "np.array": _copy(),
 }

@@ -14,6 +14,8 @@ Several problems found in one function are reported together (`VectorizeErrorGro
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 
 
@@ -138,3 +140,18 @@ class VectorizeErrorGroup(VectorizeError):
 
 class FallbackWarning(UserWarning):
     """A function is run by the per-element (slow, exact) path instead of batched code."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` that makes a warning issued by the CALLER of this function point at the
+    first frame outside the vectorizer package: the user's line, however deep the call path
+    (a decorated function, vmap, numpy.vectorize's front, the import hook)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cache
+from .errors import user_stacklevel
 
 _warned: set[str] = set()
 
@@ -27,7 +28,7 @@ def available() -> bool:
 def warn_once(kind: str, message: str) -> None:
     if kind not in _warned:
         _warned.add(kind)
-        warnings.warn(message, JitWarning, stacklevel=4)
+        warnings.warn(message, JitWarning, stacklevel=user_stacklevel())
 
 
 def load(source: str, key: str, name: str) -> Callable[..., Any]:
@@ -55,6 +56,25 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
         exec(code, module.__dict__)  # noqa: S102 - our own generated module, checked by the cache
         sys.modules[path.stem] = module
     return getattr(module, name)
+
+
+def cache_load_errors() -> tuple[type[BaseException], ...]:
+    """What Numba raises when one of its cache files is damaged (a truncated index or data pickle)."""
+    import pickle
+
+    return (pickle.UnpicklingError, EOFError)
+
+
+def reload_after_damage(fn: Callable[..., Any], source: str, name: str) -> Callable[..., Any]:
+    """After a damaged Numba cache file: delete the Numba cache files of `fn`'s module and load
+    the module again, so Numba compiles it and writes good files."""
+    key = fn.__globals__["__name__"].removeprefix("vz_")
+    path = cache.default_cache().path_for(key)
+    for stale in (path.parent / "__pycache__").glob(f"{path.stem}.*.nb[ic]"):
+        stale.unlink(missing_ok=True)
+    sys.modules.pop(path.stem, None)
+    warn_once(f"damaged:{key}", f"vectorizer: a damaged Numba cache file for {name} was removed; compiling it again")
+    return load(source, key, name)
 
 
 def compile_errors() -> tuple[type[BaseException], ...]:

@@ -3,7 +3,10 @@
 `np.vectorize(f, ...)` -> `vectorizer.vectorize(f, ...)` is a drop-in change: the same calls
 (positional and keyword arguments), excluded arguments passed through whole, `otypes` casting,
 gufunc-style `signature="(n),(n)->()"` with core dimensions (their sizes checked as NumPy does),
-the same values and errors. Where the engine cannot compile the function, or an excluded
+the same values and errors, and the same attributes (`pyfunc`, `otypes`, `excluded`, `signature`,
+`cache`, `__doc__`). As in numpy.vectorize, the signature's inputs go to the mapped arguments in
+call order: the positional ones, then the keyword ones as passed (`f(y=b, x=a)` gives the first
+core dimensions to `y`); arguments left to their defaults are passed whole, not mapped. Where the engine cannot compile the function, or an excluded
 argument is not numeric, the call goes to `numpy.vectorize` itself, with a `FallbackWarning`
 (or raises, with fallback="error").
 
@@ -24,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .api import VectorizedFunction
-from .errors import FallbackWarning, VectorizeError
+from .errors import FallbackWarning, VectorizeError, user_stacklevel
 
 _DIMS = re.compile(r"\(([^()]*)\)")
 
@@ -44,61 +47,70 @@ class NumpyVectorized:
     def __init__(self, vf: VectorizedFunction, otypes: Iterable[Any] | str | None, doc: str | None,
                  excluded: Iterable[int | str] | None, cache: bool, signature: str | None) -> None:
         self._vf = vf
+        self._numpy = np.vectorize(vf.scalar, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
+        # numpy.vectorize's attributes, as it stores them (otypes: a str, or a list of dtypes)
         self.pyfunc = vf.scalar
-        self.otypes = None if otypes is None else ([np.dtype(t).char for t in otypes] if not isinstance(otypes, str) else list(otypes))
-        self.excluded = set(excluded or ())
+        self.otypes = self._numpy.otypes
+        self.excluded = set(self._numpy.excluded)
         self.cache = cache  # accepted for compatibility: compiled code is cached per argument kinds anyway
         self.signature = signature
-        self._core = parse_signature(signature) if signature else None
-        self.__doc__ = doc if doc is not None else vf.scalar.__doc__
+        self.__doc__ = self._numpy.__doc__
         self.__name__ = vf.__name__
         self.__wrapped__ = vf.scalar
-        self._numpy = np.vectorize(vf.scalar, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
-        self._params = list(inspect.signature(vf.scalar).parameters)
+        self._core = parse_signature(signature) if signature else None
+        self._signature = inspect.signature(vf.scalar)
+        self._params = list(self._signature.parameters)
+        self._variadic = any(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in self._signature.parameters.values())
 
     @property
     def source(self) -> str:
+        if self._core and self._vf._last is None:
+            raise VectorizeError(f"{self.__name__}.source: with signature={self.signature!r} the generated code "
+                                 "depends on the core dimensions' sizes, so it is made at the first call",
+                                 hint="call the function once, then read .source")
         return self._vf.source
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        positions = {self._params[i]: i for i in range(len(args))}
-        bound = inspect.signature(self.pyfunc).bind(*args, **kwargs)
+        bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        values, ndims = [], []
-        core_in = iter(self._core[0]) if self._core else None
-        for name in self._params:
-            value = bound.arguments[name]
-            excluded = positions.get(name) in self.excluded or name in self.excluded
-            if excluded and not _numeric(value):
-                return self._fallback("an excluded argument is not a number or an array of numbers", *args, **kwargs)
-            array = np.asarray(value)
-            values.append(value)
-            if excluded:
-                ndims.append(array.ndim)
-            elif core_in is not None and name in positions:
-                dims = next(core_in, ())
-                if array.ndim < len(dims):
-                    raise ValueError(f"{name} has {array.ndim} dimension(s), the signature needs {len(dims)}")
-                ndims.append(len(dims))
-            else:
-                ndims.append(0)
-        if self._core:
-            self._check_core(self._core[0], [np.shape(v) for v, n in zip(values, self._params) if n in positions and not (
-                positions[n] in self.excluded or n in self.excluded)])
-        try:
-            result = self._vf.call_lanes(values, ndims)
-        except VectorizeError:
-            raise
-        if self._vf._last is not None and isinstance(self._vf._kernels.get(self._vf._last), VectorizeError):
-            pass  # the engine ran it element by element (with its own warning): results are exact
-        return self._cast(result)
+        if self._variadic:  # the engine needs one value per named parameter; numpy.vectorize does not
+            return self._fallback("it takes *args or **kwargs", *args, **kwargs)
+        mapped = self._mapped(len(args), kwargs)
+        why = self._not_numeric(bound.arguments, mapped, {*self._params[:len(args)], *kwargs})
+        if why is not None:
+            return self._fallback(why, *args, **kwargs)
+        core = self._core_dims(mapped, bound.arguments)
+        values = [bound.arguments[n] for n in self._params]
+        ndims = [len(core.get(n, ())) if n in mapped else np.ndim(v) for n, v in zip(self._params, values)]
+        return self._cast(self._vf.call_lanes(values, ndims))
 
-    def _check_core(self, ins: list[tuple[str, ...]], shapes: list[tuple[int, ...]]) -> None:
+    def _mapped(self, nargs: int, kwargs: dict[str, Any]) -> list[str]:
+        """The parameters numpy.vectorize maps over, in its order: the positional arguments whose
+        index is not excluded, then the keyword arguments whose name is not, as they were passed.
+        Everything else (excluded, or left to its default) goes to every call whole."""
+        positional = [self._params[i] for i in range(nargs) if i not in self.excluded]
+        return positional + [n for n in kwargs if n not in self.excluded]
+
+    def _not_numeric(self, arguments: dict[str, Any], mapped: list[str], passed: set[str]) -> str | None:
+        """Which argument passed whole (excluded, or a default) the engine cannot take, or None."""
+        for name in self._params:
+            if name not in mapped and not _numeric(arguments[name]):
+                what = "an excluded argument" if name in passed else f"the default value of {name!r}"
+                return f"{what} is not a number or an array of numbers"
+        return None
+
+    def _core_dims(self, mapped: list[str], arguments: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+        """Each mapped parameter's core dimensions (the signature's inputs, in numpy's order),
+        checked as numpy.vectorize checks them, with its errors."""
+        if self._core is None:
+            return {}
+        ins = self._core[0]
+        if len(mapped) != len(ins):
+            raise TypeError(f"wrong number of positional arguments: expected {len(ins)!r}, got {len(mapped)!r}")
         sizes: dict[str, int] = {}
-        for dims, shape in zip(ins, shapes):
-            for name, size in zip(dims, shape[len(shape) - len(dims):]):
-                if sizes.setdefault(name, size) != size:
-                    raise ValueError(f"inconsistent size for core dimension {name!r}: {size} vs {sizes[name]}")
+        for name, dims in zip(mapped, ins):
+            _update_dim_sizes(sizes, np.asanyarray(arguments[name]), dims)
+        return dict(zip(mapped, ins))
 
     def _cast(self, result: Any) -> Any:
         if self.otypes is None:
@@ -110,8 +122,22 @@ class NumpyVectorized:
     def _fallback(self, why: str, *args: Any, **kwargs: Any) -> Any:
         if self._vf.options.fallback == "error":
             raise VectorizeError(f"{self.__name__}: {why}", hint="use numpy.vectorize for this call")
-        warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"), stacklevel=3)
+        warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"),
+                      stacklevel=user_stacklevel())
         return self._numpy(*args, **kwargs)
+
+
+def _update_dim_sizes(sizes: dict[str, int], arg: np.ndarray, dims: tuple[str, ...]) -> None:
+    """numpy.vectorize's check of one input's core dimensions (numpy/lib/_function_base_impl.py),
+    with the same errors: too few dimensions, or a size that differs from an earlier input's."""
+    if not dims:
+        return
+    if arg.ndim < len(dims):
+        raise ValueError(f"{arg.ndim}-dimensional argument does not have enough dimensions for all core "
+                         f"dimensions {dims!r}")
+    for dim, size in zip(dims, arg.shape[arg.ndim - len(dims):]):
+        if sizes.setdefault(dim, size) != size:
+            raise ValueError(f"inconsistent size for core dimension {dim!r}: {size!r} vs {sizes[dim]!r}")
 
 
 def _numeric(value: Any) -> bool:

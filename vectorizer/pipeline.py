@@ -132,6 +132,9 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     namer.reserve(*reserved)
     for callee in callees.parsed.values():
         namer.reserve(*Namer.for_tree(callee.func).taken)
+    if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
+        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
+                             hint="use backend='numpy' (the default) for functions of per-example arrays")
     lane_params = {n: Val(v.type, False) for n, v in params.items()}
     ctx = Context(parsed.name, lane_params, namespace, namer, options, callees=callees)
     func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), ctx)
@@ -145,9 +148,6 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     calls_math = "math." in "".join(sources)
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
-        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
-                             hint="use backend='numpy' (the default) for functions of per-example arrays")
     flagged = not lanes.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
                                  lanes.constants, origin, cost, flagged=flagged)

@@ -31,11 +31,18 @@ from .errors import VectorizeTypeError
 ULP_BOUND = 4
 # CPython computes these itself instead of calling the C library, so per-lane compiled code (the
 # Numba backend, which calls libm) is not bit-exact for them: relative error bound, measured.
-NOT_LIBM_IN_CPYTHON = {"math.gamma": 1e-13, "math.lgamma": 1e-13, "math.hypot": 0.0}
+# (gamma and lgamma are refused by the Numba backend: passes/ops_to_lanes.py, NOT_CPYTHONS.)
+NOT_LIBM_IN_CPYTHON = {"math.hypot": 0.0}
 
 I64_MIN = "-9223372036854775808"
 BIG_INT = "9.2e18"  # |float estimate| at or above this may not fit int64: flag (conservative)
-EXACT_INT = "9007199254740992.0"  # 2**53: ints beyond this are not exact as float64
+EXACT_INT = "9007199254740992"  # 2**53: ints beyond this may not be exact as float64
+
+
+def beyond_exact(slot: str) -> str:
+    """|slot| > 2**53, exactly: an int literal keeps int64 operands in integer comparisons (a float
+    bound would round 2**53 + 1 down first), and no np.abs (abs(INT64_MIN) wraps negative)."""
+    return f"(({slot} > {EXACT_INT}) | ({slot} < -{EXACT_INT}))"
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ def _lane_int(t: Type, slot: str) -> str:
 
 def _num_exact(result: Type) -> tuple[Check, ...]:
     """NUM results may hold ints: flag int lanes that float64 cannot hold exactly."""
-    return (Check(f"np.abs({{r}}) > {EXACT_INT}", "int beyond 2**53 in a mixed int/float value"),) if result is NUM else ()
+    return (Check(beyond_exact("{r}"), "int beyond 2**53 in a mixed int/float value"),) if result is NUM else ()
 
 
 # -- arithmetic ------------------------------------------------------------------------------------
@@ -128,7 +135,8 @@ def _add_sub_mul(op: str) -> Rule:
             pred = fast.format(x, y) if fast else _INT_OVERFLOW[op].format(x, y, r="{r}")
             check = Check(pred, "int64 overflow (Python ints are unbounded)")
             return Impl(INT, f"{x} {op} {y}", f"{lx} {op} {ly}", (check,))
-        return Impl(result, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}", _num_exact(result))
+        # A bool operand is an int here too (NumPy refuses bool `-`; a NUM may hold a bool).
+        return Impl(result, f"{_int(a, '{0}')} {op} {_int(b, '{1}')}", f"{{0}} {op} {{1}}", _num_exact(result))
 
     return rule
 
@@ -137,7 +145,7 @@ def _true_divide(a: Type, b: Type, va: Val, vb: Val) -> Impl:
     checks = [Check("{1} == 0", "ZeroDivisionError")]
     if a.is_intlike and b.is_intlike:
         # Python divides big ints exactly, then rounds once; float64 operands round first.
-        checks.append(Check(f"(np.abs({{0}}) > {EXACT_INT}) | (np.abs({{1}}) > {EXACT_INT})", "int/int beyond 2**53"))
+        checks.append(Check(f"{beyond_exact('{0}')} | {beyond_exact('{1}')}", "int/int beyond 2**53"))
     lane = "{0} / {1}" if not (a.is_intlike and b.is_intlike) else "float({0}) / float({1})"
     return Impl(FLOAT, "{0} / {1}", lane, tuple(checks))
 
@@ -274,9 +282,9 @@ def compare(op: str, a: Type, b: Type) -> Impl:
     """Comparisons are exact, except int vs float beyond 2**53, where NumPy rounds the int."""
     checks: tuple[Check, ...] = ()
     if a is INT and b.is_floatlike:
-        checks = (Check(f"np.abs({{0}}) > {EXACT_INT}", "int vs float compared exactly by Python"),)
+        checks = (Check(beyond_exact("{0}"), "int vs float compared exactly by Python"),)
     elif b is INT and a.is_floatlike:
-        checks = (Check(f"np.abs({{1}}) > {EXACT_INT}", "int vs float compared exactly by Python"),)
+        checks = (Check(beyond_exact("{1}"), "int vs float compared exactly by Python"),)
     return Impl(BOOL, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}", checks)
 
 
@@ -481,7 +489,8 @@ CALLS: dict[str, Rule] = {
     "math.radians": _scaled("radians", math.pi / 180.0),
     "math.erf": _per_lane("erf"),
     "math.erfc": _per_lane("erfc"),
-    "math.gamma": _per_lane("gamma", _domain("(({0} <= 0) & ({0} == np.floor({0}))) | ({0} == -np.inf)"), _overflow_above(171.0)),
+    "math.gamma": _per_lane("gamma", _domain("(({0} <= 0) & ({0} == np.floor({0}))) | ({0} == -np.inf)"), _overflow_above(171.0),
+                            Check("np.abs({0}) < 1e-300", "OverflowError: gamma of a tiny argument is ~1/x (conservative)")),
     "math.lgamma": _per_lane("lgamma", _domain("({0} <= 0) & ({0} == np.floor({0}))"), _overflow_above(1e305)),
 }
 # Calls with keyword arguments (constants only).

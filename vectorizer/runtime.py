@@ -1,15 +1,17 @@
 """What runs around a generated kernel: canonical inputs in, flag-and-patch out.
 
-1. Inputs are canonicalised to what a lane of the scalar function sees: bool, int64 (values that
-   need more bits are refused) or float64; complex, strings, objects and None are refused with an
-   error naming the argument. Arrays broadcast against each other; a 0-d or all-ones input is
-   uniform (one value for every lane).
+1. Inputs are canonicalised to what a lane of the scalar function sees: bool, int64 (signed and
+   unsigned ints; values that need more bits are refused) or float64; complex, more-than-double
+   precision, datetimes, strings, objects and None are refused with an error naming the argument.
+   A NumPy scalar is read by its dtype, exactly as an array of it. Arrays broadcast against each
+   other; a 0-d or all-ones input is uniform (one value for every lane).
 2. The kernel runs on flat lanes under `np.errstate(all="ignore")`: Python float arithmetic never
    warns, so neither does the batched code.
 3. The kernel returns its result and a `flag` array: lanes where Python might raise, or where the
    array result might not be exact. Each flagged lane, in C order, is re-run through the ORIGINAL
-   scalar function: if it raises, that exception propagates (with a note naming the lane), exactly
-   as the first failing lane of a loop would raise it; if it returns, its value patches the lane.
+   scalar function (called as a loop would: keyword-only parameters by name): if it raises, that
+   exception propagates (with a note naming the lane), exactly as the first failing lane of a loop
+   would raise it; if it returns, its value patches the lane.
 
 This module imports only NumPy: `vectorizer generate` copies it into standalone modules.
 """
@@ -38,24 +40,25 @@ class LaneValueError(ValueError):
     """A lane's result is not a real number (e.g. complex)."""
 
 
+class UnknownResultError(ValueError):
+    """An empty batch ran element by element, and nothing says what the function returns."""
+
+
 def canonical(name: str, value: object) -> np.ndarray:
     """The argument as a bool/int64/float64 array, or an `InputError` naming it."""
-    if isinstance(value, np.ndarray) and value.dtype.kind in "bif" and value.dtype.itemsize <= 8:
-        if value.dtype.kind == "u" and value.dtype.itemsize == 8 and value.size and value.max() > _INT64_MAX:
-            raise InputError(f"argument {name!r}: {int(value.max())} does not fit in int64")
-        dtype = _KINDS[value.dtype.kind]
-        return value if value.dtype == dtype else value.astype(dtype)
-    if isinstance(value, bool | np.bool_):
+    if isinstance(value, np.ndarray | np.generic):  # NumPy arrays and scalars: by their dtype
+        return _from_array(name, np.asarray(value))
+    if isinstance(value, bool):
         return np.asarray(value, dtype=np.bool_)
-    if isinstance(value, int | np.integer):
-        if not _INT64_MIN <= int(value) <= _INT64_MAX:
-            raise InputError(f"argument {name!r}: {int(value)} does not fit in int64")
+    if isinstance(value, int):
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise InputError(f"argument {name!r}: {value} does not fit in int64")
         return np.asarray(value, dtype=np.int64)
-    if isinstance(value, float | np.floating):
-        return np.asarray(float(value), dtype=np.float64)
+    if isinstance(value, float):
+        return np.asarray(value, dtype=np.float64)
     if value is None:
         raise InputError(f"argument {name!r}: expected a number or a numeric array, got None")
-    if isinstance(value, complex | np.complexfloating):
+    if isinstance(value, complex):
         raise InputError(f"argument {name!r}: complex numbers are not supported (the scalar function works on real numbers)")
     if isinstance(value, str | bytes):
         raise InputError(f"argument {name!r}: expected a number or a numeric array, got {type(value).__name__}")
@@ -63,15 +66,45 @@ def canonical(name: str, value: object) -> np.ndarray:
         arr = np.asarray(value)
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(f"argument {name!r}: cannot make an array of it ({exc})") from None
-    if arr.dtype.kind == "O":
+    return _from_array(name, arr)
+
+
+def _from_array(name: str, arr: np.ndarray) -> np.ndarray:
+    """A NumPy array (or 0-d array of a NumPy scalar) as bool/int64/float64: unsigned ints that
+    fit are ints; complex, datetimes, strings and more-than-double precision are refused."""
+    kind = arr.dtype.kind
+    if kind == "O":
         return _from_objects(name, arr)
-    if arr.dtype.kind == "c":
-        raise InputError(f"argument {name!r}: complex arrays are not supported (the scalar function works on real numbers)")
-    if arr.dtype.kind not in "biuf":
-        raise InputError(f"argument {name!r}: expected a numeric array, got dtype {arr.dtype}")
+    if kind == "c":
+        raise InputError(f"argument {name!r}: complex numbers are not supported (the scalar function works on real numbers)")
+    if kind not in "biuf":
+        raise InputError(f"argument {name!r}: expected numbers, got {arr.dtype} values")
     if arr.dtype.itemsize > 8:
         raise InputError(f"argument {name!r}: dtype {arr.dtype} has more precision than float64; convert it first")
-    return canonical(name, arr)
+    if kind == "u" and arr.dtype.itemsize == 8:
+        _check_uint64(name, arr)
+    dtype = _KINDS[kind]
+    return arr if arr.dtype == dtype else arr.astype(dtype)
+
+
+def _check_uint64(name: str, arr: np.ndarray) -> None:
+    """Refuse a uint64 value that int64 cannot hold, naming its element."""
+    too_big = (arr > np.uint64(_INT64_MAX)).ravel()
+    if too_big.any():
+        i = int(np.argmax(too_big))
+        where = f", element {lane_index(i, arr.shape)}" if arr.ndim else ""
+        raise InputError(f"argument {name!r}{where}: {int(arr.ravel()[i])} does not fit in int64")
+
+
+def _element_kind(v: object) -> str | None:
+    """'b', 'i' or 'f' for a number an object array may hold (a Python or NumPy bool, int or
+    float of at most double precision), None for anything else."""
+    if isinstance(v, np.generic):
+        kind = "i" if v.dtype.kind == "u" else v.dtype.kind
+        return kind if kind in "bif" and v.dtype.itemsize <= 8 else None
+    if isinstance(v, bool):
+        return "b"
+    return "i" if isinstance(v, int) else "f" if isinstance(v, float) else None
 
 
 def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
@@ -79,16 +112,12 @@ def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
     flat = arr.ravel()
     kinds = set()
     for i, v in enumerate(flat):
-        if isinstance(v, bool | np.bool_):
-            kinds.add("b")
-        elif isinstance(v, int | np.integer):
-            if not _INT64_MIN <= int(v) <= _INT64_MAX:
-                raise InputError(f"argument {name!r}, element {np.unravel_index(i, arr.shape)}: {int(v)} does not fit in int64")
-            kinds.add("i")
-        elif isinstance(v, float | np.floating):
-            kinds.add("f")
-        else:
-            raise InputError(f"argument {name!r}, element {np.unravel_index(i, arr.shape)}: expected a number, got {type(v).__name__} {v!r}")
+        kind = _element_kind(v)
+        if kind is None:
+            raise InputError(f"argument {name!r}, element {lane_index(i, arr.shape)}: expected a number, got {type(v).__name__} {v!r}")
+        if kind == "i" and not _INT64_MIN <= int(v) <= _INT64_MAX:
+            raise InputError(f"argument {name!r}, element {lane_index(i, arr.shape)}: {int(v)} does not fit in int64")
+        kinds.add(kind)
     if len(kinds) > 1:
         raise InputError(f"argument {name!r}: mixes {' and '.join(sorted(kinds))} elements; give it one numeric dtype")
     kind = kinds.pop() if kinds else "f"
@@ -223,21 +252,50 @@ def call(
     return run(kernel, scalar, Batch(names, arrays), result_types, returns_tuple, name, uniform=False, chunked=chunked)
 
 
-def per_element(scalar: Callable[..., object], batch: Batch) -> object:
-    """The reference loop: the scalar function on each lane's values, in C order."""
+def per_element(scalar: Callable[..., object], batch: Batch,
+                structure: tuple[bool, Sequence[str]] | None = None) -> object:
+    """The reference loop: the scalar function on each lane's values, in C order.
+
+    The results' structure comes from the results themselves; an empty batch has none, so it
+    takes `structure`, (returns a tuple?, result types) as a kernel gives them, and raises
+    `UnknownResultError` when that is None rather than guess one array or a tuple."""
     results: list[object] = []
     for j in range(batch.size):
         try:
-            results.append(scalar(*batch.lane(j)))
+            results.append(call_lane(scalar, batch.names, batch.lane(j)))
         except Exception as exc:
             exc.add_note(f"vectorizer: raised by {getattr(scalar, '__qualname__', scalar)} on {batch.where(j)}")
             raise
-    if results and isinstance(results[0], tuple):
-        return tuple(_column(list(c), batch) for c in zip(*results))
-    return _column(results, batch)
+    if not results:
+        return _empty(scalar, batch, structure)
+    name = getattr(scalar, "__qualname__", "the function").removeprefix("_scalar_")  # standalone copies
+    if isinstance(results[0], tuple):
+        return tuple(_column(list(c), batch, name) for c in zip(*results))
+    return _column(results, batch, name)
 
 
-def _column(values: list[object], batch: Batch) -> object:
+def call_lane(scalar: Callable[..., object], names: Sequence[str], lane: Sequence[object]) -> object:
+    """Call the scalar function on one lane as a loop would: its positional parameters by
+    position, its keyword-only parameters (after `*`) by name."""
+    code = getattr(scalar, "__code__", None)
+    positional = code.co_argcount if code is not None else len(lane)
+    return scalar(*lane[:positional], **dict(zip(names[positional:], lane[positional:])))
+
+
+def _empty(scalar: Callable[..., object], batch: Batch, structure: tuple[bool, Sequence[str]] | None) -> object:
+    """The results of an empty batch, shaped as `structure` says (per-example sizes are unknown:
+    an array result per lane gets size-0 dimensions of its rank)."""
+    if structure is None:
+        raise UnknownResultError(
+            f"{getattr(scalar, '__qualname__', scalar)} ran element by element on an empty batch (shape {batch.shape}): "
+            "with no lane to run, whether it returns one value or a tuple is unknown; "
+            "give it a non-empty batch, or return a tuple literal (`return a, b`) so its source says so")
+    returns_tuple, result_types = structure
+    outs = [np.empty(batch.shape + (0,) * r.rank, dtype=r.dtype) for r in map(_Result, result_types)]
+    return tuple(outs) if returns_tuple else outs[0]
+
+
+def _column(values: list[object], batch: Batch, name: str = "the function") -> object:
     if values and isinstance(values[0], np.ndarray):
         out = np.array(values).reshape(batch.shape + np.shape(values[0]))
         return out
@@ -249,7 +307,7 @@ def _column(values: list[object], batch: Batch) -> object:
         kind = "int"
     out = np.zeros(len(values), dtype=_DTYPES[kind])
     for j, v in enumerate(values):
-        out[j] = _store(v, kind, "the function", j, batch)
+        out[j] = _store(v, kind, name, j, batch)
     out = out.reshape(batch.shape)
     return out[()] if batch.shape == () else out
 
@@ -335,6 +393,7 @@ def run(
             with np.errstate(all="ignore"):
                 result, flag = kernel(*part)
             values = list(result) if returns_tuple else [result]
+            _exact_ints(values, results, flag, stop - start, start, qualname, batch)
             if not outs:  # the first chunk (run alone) fixes the result shapes
                 outs.extend(np.empty((size, *r.lanes(v, stop - start).shape[1:]), dtype=r.dtype) for r, v in zip(results, values))
             for out, r, value in zip(outs, results, values):
@@ -349,6 +408,7 @@ def run(
         with np.errstate(all="ignore"):
             result, flag = kernel(*args)
         values = list(result) if returns_tuple else [result]
+        _exact_ints(values, results, flag, size, 0, qualname, batch)
         outs = [r.lanes(v, size) for r, v in zip(results, values)]
     if flag is not None and np.any(flag):
         _patch(scalar, batch, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, results, returns_tuple, qualname)
@@ -356,6 +416,20 @@ def run(
     if batch.shape == ():
         shaped = [o[()] for o in shaped]
     return tuple(shaped) if returns_tuple else shaped[0]
+
+
+def _exact_ints(values, results, flag, size: int, offset: int, qualname: str, batch: Batch) -> None:
+    """A mixed int/float result is stored as float64: an int the kernel gives for it (a uniform
+    branch keeps Python's int) must be exact there, as a patched lane's is (`_store`)."""
+    for value, r in zip(values, results):
+        arr = np.asarray(value)
+        if r.kind != "num" or r.rank or arr.dtype.kind not in "iu":
+            continue
+        big = np.broadcast_to((arr > 2**53) | (arr < -(2**53)), (size,))
+        if flag is not None:
+            big = big & ~np.broadcast_to(flag, (size,))  # flagged lanes are re-run and checked anyway
+        for j in np.flatnonzero(big):
+            _store(int(np.broadcast_to(arr, (size,))[j]), "num", qualname, offset + int(j), batch)
 
 
 def lane_index(i: int, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -367,7 +441,7 @@ def _patch(scalar, batch: Batch, flagged, outs, results, returns_tuple, qualname
         j = int(j)
         lane = batch.lane(j)
         try:
-            value = scalar(*lane)
+            value = call_lane(scalar, batch.names, lane)
         except Exception as exc:
             args = ", ".join(f"{n}={v!r}" for n, v in zip(batch.names, lane))
             exc.add_note(f"vectorizer: raised by {qualname} on {batch.where(j)} ({args})")
@@ -386,7 +460,11 @@ def _store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> obj
         raise LaneOverflowError(f"{qualname} returned {value} on {where}, which does not fit in int64 "
                                 "(Python ints are unbounded; the batched result is int64)")
     if kind in ("float", "num") and isinstance(value, int) and not isinstance(value, bool):
-        if float(value) != value:
+        try:
+            exact = float(value) == value
+        except OverflowError:  # beyond float64's range altogether
+            exact = False
+        if not exact:
             raise LaneOverflowError(f"{qualname} returned the int {value} on {where}, which float64 "
                                     "cannot hold exactly (the result mixes ints and floats)")
     return value

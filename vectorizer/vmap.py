@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .api import VectorizedFunction, vectorize
-from .errors import VectorizeValueError
+from .errors import VectorizeError, VectorizeValueError
 
 Axis = int | None
 
@@ -54,6 +54,12 @@ class Vmapped:
 
     @property
     def source(self) -> str:
+        """The generated module of the last call's specialization: it depends on the per-example
+        shapes, which only a call gives, so there is none before the first call."""
+        if self._vf._last is None:
+            raise VectorizeError(f"vmap({self.__name__}).source: the generated code is made per specialization "
+                                 "(argument kinds and per-example shapes) at the first call; there is none yet",
+                                 hint="call the vmapped function once, then read .source")
         return self._vf.source
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

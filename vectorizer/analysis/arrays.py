@@ -24,6 +24,8 @@ def is_numpy(v: Val) -> bool:
 
 def binary(op: str, a: Val, b: Val) -> Val:
     """Arithmetic with an array or a NumPy scalar: NumPy semantics and promotion, elementwise."""
+    if op == "@":
+        return matmul(a, b)
     ta, tb = elem(a.type), elem(b.type)
     if op in ("&", "|", "^", "<<", ">>") and (ta.is_floatlike or tb.is_floatlike):
         raise VectorizeTypeError(f"'{op}' needs int or bool arrays", hint="NumPy raises TypeError for bitwise ops on floats")
@@ -35,6 +37,15 @@ def binary(op: str, a: Val, b: Val) -> Val:
         t = numpy_promote(ta, tb)
     shape = array_rules.broadcast_shapes(_shape(a), _shape(b))
     return _make(t, shape, a.batched or b.batched)
+
+
+def matmul(a: Val, b: Val) -> Val:
+    """`a @ b` is np.matmul(a, b), for arrays only: on numbers Python raises TypeError (and NumPy
+    ValueError for a NumPy scalar), on every lane."""
+    if rank(a.type) == 0 or rank(b.type) == 0:
+        raise VectorizeTypeError("the '@' operator is not supported on numbers (it multiplies arrays: on numbers "
+                                 "Python raises TypeError, NumPy ValueError)", hint="use '*' to multiply numbers")
+    return array_rules.ARRAY_CALLS["np.matmul"].result([a, b], {})
 
 
 def unary(op: str, a: Val) -> Val:
@@ -94,6 +105,10 @@ def call(name: str, args: list[Val], keywords: dict[str, Val]) -> Val:
     if rule is None:
         raise VectorizeTypeError(f"{name}() has no batching rule",
                                  hint="supported: " + ", ".join(sorted(array_rules.ARRAY_CALLS)))
+    unknown = sorted(set(keywords) - rule.keywords)
+    if unknown:  # never ignored: np.sum(x, keepdims=True) is not np.sum(x)
+        raise VectorizeTypeError(f"{name}() does not take the keyword argument {unknown[0]}= here",
+                                 hint="accepted: " + (", ".join(f"{k}=" for k in sorted(rule.keywords)) or "none"))
     return rule.result(args, keywords)
 
 

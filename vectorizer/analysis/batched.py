@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .. import rules
-from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
+from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
 from . import arrays
 from .types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
@@ -33,7 +33,7 @@ INT64_MAX = 2**63 - 1
 BINOPS = {
     cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
     cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^",
-    cst.LeftShift: "<<", cst.RightShift: ">>",
+    cst.LeftShift: "<<", cst.RightShift: ">>", cst.MatrixMultiply: "@",
 }
 UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
 COMPARES = {
@@ -92,6 +92,7 @@ class Analyzer:
         callee_result: Callable[[Global, list[Val], dict[str, Val], cst.Call], tuple[Val, ...]] | None = None,
         check_unbound: bool = True,
         masked_blocks: bool = False,
+        under_control: bool = False,
     ) -> None:
         self.masked_blocks = masked_blocks
         self.ns = namespace
@@ -100,7 +101,8 @@ class Analyzer:
         self.check_unbound = check_unbound
         self.facts = Facts()
         self.loops: list[_Loop] = []
-        self.ctrl_depth = 0  # number of enclosing batched tests
+        # Number of enclosing batched tests; one more for a callee inlined under batched control.
+        self.ctrl_depth = int(under_control)
         self.lazy = 0  # inside an operand Python may not evaluate (and/or, x if c else y)
 
     # -- errors ------------------------------------------------------------------------------
@@ -277,7 +279,9 @@ class Analyzer:
         else:
             other = env
         self.ctrl_depth -= test.batched
-        return self.join_env(then, other, batched=test.batched)
+        # Under batched control if_to_select predicates even a uniform `if` (`x = e if m else x`
+        # with m the enclosing mask): what a branch reassigns is per-lane after it.
+        return self.join_env(then, other, batched=test.batched or (self.ctrl_depth > 0 and not self.masked_blocks))
 
     def loop(self, stmt: cst.While | cst.For, env: Env) -> Env | None:
         self.facts.loop_entry[stmt] = env
@@ -314,8 +318,33 @@ class Analyzer:
             raise self.error(stmt, "type analysis did not converge", "report this as a vectorizer bug", VectorizeError)
         self.facts.batched_test[stmt] = batched
         self.facts.loop_header[stmt] = header
-        exits = [header, *loop.breaks]
+        exits = [self.after_iterations(stmt, header, back), *loop.breaks]
         return self.join_many(exits, batched=batched and not self.masked_blocks)
+
+    def after_iterations(self, stmt: cst.While | cst.For, header: Env, back: Env | None) -> Env:
+        """The state when the loop test fails. A `for` over a range or tuple that is never empty
+        has run its body: a value that is a NumPy scalar after every iteration (`s += x[i]`) is
+        one after the loop, so `t / s` has NumPy's semantics there (inf, no ZeroDivisionError).
+        Only that bit comes from the body's end; everything else is the header's."""
+        if back is None or not self.runs_at_least_once(stmt):
+            return header
+        out = dict(header)
+        for name, bind in header.items():
+            end = back.get(name)
+            if end is not None and end.val.numpy and not bind.val.numpy and end.val.type == bind.val.type:
+                v = bind.val
+                out[name] = Binding(Val(v.type, v.batched, v.const, True, v.fresh), bind.maybe_unbound)
+        return out
+
+    def runs_at_least_once(self, stmt: cst.While | cst.For) -> bool:
+        if not isinstance(stmt, cst.For):
+            return False
+        it = stmt.iter
+        if not isinstance(it, cst.Call):
+            return bool(self.facts.vals[it].type.items)  # type: ignore[union-attr]
+        bounds = [self.facts.vals[a.value].const for a in it.args]
+        known = all(isinstance(b, int) for b in bounds) and (len(bounds) < 3 or bounds[2] != 0)
+        return known and len(range(*bounds)) > 0  # type: ignore[arg-type]
 
     def for_header(self, stmt: cst.For, env: Env) -> Env:
         it = stmt.iter
@@ -411,8 +440,15 @@ class Analyzer:
                 self.facts.vals[node.right] = left
             return self.binary(node, BINOPS[type(node.operator)], left, right)
         if isinstance(node, cst.UnaryOperation):
-            operand = self.expr(node.expression, env)
             op = UNOPS[type(node.operator)]
+            if op == "-" and isinstance(node.expression, cst.Integer):  # -2**63 is in range, 2**63 is not
+                value = -int(node.expression.value.replace("_", ""), 0)
+                if value < -INT64_MAX - 1:
+                    raise self.error(node, "integer literal does not fit in int64",
+                                     "write it as a float literal if that is what you mean")
+                self.facts.vals[node.expression] = Val(INT, False, -value)
+                return Val(INT, False, value)
+            operand = self.expr(node.expression, env)
             if op == "-" and operand.const is not None and isinstance(node.expression, cst.Integer | cst.Float):
                 return Val(operand.type, False, -operand.const)  # a negative literal
             if arrays.is_numpy(operand):
@@ -473,6 +509,10 @@ class Analyzer:
             return bind.val
         glob = self.ns.resolve(name)
         if glob.kind == "constant":
+            items = glob.value if isinstance(glob.value, tuple) else (glob.value,)
+            if any(isinstance(v, int) and not -INT64_MAX - 1 <= v <= INT64_MAX for v in items):
+                raise self.error(node, f"the module constant {name!r} holds an int that does not fit in int64",
+                                 "batched ints are int64; write it as a float if that is what you mean")
             return Val(type_of_python(glob.value), False, glob.value)
         raise self.error(node, f"{name!r} is used before it is assigned", "assign it first", VectorizeError)
 
@@ -504,7 +544,8 @@ class Analyzer:
                     if any(b is not None and (b.batched or not isinstance(b.type, Type) or not b.type.is_intlike) for b in bounds):
                         raise self.error(element, "slice bounds must be ints that are the same for every lane",
                                          "per-lane slice bounds would give per-lane shapes")
-                    parts.append(slice(*(None if b is None else b.const for b in bounds)))
+                    # a bound known only at run time is `...`, never None (None: the bound was left out)
+                    parts.append(slice(*(None if b is None else ... if b.const is None else b.const for b in bounds)))
                 else:
                     parts.append(self.expr(element.slice.value, env))
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
@@ -547,7 +588,13 @@ class Analyzer:
                 if self.callee_result is None:
                     raise self.error(node, "calls to other functions must be inlined first", "report this as a vectorizer bug", VectorizeError)
                 self.facts.calls[node] = glob
-                result = self.callee_result(glob, args, keywords, node)
+                try:
+                    result = self.callee_result(glob, args, keywords, node)
+                except VectorizeError as exc:
+                    if exc.location is not None or isinstance(exc, VectorizeErrorGroup):
+                        raise
+                    # Binding and recursion errors are about this call: point at it.
+                    raise type(exc)(exc.message, self.locate(node), hint=exc.hint, construct="Call") from None
                 if len(result) == 1:
                     return Val(result[0].type, result[0].batched or batched)
                 return Val(TupleType(tuple(v.type for v in result)), batched or any(v.batched for v in result))  # type: ignore[misc]
@@ -613,7 +660,7 @@ class Analyzer:
         self.arrays(node, lambda: arrays.truth(val, what))
 
     def binary(self, node: cst.CSTNode, op: str, left: Val, right: Val) -> Val:
-        if arrays.is_numpy(left) or arrays.is_numpy(right):
+        if op == "@" or arrays.is_numpy(left) or arrays.is_numpy(right):  # `@` is for arrays only
             return self.arrays(node, lambda: arrays.binary(op, left, right))
         a, b = self.pair(node, [left, right])
         impl = self.rule(node, lambda: rules.BINARY[op](a, b, left, right))
@@ -655,10 +702,12 @@ def analyze(
     callee_result=None,
     check_unbound: bool = True,
     masked_blocks: bool = False,
+    under_control: bool = False,
 ) -> Facts:
     """Run the analysis of `func` for one specialization (`params`: name -> Val).
 
     `check_unbound` is for the user's own tree; the passes' trees read names only on the lanes
     where the user's code defined them (predication), which this analysis cannot see.
+    `under_control` analyzes a callee whose call site runs under a batched test or loop.
     """
-    return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks).run(func, params)
+    return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control).run(func, params)

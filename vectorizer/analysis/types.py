@@ -3,11 +3,11 @@
     BOOL  Python bool                          stored as np.bool_
     INT   Python int (checked to fit int64)    stored as np.int64
     FLOAT Python float                         stored as np.float64
-    NUM   int on some lanes, float on others   stored as np.float64; int lanes checked |v| <= 2**53
+    NUM   int on some lanes, float on others   stored as np.float64; an int must be exact there
 
 `join` is the type a variable has where two paths meet: bool and int join to INT (a bool *is* an
-int in Python arithmetic); int and float join to NUM, whose int lanes stay exact as long as they
-are at most 2**53 in magnitude (the lowering flags those that are not).
+int in Python arithmetic); int and float join to NUM: the lowering flags int lanes beyond 2**53 and
+the scalar re-run stores them when float64 holds them exactly (2**60 yes, 2**53 + 1 no).
 """
 
 from __future__ import annotations

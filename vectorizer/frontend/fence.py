@@ -105,7 +105,8 @@ class Fence:
             if name in RESERVED_LOCALS or name.startswith("_vz_"):
                 self.refuse(func.name, f"the local name {name!r} would shadow a name the generated code uses",
                             f"rename {name!r} in {self.parsed.name!r}")
-        body = func.body.body
+        # `def f(x): return x` has its body on the def line: one simple statement suite.
+        body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
         for i, stmt in enumerate(body):
             self.statement(stmt, docstring_ok=(i == 0))
         if self.errors:
@@ -191,6 +192,10 @@ class Fence:
                 self.refuse(value, f"{SIDE_EFFECT_BUILTINS[value.func.value]}; it cannot be vectorized",
                             "remove it, or run the scalar function for debugging", UnsupportedCallError)
                 return
+            if isinstance(value, cst.Yield):
+                self.refuse(small, "'yield' makes this a generator, which returns an iterator, not a number",
+                            "return the value; a vectorized function computes one result per input")
+                return
             self.refuse(small, "an expression statement has no effect on the result",
                         "assign the value to a variable or remove the line")
         elif isinstance(small, cst.Return):
@@ -237,8 +242,8 @@ class Fence:
         elif isinstance(node, cst.Integer | cst.Float):
             pass
         elif isinstance(node, cst.BinaryOperation):
-            if not isinstance(node.operator, _BINOPS):
-                self.refuse(node.operator, "the '@' operator is not supported on numbers", "use '*'")
+            # Every binary operator passes, `@` too: it is np.matmul on arrays, and only the typed
+            # analysis knows whether the operands are arrays (it refuses `@` on numbers).
             self.expr(node.left)
             self.expr(node.right)
         elif isinstance(node, cst.UnaryOperation):
@@ -424,6 +429,9 @@ def _local_names(func: cst.FunctionDef) -> set[str]:
 
         def visit_For(self, node: cst.For) -> None:
             names.update(_target_names(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            names.update(_target_names(node.target))  # refused, but its name is a local, not a global
 
     func.body.visit(Collect())
     return names

@@ -3,7 +3,8 @@
 Batched arrays are stored `(lanes, *example_shape)`. Operands of different example ranks are
 padded after the lane axis (`x[:, None]`) so broadcasting matches NumPy's per-example
 broadcasting; indexing gets a leading `:` (`x[i]` -> `x[:, i]`); a per-lane index becomes a
-gather (`x[np.arange(len(i)), i]`), with out-of-range lanes flagged (the re-run raises
+gather (`x[np.arange(len(x)), i]`, which also takes an index that is still one number for all
+lanes), with out-of-range lanes flagged (the re-run raises
 IndexError) and a safe index substituted so masked lanes never fault; NumPy calls go through
 `array_rules.ARRAY_CALLS`. A uniform array that starts receiving per-lane values is copied to a
 batched buffer first (it is the function's own array: arguments are never written).
@@ -35,6 +36,9 @@ class ArrayOps:
     # -- expressions -------------------------------------------------------------------------
     def binary(self, node: cst.BinaryOperation, mask: str | None) -> str:
         op = BINOPS[type(node.operator)]
+        if op == "@":  # np.matmul's batching rule
+            operands = [self.blas_operand(o, mask) for o in (node.left, node.right)]
+            return array_rules.ARRAY_CALLS["np.matmul"].lower(operands, {}, self.facts.val(node))
         a, b = self.arg(node.left, mask), self.arg(node.right, mask)
         r = max(a.rank, b.rank)
         return f"{paren(array_rules.pad(a, r))} {op} {paren(array_rules.pad(b, r))}"
@@ -70,14 +74,25 @@ class ArrayOps:
         base = self.arg(node, mask)
         return f"{paren(base.text)}.shape[{1 if base.val.batched else 0}]"
 
+    def blas_operand(self, node: cst.BaseExpression, mask: str | None) -> array_rules.Arg:
+        """An operand of a BLAS-backed product. A parameter is a C-contiguous copy in the scalar
+        function (each lane's own array): give every lane that layout, so BLAS takes the same
+        path and gives the same bits (a no-op when the caller's array already is contiguous)."""
+        arg = self.arg(node, mask)
+        if isinstance(node, cst.Name) and node.value in self.lower.ctx.params and isinstance(arg.val.type, ArrayType):
+            return array_rules.Arg(f"np.ascontiguousarray({arg.text})", arg.val)
+        return arg
+
     def call(self, name: str, node: cst.Call, mask: str | None) -> str:
-        args = [self.arg(a.value, mask) for a in node.args if a.keyword is None]
+        rule = array_rules.ARRAY_CALLS[name]
+        operand = self.blas_operand if rule.blas else self.arg
+        args = [operand(a.value, mask) for a in node.args if a.keyword is None]
         if isinstance(node.func, cst.Attribute) and name.startswith("np.") and not _is_module_call(node, self):
-            args = [self.arg(node.func.value, mask), *args]  # a method: x.sum() is np.sum(x)
+            args = [operand(node.func.value, mask), *args]  # a method: x.sum() is np.sum(x)
         keywords = {a.keyword.value: array_rules.Arg(code(a.value) if a.keyword.value == "dtype" else self.lower.lower(a.value, mask),
                                                       self.facts.val(a.value) if a.keyword.value != "dtype" else Val(BOOL, False, code(a.value)))
                     for a in node.args if a.keyword is not None}
-        return array_rules.ARRAY_CALLS[name].lower(args, keywords, self.facts.val(node))
+        return rule.lower(args, keywords, self.facts.val(node))
 
     def select(self, cond: str, cond_val: Val, yes: array_rules.Arg, no: array_rules.Arg) -> str:
         r = max(yes.rank, no.rank)
@@ -107,8 +122,10 @@ class ArrayOps:
             gather = gather or value.val.batched
             parts.append(safe)
         if batched_base and gather:
-            lanes = next(p for p, e in zip(parts, node.slice) if isinstance(e.slice, cst.Index) and self.facts.val(e.slice.value).batched)
-            return f"{paren(base.text)}[np.arange(len({lanes})), {', '.join(parts)}]"
+            # One row per lane of the base: a per-lane index may still hold one value for all
+            # lanes (`best = 0` before a loop makes it per-lane), and then it broadcasts.
+            array = self.lower.temp(base.text, "a")
+            return f"{array}[np.arange(len({array})), {', '.join(parts)}]"
         if batched_base:
             return f"{paren(base.text)}[:, {', '.join(parts)}]"
         if gather and any(not isinstance(e.slice, cst.Index) for e in list(node.slice)[:1]):

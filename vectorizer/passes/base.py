@@ -20,7 +20,7 @@ import libcst as cst
 from ..analysis.batched import Facts, analyze
 from ..analysis.calls import Callees
 from ..analysis.names import Namer
-from ..analysis.types import Val
+from ..analysis.types import BOOL, Val
 from ..frontend.namespace import Namespace
 
 if TYPE_CHECKING:
@@ -46,16 +46,20 @@ class Context:
     predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
     loop_vars: dict[str, list[str]] = field(default_factory=dict)  # loop mask -> batched names it carries
     flag: str | None = None  # the flag array's name, once ops_to_numpy found a check
+    # An inlined callee whose call site is under batched control: if_to_select will predicate
+    # even its uniform ifs there, so its analysis must see what they reassign as per-lane.
+    under_control: bool = False
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
         return analyze(func, self.params, self.namespace, callee_result=callee_result, check_unbound=False,
-                       masked_blocks=self.predicated)
+                       masked_blocks=self.predicated, under_control=self.under_control)
 
-    def child(self, name: str, params: dict[str, Val]) -> Context:
+    def child(self, name: str, params: dict[str, Val], under_control: bool = False) -> Context:
         """The context of an inlined callee: its own parameters, the caller's namer and tables."""
         return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
-                       self.constants, self.callees, self.prepare_callee)
+                       self.constants, self.callees, self.prepare_callee,
+                       under_control=under_control or self.under_control)
 
 
 # -- building nodes ----------------------------------------------------------------------------
@@ -103,6 +107,15 @@ def if_stmt(test: str | cst.BaseExpression, then: Sequence[cst.BaseStatement],
     test_node = expr(test) if isinstance(test, str) else test
     other = cst.Else(block(orelse)) if orelse else None
     return cst.If(test=test_node, body=block(then), orelse=other)
+
+
+def as_bool(test: cst.BaseExpression, facts: Facts, original: cst.BaseExpression | None = None) -> cst.BaseExpression:
+    """A loop test as a bool: `bool(test)` (a number's truth value, `x != 0`, NaN true) unless the
+    analysis found it a bool already (`facts` are keyed by the original node, if `test` is new)."""
+    val = facts.vals.get(original if original is not None else test)
+    if val is not None and val.type is BOOL:
+        return test
+    return cst.Call(cst.Name("bool"), [cst.Arg(test)])
 
 
 def paren(text: str) -> str:

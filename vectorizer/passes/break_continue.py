@@ -27,13 +27,17 @@ After::
 A branch that always leaves takes the rest of the block into its sibling branch (no test of the
 flag needed); otherwise the rest runs under `if not brk:` / `if not cont:`. Each loop handles only
 its own `break`/`continue`; inner loops are lowered first.
+
+The new test is a bool: `while True:` or `while 2.5:` becomes `while not brk:`, and `while x:`
+with a number x becomes `while not brk and bool(x):`.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from .base import Context, assign, block, body_of, expr, if_stmt, replace
+from ..analysis.batched import Facts
+from .base import Context, as_bool, assign, block, body_of, expr, if_stmt, replace
 
 
 def _is(s: cst.CSTNode, kind: type) -> bool:
@@ -101,10 +105,20 @@ class _Loop:
 
 
 class _Lower(cst.CSTTransformer):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, func: cst.FunctionDef) -> None:
         self.ctx = ctx
+        self.func = func
+        self._facts: Facts | None = None
 
-    def _loop(self, updated: cst.For | cst.While):
+    @property
+    def facts(self) -> Facts:
+        """Analysis facts of the function, keyed by the original nodes (only loops that break
+        need them: computed on first use)."""
+        if self._facts is None:
+            self._facts = self.ctx.analyze(self.func)
+        return self._facts
+
+    def _loop(self, original: cst.For | cst.While, updated: cst.For | cst.While):
         stmts = body_of(updated.body)
         has_break = any(_is(s, cst.Break) or _own(s, cst.Break) for s in stmts)
         has_cont = any(_is(s, cst.Continue) or _own(s, cst.Continue) for s in stmts)
@@ -119,19 +133,35 @@ class _Lower(cst.CSTTransformer):
         if not loop.brk:
             return new
         assert isinstance(updated, cst.While), "for_to_while lowers loops that break"
-        test = updated.test
-        is_true = isinstance(test, cst.Name) and test.value == "True"
-        new_test = expr(f"not {loop.brk}") if is_true else cst.BooleanOperation(
-            expr(f"not {loop.brk}"), cst.And(), test if not isinstance(test, cst.BooleanOperation | cst.IfExp)
-            or test.lpar else test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+        new_test = self.exit_test(loop.brk, original.test, updated.test)  # type: ignore[union-attr]
         return cst.FlattenSentinel(replace(updated, [assign(loop.brk, "False"), new.with_changes(test=new_test, leading_lines=())]))
 
+    def exit_test(self, brk: str, original: cst.BaseExpression, test: cst.BaseExpression) -> cst.BaseExpression:
+        """`not brk and test`: a test that is a true constant (`while True:`, `while 2.5:`) drops
+        out, and a number is tested as `bool(test)`, so that both operands are bools."""
+        val = self.facts.vals.get(original)
+        true = isinstance(test, cst.Name) and test.value == "True"
+        if true or (_constant(test) and val is not None and not val.batched and bool(val.const)):
+            return expr(f"not {brk}")
+        test = as_bool(test, self.facts, original)
+        if isinstance(test, cst.BooleanOperation | cst.IfExp) and not test.lpar:
+            test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return cst.BooleanOperation(expr(f"not {brk}"), cst.And(), test)
+
     def leave_While(self, original, updated):
-        return self._loop(updated)
+        return self._loop(original, updated)
 
     def leave_For(self, original, updated):
-        return self._loop(updated)
+        return self._loop(original, updated)
+
+
+def _constant(test: cst.BaseExpression) -> bool:
+    """A name or a number: evaluating it cannot raise, so a constant one can be left out (a name
+    the analysis found constant holds that value at every test)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Minus | cst.Plus):
+        test = test.expression
+    return isinstance(test, cst.Name | cst.Integer | cst.Float)
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
-    return func.visit(_Lower(ctx))
+    return func.visit(_Lower(ctx, func))

@@ -20,7 +20,9 @@ After::
     x = 1.0
 
 A tuple assignment is simultaneous in Python; a temporary is used only for a target that a later
-right-hand side still reads. Under `python -O` asserts are dropped, as CPython does.
+right-hand side still reads. Under `python -O` asserts are dropped, as CPython does. An `if` whose
+test is a literal keeps only the branch that runs (`if False: A elif c: B` -> `if c: B`), and a
+one-line body (`if c: n += 1`) becomes an indented block like any other.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.liveness import reads
-from .base import Context, replace, stmt
+from .base import Context, block, body_of, replace, stmt
 
 _ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Call, cst.Attribute, cst.Subscript)
 
@@ -48,11 +50,22 @@ class _Canonicalize(cst.CSTTransformer):
         out: list[cst.BaseStatement] = []
         for s in updated.body:
             out.extend(self.statement(s))
+        # Statements after a return, raise, break or continue never run: no pass has to lower them.
+        end = next((i for i, s in enumerate(out) if _leaves(s)), None)
+        if end is not None:
+            out = out[:end + 1]
         if not out:
             out = [stmt("pass")]
         return updated.with_changes(body=out)
 
+    def leave_SimpleStatementSuite(self, original, updated):
+        """`if c: n += 1` on one line: an indented block, canonicalized like any other."""
+        lines = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=list(updated.body))])
+        return self.leave_IndentedBlock(lines, lines)
+
     def statement(self, s: cst.BaseStatement) -> list[cst.BaseStatement]:
+        if isinstance(s, cst.If):
+            return [t for t in _fold(s) if not _is_pass(t)]
         if not isinstance(s, cst.SimpleStatementLine):
             return [s]
         out: list[cst.BaseStatement] = []
@@ -114,6 +127,37 @@ class _Canonicalize(cst.CSTTransformer):
             else:
                 now.extend(self.unpack(name, val))
         return now + later
+
+
+def _fold(s: cst.If) -> list[cst.BaseStatement]:
+    """An `if` (or `elif`) whose test is a literal keeps only the branch that runs."""
+    truth = _literal_truth(s.test)
+    if truth is not None:
+        branch = body_of(s.body) if truth else _fold(s.orelse) if isinstance(s.orelse, cst.If) else body_of(s.orelse)
+        return replace(s, branch)
+    if not isinstance(s.orelse, cst.If):
+        return [s]
+    rest = _fold(s.orelse)
+    if len(rest) == 1 and isinstance(rest[0], cst.If):
+        return [s.with_changes(orelse=rest[0])]
+    return [s.with_changes(orelse=cst.Else(block(rest)) if rest else None)]
+
+
+def _literal_truth(test: cst.BaseExpression) -> bool | None:
+    if isinstance(test, cst.Name) and test.value in ("True", "False"):
+        return test.value == "True"
+    if isinstance(test, cst.Integer | cst.Float):
+        return bool(test.evaluated_value)
+    return None
+
+
+def _leaves(s: cst.BaseStatement) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue) for small in s.body)
+
+
+def _is_pass(s: cst.BaseStatement) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and all(isinstance(small, cst.Pass) for small in s.body)
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:

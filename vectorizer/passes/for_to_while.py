@@ -1,6 +1,7 @@
-"""Lower `for i in range(...)` to a while loop where lanes can leave it at different iterations:
-when a bound is batched, or when the body breaks (or returns, after early_returns) under a
-batched test. Uniform loops stay `for` loops: every lane runs the same iterations.
+"""Lower `for` loops to while loops where lanes can leave them at different iterations: when a
+range bound is batched, or when the body breaks (or returns, after early_returns). A loop over a
+tuple that breaks is lowered too (break_continue only lowers `break` in while loops). Uniform
+loops stay `for` loops: every lane runs the same iterations.
 
 Before::
 
@@ -19,13 +20,33 @@ After::
 The counter advances before the body runs, so a later `continue` cannot skip it. With a step
 that is not a literal, the test follows Python's range for either sign, and a zero step raises
 `ValueError` on the lanes that have one, as `range()` does.
+
+A loop over a tuple (module-level; a literal one is read with `x if k == 0 else ...`)::
+
+    for c in COEFFS:                   k = 0
+        if c > x:             ->       while k < 4:
+            break                          c = COEFFS[k]
+                                           k = k + 1
+                                           if c > x:
+                                               break
+
+A loop that stays a `for` but whose step may be zero checks it first (the arguments are
+evaluated once, in order, as Python does before `range()` raises)::
+
+    for i in range(a, b, s):  ->   if s == 0:
+        ...                            raise ValueError('range() arg 3 must not be zero')
+                                   for i in range(a, b, s):
+                                       ...
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from .base import Context, assign, block, code, if_stmt, paren, replace, stmt
+from ..analysis.batched import Facts
+from .base import Context, assign, block, code, expr, if_stmt, paren, replace, stmt
+
+_ZERO_STEP = "raise ValueError('range() arg 3 must not be zero')"
 
 
 def _breaks(body: cst.BaseSuite) -> bool:
@@ -48,16 +69,39 @@ def _breaks(body: cst.BaseSuite) -> bool:
 
 
 class _Lower(cst.CSTTransformer):
-    def __init__(self, ctx: Context, batched: dict[cst.CSTNode, bool]) -> None:
+    def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
-        self.batched = batched  # analysis facts, keyed by the original nodes
+        self.facts = facts  # analysis facts, keyed by the original nodes
 
     def leave_For(self, original: cst.For, updated: cst.For):
+        lower = self.facts.batched_test.get(original, False) or _breaks(original.body)
         if not isinstance(updated.iter, cst.Call):
-            return updated  # a tuple constant: uniform
-        if not (self.batched.get(original, False) or _breaks(original.body)):
-            return updated
-        return cst.FlattenSentinel(self.lower(updated))
+            return cst.FlattenSentinel(self.lower_tuple(original, updated)) if lower else updated
+        return cst.FlattenSentinel(self.lower(updated) if lower else self.check_step(updated))
+
+    def evaluate(self, args: list[str], stems: tuple[str, ...]) -> tuple[list[cst.BaseStatement], list[str]]:
+        """Each argument that is not a name or a literal, assigned to a fresh name (in order)."""
+        pre: list[cst.BaseStatement] = []
+        names: list[str] = []
+        for arg, stem in zip(args, stems):
+            if not _simple(arg):
+                name = self.ctx.namer.fresh(stem)
+                pre.append(assign(name, arg))
+                arg = name
+            names.append(arg)
+        return pre, names
+
+    def check_step(self, loop: cst.For) -> list[cst.BaseStatement]:
+        """A uniform `for` over `range(a, b, s)`: raise as `range()` does when `s` is zero."""
+        args = [code(a.value) for a in loop.iter.args]  # type: ignore[attr-defined]
+        if len(args) < 3 or _literal_int(args[2]) not in (None, 0):
+            return [loop]
+        pre, names = self.evaluate(args, ("start", "stop", "step"))
+        if _literal_int(names[2]) == 0:
+            return replace(loop, pre + [stmt(_ZERO_STEP)])
+        call = loop.iter.with_changes(args=[a.with_changes(value=expr(n)) for a, n in zip(loop.iter.args, names)])  # type: ignore[attr-defined]
+        check = if_stmt(f"{names[2]} == 0", [stmt(_ZERO_STEP)])
+        return replace(loop, pre + [check, loop.with_changes(iter=call, leading_lines=())])
 
     def lower(self, loop: cst.For) -> list[cst.BaseStatement]:
         args = [code(a.value) for a in loop.iter.args]  # type: ignore[attr-defined]
@@ -71,7 +115,7 @@ class _Lower(cst.CSTTransformer):
             stop = stop_name
         literal_step = _literal_int(step)
         if literal_step == 0:
-            return replace(loop, pre + [stmt("raise ValueError('range() arg 3 must not be zero')")])
+            return replace(loop, pre + [stmt(_ZERO_STEP)])
         if literal_step is not None:
             test = f"{counter} {'<' if literal_step > 0 else '>'} {stop}"
         else:
@@ -79,11 +123,31 @@ class _Lower(cst.CSTTransformer):
                 step_name = self.ctx.namer.fresh(f"{counter}_step")
                 pre.append(assign(step_name, step))
                 step = step_name
-            pre.append(if_stmt(f"{step} == 0", [stmt("raise ValueError('range() arg 3 must not be zero')")]))
+            pre.append(if_stmt(f"{step} == 0", [stmt(_ZERO_STEP)]))
             test = f"({step} > 0 and {counter} < {stop}) or ({step} < 0 and {counter} > {stop})"
         body = [assign(name, counter), assign(counter, f"{counter} + {paren(step)}"), *loop.body.body]
         new = cst.While(test=cst.parse_expression(test), body=block(body))
         return replace(loop, pre + [new])
+
+    def lower_tuple(self, original: cst.For, loop: cst.For) -> list[cst.BaseStatement]:
+        """`for v in T:` (a module-level tuple, or a literal one of numbers) as a counted loop."""
+        width = len(self.facts.vals[original.iter].type.items)  # type: ignore[union-attr]
+        counter = self.ctx.namer.fresh("k")
+        name = loop.target.value  # type: ignore[attr-defined]
+        body = [assign(name, _item(loop.iter, counter)), assign(counter, f"{counter} + 1"), *loop.body.body]
+        new = cst.While(test=expr(f"{counter} < {width}"), body=block(body))
+        return replace(loop, [assign(counter, "0"), new])
+
+
+def _item(tup: cst.BaseExpression, counter: str) -> str:
+    """`T[k]`; for a literal tuple `a if k == 0 else (b if k == 1 else c)` (no tuple values)."""
+    if not isinstance(tup, cst.Tuple):
+        return f"{code(tup)}[{counter}]"
+    items = [code(el.value) for el in tup.elements]
+    text = items[-1]
+    for i in range(len(items) - 2, -1, -1):
+        text = f"{items[i]} if {counter} == {i} else {paren(text)}"
+    return text
 
 
 def _simple(text: str) -> bool:
@@ -101,4 +165,4 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     facts = ctx.analyze(func)
     if not any(isinstance(n, cst.For) for n in facts.batched_test):
         return func
-    return func.visit(_Lower(ctx, facts.batched_test))
+    return func.visit(_Lower(ctx, facts))

@@ -111,12 +111,11 @@ class _Predicate:
                 # keep statement order: the unmerged part goes first as its own masked block
                 return [if_stmt(mask, unmerged), *merged], []
             return replace(s, merged), replace(s, unmerged) if not merged else []
-        if isinstance(s, cst.If) and self.facts.batched_test.get(s):
+        if isinstance(s, cst.If):
+            # Under a mask every `if` is predicated, even one the analysis found uniform: that
+            # analysis ran before this pass, whose merges (`x = e if m else x`) make values
+            # batched that were uniform in the scalar code, so its verdict may be stale here.
             return replace(s, self.batched_if(s, mask, need)), []
-        if isinstance(s, cst.If):  # a uniform test: keep the `if`, predicate the branches
-            then = self.block(body_of(s.body), mask, need)
-            other = self.block(body_of(s.orelse), mask, need)
-            return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)], []
         if isinstance(s, cst.While):
             return [self.loop(s, mask, need)], []
         if isinstance(s, cst.For):
@@ -185,11 +184,15 @@ class _Predicate:
     def batched_if(self, s: cst.If, mask: str | None, need: frozenset[str]) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
         then, other = body_of(s.body), body_of(s.orelse)
-        if isinstance(s.test, cst.Name) and s.test.value not in self.ctx.loop_masks:
-            cond = s.test.value
+        is_bool = self.facts.vals.get(s.test) is not None and self.facts.vals[s.test].type is BOOL
+        if isinstance(s.test, cst.Name) and is_bool and s.test.value not in self.ctx.loop_masks \
+                and s.test.value not in writes(s):
+            cond = s.test.value  # a bool the branches never reassign can be the mask itself
         else:
             cond = self.ctx.namer.fresh("m")
-            test_stmt = assign(cond, s.test)
+            # A mask is a bool: a number's truth value is `x != 0` (NaN is true).
+            test = s.test if is_bool else cst.Call(cst.Name("bool"), [cst.Arg(s.test)])
+            test_stmt = assign(cond, test)
             out.append(test_stmt if mask is None else if_stmt(mask, [test_stmt]))
             self.defined.add(cond)
             self.seen.add(cond)

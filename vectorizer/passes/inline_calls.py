@@ -17,6 +17,9 @@ After (in `price`)::
     ret = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
     return s * ret
 
+A callee that returns a tuple gives one name per item: `a, b = g(x)` becomes the inlined body
+and `a = ret` / `b = ret_1`.
+
 The callee goes through the same scalar passes first (with the argument types of this call), so
 its returns, loops and breaks arrive lowered; its locals are renamed apart from the caller's. The
 inlined body runs under whatever mask the call site has, so a callee in a branch only fails on
@@ -80,6 +83,7 @@ class _Inliner:
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
         self.facts = facts
+        self.controlled = 0  # enclosing batched ifs and loops of the statement being inlined into
 
     def hoist(self, node: cst.BaseExpression) -> tuple[list[cst.BaseStatement], cst.BaseExpression]:
         hoist = _Hoist(self)
@@ -103,6 +107,15 @@ class _Inliner:
             out += self.statement(s)
         return out
 
+    def controlled_block(self, owner: cst.BaseStatement, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """The body of an if or loop, counted as batched control when its test is batched."""
+        batched = bool(self.facts.batched_test.get(owner))
+        self.controlled += batched
+        try:
+            return self.block(stmts)
+        finally:
+            self.controlled -= batched
+
     def statement(self, s: cst.BaseStatement) -> list[cst.BaseStatement]:
         if isinstance(s, cst.SimpleStatementLine):
             small = s.body[0]
@@ -110,29 +123,33 @@ class _Inliner:
                 return [s]
             field = "test" if isinstance(small, cst.Assert) else "value"
             pre, value = self.hoist(getattr(small, field))
-            return replace(s, pre + [s.with_changes(body=[small.with_changes(**{field: value})], leading_lines=())])
+            new = _unpacked(small, value) or [s.with_changes(body=[small.with_changes(**{field: value})], leading_lines=())]
+            return replace(s, pre + new)
         if isinstance(s, cst.If):
             pre, test = self.hoist(s.test) if self.has_calls(s.test) else ([], s.test)
             orelse = s.orelse
             if isinstance(orelse, cst.Else):
-                orelse = orelse.with_changes(body=block(self.block(body_of(orelse.body))))
+                orelse = orelse.with_changes(body=block(self.controlled_block(s, body_of(orelse.body))))
             elif isinstance(orelse, cst.If):
-                inner = self.statement(orelse)
+                inner = self.controlled_block(s, [orelse])
                 orelse = cst.Else(block(inner)) if len(inner) != 1 else inner[0]
-            new = s.with_changes(test=test, body=block(self.block(body_of(s.body))), orelse=orelse)
+            new = s.with_changes(test=test, body=block(self.controlled_block(s, body_of(s.body))), orelse=orelse)
             return replace(s, pre + [new.with_changes(leading_lines=())]) if pre else [new]
         if isinstance(s, cst.While):
-            body = self.block(body_of(s.body))
+            body = self.controlled_block(s, body_of(s.body))
             if not self.has_calls(s.test):
                 return [s.with_changes(body=block(body))]
             cond = self.ctx.namer.fresh("c")
             before = self.test_statements(cond, s.test)
+            batched = bool(self.facts.batched_test.get(s))
+            self.controlled += batched  # the test again at the end of the body
             again = self.test_statements(cond, s.test)
+            self.controlled -= batched
             loop = s.with_changes(test=cst.Name(cond), body=block(body + again), leading_lines=())
             return replace(s, before + [loop])
         if isinstance(s, cst.For):
             pre, it = self.hoist(s.iter) if self.has_calls(s.iter) else ([], s.iter)
-            new = s.with_changes(iter=it, body=block(self.block(body_of(s.body))))
+            new = s.with_changes(iter=it, body=block(self.controlled_block(s, body_of(s.body))))
             return replace(s, pre + [new.with_changes(leading_lines=())]) if pre else [new]
         raise AssertionError(type(s).__name__)
 
@@ -158,7 +175,8 @@ class _Inliner:
                                  lambda d: literal(default_value(d)))
         vals = ctx.callees.bind(parsed, arg_vals, kw_vals, default_val)
         issued_before = set(ctx.namer.taken)
-        func = ctx.prepare_callee(parsed, ctx.child(parsed.name, vals))  # type: ignore[arg-type]
+        child = ctx.child(parsed.name, vals, under_control=self.controlled > 0)  # type: ignore[arg-type]
+        func = ctx.prepare_callee(parsed, child)  # type: ignore[misc]
         issued = ctx.namer.taken - issued_before
         assigned = writes(func.body)
         # A parameter the callee never reassigns can take a simple argument (a name, a number)
@@ -187,6 +205,17 @@ class _Inliner:
         if stmts:
             stmts[0] = stmts[0].with_changes(leading_lines=[header, *stmts[0].leading_lines])
         return stmts, results
+
+
+def _unpacked(small: cst.BaseSmallStatement, value: cst.BaseExpression) -> list[cst.BaseStatement] | None:
+    """`a, b = g(x)` with g's results in `r, r_1`: `a = r` and `b = r_1` (the results are fresh
+    names, so one after the other is the same as simultaneously)."""
+    if not (isinstance(small, cst.Assign) and isinstance(value, cst.Tuple)):
+        return None
+    target = small.targets[0].target
+    if len(small.targets) != 1 or not isinstance(target, cst.Tuple) or len(target.elements) != len(value.elements):
+        return None
+    return [assign(t.value.value, v.value) for t, v in zip(target.elements, value.elements)]  # type: ignore[attr-defined]
 
 
 def _number(text: str) -> bool:

@@ -43,6 +43,7 @@ from .. import rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
+from ..errors import VectorizeError
 from .base import Context, body_of, code, func_body, paren
 from .ops_to_numpy import literal
 
@@ -256,7 +257,7 @@ class _Lanes:
         if dst in (FLOAT, NUM):
             if src.is_intlike and dst is NUM:
                 t = self.temp(text)
-                self.check(f"abs({t}) > {rules.EXACT_INT}")
+                self.check(rules.beyond_exact(t))
                 return f"float({t})"
             return f"float({text})"
         return text
@@ -395,6 +396,10 @@ class _Lanes:
         name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
         args = [a.value for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if name in NOT_CPYTHONS:
+            raise VectorizeError(f"{name} on the Numba backend: Numba calls the C library, whose {name[5:]} "
+                                 f"differs from CPython's own ({NOT_CPYTHONS[name]})",
+                                 hint="use backend='numpy' (or 'auto'), which runs CPython's own per element")
         if name in ("min", "max"):
             return self.min_max(name, args)
         if name in ("pow", "divmod"):
@@ -434,6 +439,10 @@ class _Lanes:
         self.emit(f"if {failed}:")
         self.emit(f"    {self.fail}")
         return result
+
+
+# CPython computes these itself; the C library's results differ by far more than a few ulp.
+NOT_CPYTHONS = {"math.gamma": "up to 8 ulp measured", "math.lgamma": "up to 45,838 ulp near its zeros at 1 and 2"}
 
 
 def _storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:

@@ -28,6 +28,7 @@ import ast
 import dataclasses
 import math
 import operator
+from collections.abc import Callable
 
 import libcst as cst
 import numpy as np
@@ -41,6 +42,7 @@ from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 
+_NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
 _PY_BINOPS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -133,6 +135,18 @@ class _Lower:
         self.checked.add(key)
         self.has_flags = True
         self.emit(line)
+        if mask is None and static is True:
+            self.fail_everywhere()
+
+    def fail_everywhere(self) -> None:
+        """Reached under uniform control, a failure is every lane's: stop here (running on could
+        loop forever where Python has already raised); the scalar re-run raises or patches."""
+        result = self.facts.result
+        if any(not isinstance(v.type, Type) for v in result):
+            return  # array results: no placeholder of the right shape; the flags stop the loops
+        zeros = [{BOOL: "False", INT: "0"}.get(v.type, "0.0") for v in result]  # type: ignore[arg-type]
+        value = f"({', '.join(zeros)})" if self.facts.returns_tuple else zeros[0]
+        self.emit(f"return {value}, {self.flag}")
 
     def temp(self, text: str, stem: str = "t") -> str:
         if _simple(text):
@@ -151,6 +165,13 @@ class _Lower:
     def block(self, stmts: list[cst.BaseStatement], mask: str | None) -> None:
         for s in stmts:
             self.statement(s, mask)
+
+    def suite(self, stmts: list[cst.BaseStatement], mask: str | None) -> None:
+        """The indented block of an emitted `if`/`else`/`while`/`for`: `pass` if it emits no code."""
+        start = len(self.lines)
+        self.block(stmts, mask)
+        if all(line.lstrip().startswith("#") for line in self.lines[start:]):
+            self.emit("pass")
 
     def statement(self, s: cst.BaseStatement, mask: str | None) -> None:
         self.origin(s)
@@ -187,7 +208,10 @@ class _Lower:
         elif isinstance(small, cst.Assert):
             val = self.facts.val(small.test)
             test = self.lower(small.test, mask)
-            self.check(mask, f"~({self.truthy(test, val.type)})" if val.batched else f"not {paren(test)}")
+            if val.batched:
+                self.check(mask, f"~({self.truthy(test, val.type)})")
+            else:
+                self.check_uniform(mask, f"not {paren(test)}")
         elif isinstance(small, cst.Return):
             value = small.value
             if isinstance(value, cst.Tuple):
@@ -209,17 +233,18 @@ class _Lower:
             return
         self.emit(f"if {test}:")
         self.depth += 1
-        self.block(body_of(s.body), mask)
+        self.suite(body_of(s.body), mask)
         self.depth -= 1
         if s.orelse is not None:
             self.emit("else:")
             self.depth += 1
-            self.block(body_of(s.orelse), mask)
+            self.suite(body_of(s.orelse), mask)
             self.depth -= 1
 
     def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
         """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
         entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
+        scalars: list[str] = []
         for name in sorted(header):
             if name not in entry:
                 continue
@@ -228,6 +253,13 @@ class _Lower:
                 self.emit(f"{name} = np.repeat({name}[None], {self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)}, axis=0)")
             elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
                 self.emit(f"{name} = {self.coerce(name, before.type, after.type, mask)}")
+            elif after.batched and not before.batched and isinstance(after.type, Type) and name not in self.ctx.loop_masks:
+                scalars.append(name)
+        if scalars:
+            # Batched in the loop but still Python scalars: NumPy ones behave like the arrays they
+            # become (`~` on a Python bool is -1, not the logical not).
+            converted = ", ".join(f"np.{_NP_SCALAR[header[n].val.type]}({n})" for n in scalars)  # type: ignore[index]
+            self.emit(f"{', '.join(scalars)} = {converted}")
 
     def loop_lanes(self, loop: cst.While) -> str:
         test = loop.test
@@ -248,10 +280,21 @@ class _Lower:
             self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
                                                     and n != test.value)
         else:
-            self.emit(f"while {self.lower(test, mask)}:")
             inner = mask
+            start, self.depth = len(self.lines), self.depth + 1
+            cond = self.lower(test, mask)
+            self.depth -= 1
+            setup = self.lines[start:]
+            del self.lines[start:]
+            if not setup:
+                self.emit(f"while {cond}:")
+            else:  # the test needs statements: they must run before every test, not once
+                self.emit("while True:")
+                self.lines.extend(setup)
+                self.emit(f"    if not {paren(cond)}:")
+                self.emit("        break")
         self.depth += 1
-        self.block(body_of(s.body), inner)
+        self.suite(body_of(s.body), inner)
         self.depth -= 1
         if inner is not mask:
             self.lanes.pop()
@@ -272,7 +315,7 @@ class _Lower:
         if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
             self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
         self.depth += 1
-        self.block(body_of(s.body), mask)
+        self.suite(body_of(s.body), mask)
         self.depth -= 1
         if isinstance(s.target, cst.Name):
             self.ranges.pop(s.target.value, None)
@@ -323,7 +366,7 @@ class _Lower:
             op = UNOPS[type(node.operator)]
             operand = self.facts.val(node.expression)
             if op == "not" and not operand.batched:
-                return f"not {paren(self.lower(node.expression, mask))}"
+                return f"(not {paren(self.lower(node.expression, mask))})"
             return self.apply(rules.UNARY[op](operand.type, operand), [node.expression], mask)
         if isinstance(node, cst.BooleanOperation):
             return self.boolean(node, mask)
@@ -333,8 +376,10 @@ class _Lower:
             test = self.facts.val(node.test)
             cond = self.lower(node.test, mask)
             if test.batched:
-                cond = self.temp(cond, "c")
-            return self.select(cond, node.body, node.orelse, val.type, mask, batched=val.batched)
+                # The test becomes the mask of each side: a number's truth value, as a bool array.
+                cond = self.temp(cond if test.type is BOOL else self.truthy(cond, test.type), "c")
+            # A uniform test picks one side, batched or not: a Python conditional, never `~` on it.
+            return self.select(cond, node.body, node.orelse, val.type, mask, batched=test.batched)
         if isinstance(node, cst.Call):
             return self.call(node, mask)
         if isinstance(node, cst.Subscript):
@@ -398,17 +443,28 @@ class _Lower:
     def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None,
               extra: list[str] | None = None) -> str:
         args = [self.lower(o, mask) for o in operands] + (extra or [])
+        # An operand the expression uses twice is computed once.
+        args = [self.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
         if not impl.checks:
             return paren(impl.expr.format(*args))
         args = [self.temp(a) for a in args]
         uses_result = any("{r}" in c.pred for c in impl.checks)
-        result = impl.expr.format(*args)
+        uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
+        values = args
+        if uniform and mask is not None:
+            # Only some lanes get here, and the check flags them: the value must not raise for the
+            # others, as Python's `1 / 0` would. NumPy scalars give inf/nan instead (unobserved).
+            values = [self.as_numpy_scalar(a, o) for a, o in zip(args, operands)] + args[len(operands):]
+        result = impl.expr.format(*values)
         if uses_result:
             result = self.temp(result, "r")
-        uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
         for c in impl.checks:
             (self.check_uniform if uniform else self.check)(mask, c.pred.format(*args, r=result))
         return paren(result)
+
+    def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
+        t = self.facts.vals[node].type if node in self.facts.vals else None
+        return f"np.{_NP_SCALAR[t]}({text})" if t in _NP_SCALAR else text
 
     def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type) -> str:
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
@@ -427,8 +483,10 @@ class _Lower:
         if dst is INT:  # from BOOL
             return f"np.int64({text})"
         if dst is NUM and src.is_intlike:
+            if text.lstrip("-").isdigit() and abs(int(text)) <= 2**53:
+                return repr(float(int(text)))  # an exact int literal: 0 -> 0.0
             t = self.temp(text)
-            self.check(mask, f"np.abs({t}) > {rules.EXACT_INT}")
+            self.check(mask, rules.beyond_exact(t))
             return f"np.float64({t})"
         if dst is FLOAT:
             return f"np.float64({text})"
@@ -446,32 +504,71 @@ class _Lower:
             if not batched:
                 return f"({yes.text} if {cond} else {no.text})"
             return self.arrays.select(cond, Val(BOOL, True), yes, no)
+        if not batched:  # one side for every lane: Python's own laziness
+            return self.uniform_branches(cond, body, orelse, t, mask)
         yes = self.coerce(self.lower(body, _and(mask, cond)), self.facts.type(body), t, _and(mask, cond))
-        no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
+        no_mask = _and(mask, f"~{paren(cond)}")
         no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
-        if batched:
-            return _where(cond, yes, no, t)
-        return f"({self.numpy_scalar(yes, body, t)} if {cond} else {self.numpy_scalar(no, orelse, t)})"
+        return _where(cond, yes, no, t)
+
+    def uniform_branches(self, cond: str, yes: cst.BaseExpression, no: cst.BaseExpression, t: Type,
+                         mask: str | None) -> str:
+        """`yes if cond else no` on a uniform `cond`: each side is lowered inside its own Python
+        branch, so only the side Python evaluates runs (and can fail); when neither side needs a
+        statement, a conditional expression says the same."""
+        start = len(self.lines)
+        values, ends = [], []
+        for header, side in ((f"if {cond}:", yes), ("else:", no)):
+            self.emit(header)
+            self.depth += 1
+            values.append(self.numpy_scalar(self.coerce(self.lower(side, mask), self.facts.type(side), t, mask), side, t))
+            self.depth -= 1
+            ends.append(len(self.lines))
+        if ends[1] == start + 2:
+            del self.lines[start:]
+            return f"({values[0]} if {cond} else {values[1]})"
+        result, inner = self.ctx.namer.fresh("v"), "    " * (self.depth + 1)
+        self.lines.append(f"{inner}{result} = {values[1]}")
+        self.lines.insert(ends[0], f"{inner}{result} = {values[0]}")  # before the `else:`
+        return result
+
+    def lazily(self, header: str, produce: Callable[[], str]) -> tuple[str, bool]:
+        """Emit `header` and lower the code `produce` makes in its block; (its value, whether any
+        statement was needed). With none, the header is taken back: an expression will do."""
+        start = len(self.lines)
+        self.emit(header)
+        self.depth += 1
+        value = produce()
+        self.depth -= 1
+        if len(self.lines) == start + 1:
+            del self.lines[start:]
+            return value, False
+        return value, True
 
     def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
         val = self.facts.val(node)
         left_t, right_t = self.facts.type(node.left), self.facts.type(node.right)
         is_and = isinstance(node.operator, cst.And)
         left = self.lower(node.left, mask)
-        if not val.batched:
-            truth = self.truthy(left, left_t)
-            right = self.lower(node.right, _and(mask, truth if is_and else f"not {paren(truth)}"))
-            t = val.type
+        t = val.type
+        if not self.facts.val(node.left).batched:  # a uniform left side decides for every lane
+            truth = self.truthy(left, left_t)  # a uniform scalar expression: cheap to evaluate twice
             left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t)
-            right_c = self.numpy_scalar(self.coerce(right, right_t, t, mask), node.right, t)
-            return f"({left_c} {'and' if is_and else 'or'} {right_c})"
+            start = len(self.lines)
+            right, needed = self.lazily(f"if {truth if is_and else f'not {paren(truth)}'}:", lambda: self.numpy_scalar(
+                self.coerce(self.lower(node.right, mask), self.facts.type(node.right), t, mask), node.right, t))
+            if not needed:
+                return f"({left_c} {'and' if is_and else 'or'} {right})"
+            result = self.ctx.namer.fresh("v")
+            self.lines.insert(start, "    " * self.depth + f"{result} = {left_c}")
+            self.lines.append("    " * (self.depth + 1) + f"{result} = {right}")
+            return result
         left = self.temp(left, "c") if not _simple(left) else left
         truth = self.truthy(left, left_t)
         takes_right = truth if is_and else f"~{paren(truth)}"
         right = self.lower(node.right, _and(mask, takes_right))
         if left_t is BOOL and right_t is BOOL:
             return f"({left} {'&' if is_and else '|'} {paren(right)})"
-        t = val.type
         left_c = self.coerce(left, left_t, t, _and(mask, f"~{paren(takes_right)}"))
         right_c = self.coerce(right, right_t, t, _and(mask, takes_right))
         return f"np.where({truth}, {right_c}, {left_c})" if is_and else f"np.where({truth}, {left_c}, {right_c})"
@@ -482,6 +579,8 @@ class _Lower:
         operands = [node.left] + [c.comparator for c in node.comparisons]
         ops = [COMPARES[type(c.operator)] for c in node.comparisons]
         chained = len(ops) > 1
+        if chained and not batched:
+            return self.uniform_chain(operands, ops, mask)
         prev = self.lower(operands[0], mask)
         parts: list[str] = []
         cond_mask = mask
@@ -501,6 +600,26 @@ class _Lower:
         if not chained:
             return parts[0]
         return "(" + (" & " if batched else " and ").join(parts) + ")"
+
+    def uniform_chain(self, operands: list[cst.BaseExpression], ops: list[str], mask: str | None) -> str:
+        """`a < b < c` on uniform values: nested Python ifs, so `c` is only evaluated (and can
+        only raise) when `a < b`, as in Python."""
+        result = self.ctx.namer.fresh("c")
+        prev = self.lower(operands[0], mask)
+        for i, op in enumerate(ops):
+            if i:
+                self.emit(f"if {result}:")
+                self.depth += 1
+            nxt = self.temp(self.lower(operands[i + 1], mask))
+            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
+            if impl.checks:
+                prev = self.temp(prev)
+                for c in impl.checks:
+                    self.check_uniform(mask, c.pred.format(prev, nxt))
+            self.emit(f"{result} = {impl.expr.format(prev, nxt)}")
+            prev = nxt
+        self.depth -= len(ops) - 1
+        return result
 
     def call(self, node: cst.Call, mask: str | None) -> str:
         func = node.func

@@ -14,14 +14,25 @@ reordered only with `reassociate=True`::
     for i in range(n):                   if n > 0:
         s = s + x[i] * y[i]         ->       s = s + np.sum(x[0:n] * y[0:n])
 
-Any other loop (a carried dependency, control flow, a call that may raise, the loop variable
-read afterwards) is left alone: it stays a loop with a batched body.
+Each iteration's values keep their own shape behind the new leading iteration axis: `a[i]` is
+an element for a 1-d `a` and a row for a 2-d one. So a value that varies with the iteration may
+only meet values of its own rank, or values that do not vary (broadcasting then pairs the
+iteration axes), and may only go through elementwise NumPy calls (a reduction or a contraction
+of `a[0:n]` would mix the iterations)::
+
+    for i in range(a.shape[0]):          (unchanged: np.sum of a row is not elementwise,
+        out[i] = np.sum(a[i])    ->       and a row times w[i] would pair w with the columns)
+
+Any other loop (a carried dependency, control flow, a call that may raise, an index that may be
+out of range or negative, the loop variable read afterwards) is left alone: it stays a loop
+with a batched body.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from .. import array_rules
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, writes
 from ..analysis.types import ArrayType, Type
@@ -40,8 +51,15 @@ class _Loop:
         args = [code(a.value) for a in loop.iter.args]  # type: ignore[attr-defined]
         self.start, self.stop = ("0", args[0]) if len(args) == 1 else (args[0], args[1])
         self.span = f"{self.start}:{self.stop}"
+        vals = [pass_.facts.vals.get(a.value) for a in loop.iter.args]  # type: ignore[attr-defined]
+        consts = [v.const if v is not None else None for v in vals]
+        bounds = [0, *consts] if len(consts) == 1 else consts
+        self.bounds = tuple(bounds) if all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) else None
+        self.varying: set[str] = set()  # temporaries whose value differs between iterations
 
     def rewrite(self) -> list[cst.BaseStatement] | None:
+        if self.bounds is None or self.bounds[0] < 0:
+            return None  # x[0:n] must read exactly x[i] for each i: known, non-negative bounds
         body = self.loop.body.body
         assigned = writes(self.loop.body)
         stores: set[str] = set()
@@ -57,11 +75,11 @@ class _Loop:
                 if not (self._is_element(target) and isinstance(target.value, cst.Name)):
                     return None
                 name = target.value.value
-                if name in reads(a.value) or name in temps:
+                if name in reads(a.value) or name in temps or not self.in_range(target):
                     return None
                 value = self.vector(a.value, assigned | stores, temps)
-                if value is None:
-                    return None
+                if value is None or (self.varies(a.value) and self.rank(a.value) != self.rank(target)):
+                    return None  # a value of another rank would broadcast against the wrong axes
                 stores.add(name)
                 out.append(f"{name}[{self.span}] = {value}")
             elif isinstance(target, cst.Name):
@@ -73,6 +91,8 @@ class _Loop:
                 if value is None or target.value in reads(a.value):
                     return None
                 temps.add(target.value)
+                if self.varies(a.value):
+                    self.varying.add(target.value)
                 out.append(f"{target.value} = {value}")
             else:
                 return None
@@ -85,6 +105,28 @@ class _Loop:
         return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
             isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value == self.var
 
+    def in_range(self, node: cst.Subscript) -> bool:
+        """`x[i]` is valid for every i of the loop (else the loop raises IndexError, or wraps a
+        negative index, where the slice x[start:stop] would silently clip)."""
+        base = self.p.facts.vals.get(node.value)
+        if base is None or not isinstance(base.type, ArrayType):
+            return False
+        start, stop = self.bounds  # type: ignore[misc]
+        size = base.type.shape[0]
+        return stop <= start or (size is not None and stop <= size)
+
+    def rank(self, node: cst.CSTNode) -> int | None:
+        """The rank of one iteration's value of an expression of the loop body."""
+        val = self.p.facts.vals.get(node)
+        if val is None:
+            return None
+        return val.type.rank if isinstance(val.type, ArrayType) else 0
+
+    def varies(self, node: cst.CSTNode) -> bool:
+        """Whether the value differs between iterations (it gets the iteration axis)."""
+        names = reads(node)
+        return self.var in names or bool(names & self.varying)
+
     def vector(self, node: cst.BaseExpression, forbidden: set[str], temps: set[str]) -> str | None:
         """The expression over all iterations at once, or None if it is not elementwise."""
 
@@ -92,9 +134,7 @@ class _Loop:
             ok = True
 
             def leave_Subscript(inner, original, updated):  # noqa: N805
-                base = self.p.facts.vals.get(original.value)
-                if self._is_element(original) and isinstance(original.value, cst.Name) and base is not None \
-                        and isinstance(base.type, ArrayType):
+                if self._is_element(original) and isinstance(original.value, cst.Name) and self.in_range(original):
                     return expr(f"{original.value.value}[{self.span}]")
                 inner.ok = False
                 return updated
@@ -114,11 +154,35 @@ class _Loop:
             def visit_BooleanOperation(inner, node):  # noqa: N805
                 inner.ok = False  # `and`/`or` on arrays are not elementwise
 
+            def visit_IfExp(inner, node):  # noqa: N805
+                inner.ok = inner.ok and not self.varies(node)  # `x if c else y` on arrays is not either
+
         swap = Swap()
         new = node.visit(swap)
-        if not swap.ok or not self.numpy_semantics(node):
+        if not swap.ok or not self.numpy_semantics(node) or not self.aligned(node):
             return None
         return code(new)
+
+    def aligned(self, node: cst.BaseExpression) -> bool:
+        """Each operation keeps the iteration axis of its varying operands in front: they have the
+        operation's own rank (operands that do not vary broadcast as in one iteration), and NumPy
+        calls on them are elementwise (a reduction or contraction would mix the iterations)."""
+        ok = True
+        loop = self
+
+        class Check(cst.CSTVisitor):
+            def on_visit(inner, n: cst.CSTNode) -> bool:  # noqa: N805
+                nonlocal ok
+                operands = _operands(n)
+                if isinstance(n, cst.Call) and any(loop.varies(o) for o in operands):
+                    rule = array_rules.ARRAY_CALLS.get(code(n.func))
+                    ok = ok and rule is not None and rule.family == "elementwise"
+                rank = loop.rank(n) if operands else None
+                ok = ok and all(loop.rank(o) == rank for o in operands if loop.varies(o))
+                return ok
+
+        node.visit(Check())
+        return ok
 
     def numpy_semantics(self, node: cst.BaseExpression) -> bool:
         """Every operation that varies with the iteration already works on NumPy values: the
@@ -140,26 +204,45 @@ class _Loop:
         return ok
 
     def reduction(self, name: str, value: cst.BaseExpression, forbidden: set[str], temps: set[str]) -> str | None:
-        """`s = s + e` (sums, counts), `s = s * e`, `m = max(m, e)` / `min`: as array reductions."""
+        """`s = s + e` (sums, counts), `s = s * e`, `m = max(m, e)` / `min`: as array reductions
+        of a term `e` that is one number per iteration (a term that does not vary would be
+        counted once, not once per iteration)."""
         facts = self.p.facts
         target_type = facts.vals.get(value)
         exact = target_type is not None and isinstance(target_type.type, Type) and target_type.type.is_intlike
         if isinstance(value, cst.BinaryOperation) and isinstance(value.left, cst.Name) and value.left.value == name \
                 and isinstance(value.operator, cst.Add | cst.Multiply):
-            term = self.vector(value.right, forbidden - {name}, temps)
-            if term is None or name in reads(value.right) or not (exact or self.p.ctx.options.reassociate):
+            term = self.term(value.right, name, forbidden, temps)
+            if term is None or not (exact or self.p.ctx.options.reassociate):
                 return None
             reducer = "sum" if isinstance(value.operator, cst.Add) else "prod"
             op = "+" if reducer == "sum" else "*"
             return f"{name} = {name} {op} np.{reducer}({term})"
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("max", "min") \
                 and len(value.args) == 2 and isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == name:
-            term = self.vector(value.args[1].value, forbidden - {name}, temps)
-            if term is None or name in reads(value.args[1].value) or not (exact or self.p.ctx.options.reassociate):
+            term = self.term(value.args[1].value, name, forbidden, temps)
+            if term is None or not (exact or self.p.ctx.options.reassociate):
                 return None
             fn = value.func.value
             return f"{name} = {fn}({name}, np.{'max' if fn == 'max' else 'min'}({paren(term)}))"
         return None
+
+    def term(self, node: cst.BaseExpression, name: str, forbidden: set[str], temps: set[str]) -> str | None:
+        """The reduced term over all iterations: it varies, and is a number in each iteration."""
+        if name in reads(node) or not self.varies(node) or self.rank(node) != 0:
+            return None
+        return self.vector(node, forbidden - {name}, temps)
+
+
+def _operands(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The values an operation combines (empty for anything that is not an operation)."""
+    if isinstance(node, cst.BinaryOperation):
+        return [node.left, node.right]
+    if isinstance(node, cst.Comparison):
+        return [node.left, *(c.comparator for c in node.comparisons)]
+    if isinstance(node, cst.Call):
+        return [a.value for a in node.args]
+    return []
 
 
 def _reads_element(node: cst.CSTNode) -> bool:

@@ -16,6 +16,7 @@ After::
         n = n + 1
         active = active and (zr * zr + zi * zi <= 4.0 and n < max_iter)
 
+A test that is a number (`while x:`) is its truth value, `bool(x)`: masks are bools.
 `active` is sticky: a lane that left never comes back, and the test is only evaluated on lanes
 still in the loop (the `and` is lazy), so a finished lane can neither raise nor hang the loop.
 For one lane this is the same program; `if_to_select` then runs the body under the mask
@@ -29,14 +30,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import Context, assign, replace
+from ..analysis.batched import Facts
+from .base import Context, as_bool, assign, replace
 from .canonicalize import parenthesize
 
 
 class _Lower(cst.CSTTransformer):
-    def __init__(self, ctx: Context, batched: dict[cst.CSTNode, bool]) -> None:
+    def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
-        self.batched = batched
+        self.facts = facts
+        self.batched = facts.batched_test
         self.depth = 0  # enclosing batched ifs / masked loops
 
     def _enters_batched(self, node: cst.CSTNode) -> bool:
@@ -59,13 +62,15 @@ class _Lower(cst.CSTTransformer):
         mask = self.ctx.namer.fresh("active")
         self.ctx.loop_masks.add(mask)
         # A fresh copy: analysis facts are keyed by node, so one node must not sit in two places.
-        test = parenthesize(updated.test.deep_clone())
+        # The mask is a bool: a number's test (`while x:`) becomes `bool(x)`.
+        first = as_bool(updated.test, self.facts, original.test)
+        test = parenthesize(first.deep_clone())
         update = assign(mask, cst.BooleanOperation(cst.Name(mask), cst.And(), test))
         body = updated.body.with_changes(body=[*updated.body.body, update])
         loop = updated.with_changes(test=cst.Name(mask), body=body, leading_lines=())
-        return cst.FlattenSentinel(replace(updated, [assign(mask, updated.test), loop]))
+        return cst.FlattenSentinel(replace(updated, [assign(mask, first), loop]))
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     facts = ctx.analyze(func)
-    return func.visit(_Lower(ctx, facts.batched_test))
+    return func.visit(_Lower(ctx, facts))
