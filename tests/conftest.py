@@ -23,3 +23,87 @@ def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", help="rewrite the golden expected outputs")
     parser.addoption("--fuzz-minutes", type=float, default=float(os.environ.get("VECTORIZER_FUZZ_MINUTES", 0)),
                      help="run the differential fuzzer for this many minutes (0: the bounded CI run)")
+
+
+# -- VECTORIZER_BLOCK_NUMBA=1: run the suite as if Numba were not installed --------------------
+# `.ci/run` uses it for its second run (`-m "not numba"`): the package must import, and every
+# non-JIT test pass, without Numba. numba and llvmlite are hidden from the import system when this
+# conftest is imported, before any test module (or vectorizer itself) can import them, and the
+# same code is handed to every Python process the tests start as a `sitecustomize` on PYTHONPATH,
+# so subprocess tests run without Numba too.
+NUMBA_BLOCKER = """
+import os as _os
+import sys as _sys
+
+_BLOCKED = ("numba", "llvmlite")
+
+
+def _blocked(name):
+    return any(name == m or name.startswith(m + ".") for m in _BLOCKED)
+
+
+class NumbaHidingFinder:
+    \"\"\"Wraps the path-entry finder of a sys.path directory: numba and llvmlite are not there.
+
+    Hiding them from the path entries (rather than raising in a meta-path finder) gives exactly
+    what a missing package gives: `import numba` raises ModuleNotFoundError("No module named
+    'numba'"), importlib.util.find_spec("numba") returns None (vectorizer.jit.available() is
+    False), and nothing is added to sys.modules.\"\"\"
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def find_spec(self, name, target=None):
+        return None if _blocked(name) else self.inner.find_spec(name, target)
+
+    def invalidate_caches(self):
+        if hasattr(self.inner, "invalidate_caches"):
+            self.inner.invalidate_caches()
+
+    def __getattr__(self, attr):
+        return getattr(self.inner, attr)
+
+
+def _hiding_path_hook(path):
+    for hook in _sys.path_hooks:
+        if not getattr(hook, "hides_numba", False):
+            try:
+                return NumbaHidingFinder(hook(path))
+            except ImportError:
+                continue
+    raise ImportError(f"no path hook for {path!r}")
+
+
+_hiding_path_hook.hides_numba = True  # installed once per process (sitecustomize, then conftest)
+
+
+def block_numba():
+    already = sorted(m for m in _sys.modules if _blocked(m))
+    if already:  # too late to pretend it is missing: say so instead of running a false proof
+        raise RuntimeError(f"VECTORIZER_BLOCK_NUMBA=1 but {already} is already imported")
+    if not any(getattr(hook, "hides_numba", False) for hook in _sys.path_hooks):
+        _sys.path_hooks.insert(0, _hiding_path_hook)
+    for path, finder in list(_sys.path_importer_cache.items()):
+        if finder is not None and type(finder).__name__ != "NumbaHidingFinder":
+            _sys.path_importer_cache[path] = NumbaHidingFinder(finder)
+
+
+if _os.environ.get("VECTORIZER_BLOCK_NUMBA", "") not in ("", "0"):
+    block_numba()
+"""
+
+
+def _block_numba_here_and_in_subprocesses() -> None:
+    import atexit
+    import shutil
+    import tempfile
+
+    exec(NUMBA_BLOCKER, globals())  # this process
+    site = tempfile.mkdtemp(prefix="vectorizer-no-numba-")
+    Path(site, "sitecustomize.py").write_text(NUMBA_BLOCKER)  # the processes tests start
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (site, os.environ.get("PYTHONPATH", "")) if p)
+    atexit.register(shutil.rmtree, site, True)
+
+
+if os.environ.get("VECTORIZER_BLOCK_NUMBA", "") not in ("", "0"):
+    _block_numba_here_and_in_subprocesses()
