@@ -20,7 +20,7 @@ import functools
 from .. import __version__
 from ..analysis.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
-from ..passes.ops_to_numpy import literal
+from ..passes.numpy_fold import literal
 
 
 def signature(params: dict[str, Val]) -> str:

@@ -20,7 +20,7 @@ machinery runs inside the loops: every Python error is a flag, raised later by t
 from __future__ import annotations
 
 from ..analysis.types import Val
-from ..passes.ops_to_numpy import literal
+from ..passes.numpy_fold import literal
 from . import emit
 
 # Below this many lanes one thread is faster than waking the thread pool (measured with

@@ -49,7 +49,7 @@ from ..frontend.namespace import Namespace
 from ..frontend.parse import parse_function
 from ..frontend.source import FunctionSource
 from ..options import Options
-from ..passes.ops_to_numpy import literal
+from ..passes.numpy_fold import literal
 from ..pipeline import lower, lower_lanes
 from . import emit
 

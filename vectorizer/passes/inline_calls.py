@@ -36,7 +36,7 @@ from ..analysis.batched import Facts
 from ..analysis.calls import default_val, default_value
 from ..analysis.liveness import writes
 from .base import Context, assign, block, body_of, code, func_body, replace
-from .ops_to_numpy import literal
+from .numpy_fold import literal
 
 
 class _Rename(cst.CSTTransformer):

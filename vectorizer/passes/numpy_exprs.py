@@ -1,0 +1,242 @@
+"""Expressions of `ops_to_numpy` that pick or combine values lane by lane: conditional
+expressions, `and`/`or`, comparisons (chained), calls, `min`/`max` and tuple indexing.
+
+A batched choice becomes `np.where`, each side lowered under the mask of the lanes that take it
+(so its flags only count there); a uniform one stays a Python conditional, so only the side
+Python evaluates runs::
+
+    y = a / b if b != 0 else 0.0   ->   c = b != 0
+                                        flag |= c & (b == 0)
+                                        y = np.where(c, a / b, 0.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from .. import rules
+from ..analysis.batched import COMPARES, Facts
+from ..analysis.types import BOOL, ArrayType, Type, Val
+from .base import Context, paren
+
+
+def mask_and(mask: str | None, cond: str) -> str:
+    if mask is None or mask == cond:
+        return cond
+    return f"{paren(mask)} & {paren(cond)}"
+
+
+def where(cond: str, yes: str, no: str, t: Type) -> str:
+    """np.where, or the cheaper bool algebra when a side is a constant (flags like done/brk);
+    parenthesized, as an operand of `~` or `&` may be."""
+    if t is BOOL:
+        if yes == "True":
+            return f"({paren(no)} | {paren(cond)})"
+        if yes == "False":
+            return f"({paren(no)} & ~{paren(cond)})"
+        if no == "False":
+            return f"({paren(cond)} & {paren(yes)})"
+        if no == "True":
+            return f"(~{paren(cond)} | {paren(yes)})"
+    return f"np.where({cond}, {yes}, {no})"
+
+
+def simple(text: str) -> bool:
+    t = text.strip()
+    if t.isidentifier():
+        return True
+    try:
+        float(t)
+        return True
+    except ValueError:
+        return t in ("np.pi", "np.e", "np.inf", "np.nan", "-np.inf")
+
+
+class Expressions:
+    """Mixed into ops_to_numpy's lowering, whose `lower`, `temp`, `check`, `coerce`, ... these use."""
+
+    ctx: Context
+    facts: Facts
+    lines: list[str]
+    depth: int
+
+    def select(self, cond: str, body: cst.BaseExpression, orelse: cst.BaseExpression, t: Type,
+               mask: str | None, batched: bool) -> str:
+        """`body if cond else orelse` with each side's flags masked by the lanes that pick it."""
+        if isinstance(t, ArrayType):
+            from ..array_rules import Arg
+
+            yes = Arg(self.lower(body, mask_and(mask, cond)), self.facts.val(body))
+            no_mask = mask_and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
+            no = Arg(self.lower(orelse, no_mask), self.facts.val(orelse))
+            if not batched:
+                return f"({yes.text} if {cond} else {no.text})"
+            return self.arrays.select(cond, Val(BOOL, True), yes, no)
+        if not batched:  # one side for every lane: Python's own laziness
+            return self.uniform_branches(cond, body, orelse, t, mask)
+        yes = self.coerce(self.lower(body, mask_and(mask, cond)), self.facts.type(body), t, mask_and(mask, cond))
+        no_mask = mask_and(mask, f"~{paren(cond)}")
+        no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
+        return where(cond, yes, no, t)
+
+    def uniform_branches(self, cond: str, yes: cst.BaseExpression, no: cst.BaseExpression, t: Type,
+                         mask: str | None) -> str:
+        """`yes if cond else no` on a uniform `cond`: each side is lowered inside its own Python
+        branch, so only the side Python evaluates runs (and can fail); when neither side needs a
+        statement, a conditional expression says the same."""
+        start = len(self.lines)
+        values, ends = [], []
+        for header, side in ((f"if {cond}:", yes), ("else:", no)):
+            self.emit(header)
+            self.depth += 1
+            values.append(self.numpy_scalar(self.coerce(self.lower(side, mask), self.facts.type(side), t, mask), side, t))
+            self.depth -= 1
+            ends.append(len(self.lines))
+        if ends[1] == start + 2:
+            del self.lines[start:]
+            return f"({values[0]} if {cond} else {values[1]})"
+        result, inner = self.ctx.namer.fresh("v"), "    " * (self.depth + 1)
+        self.lines.append(f"{inner}{result} = {values[1]}")
+        self.lines.insert(ends[0], f"{inner}{result} = {values[0]}")  # before the `else:`
+        return result
+
+    def lazily(self, header: str, produce: Callable[[], str]) -> tuple[str, bool]:
+        """Emit `header` and lower the code `produce` makes in its block; (its value, whether any
+        statement was needed). With none, the header is taken back: an expression will do."""
+        start = len(self.lines)
+        self.emit(header)
+        self.depth += 1
+        value = produce()
+        self.depth -= 1
+        if len(self.lines) == start + 1:
+            del self.lines[start:]
+            return value, False
+        return value, True
+
+    def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
+        val = self.facts.val(node)
+        left_t, right_t = self.facts.type(node.left), self.facts.type(node.right)
+        is_and = isinstance(node.operator, cst.And)
+        left = self.lower(node.left, mask)
+        t = val.type
+        if not self.facts.val(node.left).batched:  # a uniform left side decides for every lane
+            truth = self.truthy(left, left_t)  # a uniform scalar expression: cheap to evaluate twice
+            left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t)
+            start = len(self.lines)
+            right, needed = self.lazily(f"if {truth if is_and else f'not {paren(truth)}'}:", lambda: self.numpy_scalar(
+                self.coerce(self.lower(node.right, mask), self.facts.type(node.right), t, mask), node.right, t))
+            if not needed:
+                return f"({left_c} {'and' if is_and else 'or'} {right})"
+            result = self.ctx.namer.fresh("v")
+            self.lines.insert(start, "    " * self.depth + f"{result} = {left_c}")
+            self.lines.append("    " * (self.depth + 1) + f"{result} = {right}")
+            return result
+        left = self.temp(left, "c") if not simple(left) else left
+        truth = self.truthy(left, left_t)
+        takes_right = truth if is_and else f"~{paren(truth)}"
+        right = self.lower(node.right, mask_and(mask, takes_right))
+        if left_t is BOOL and right_t is BOOL:
+            return f"({left} {'&' if is_and else '|'} {paren(right)})"
+        left_c = self.coerce(left, left_t, t, mask_and(mask, f"~{paren(takes_right)}"))
+        right_c = self.coerce(right, right_t, t, mask_and(mask, takes_right))
+        return f"np.where({truth}, {right_c}, {left_c})" if is_and else f"np.where({truth}, {left_c}, {right_c})"
+
+    def comparison(self, node: cst.Comparison, mask: str | None) -> str:
+        """`a < b < c` is `(a < b) & (b < c)`, b evaluated once, c's flags only where a < b."""
+        batched = self.facts.val(node).batched
+        operands = [node.left] + [c.comparator for c in node.comparisons]
+        ops = [COMPARES[type(c.operator)] for c in node.comparisons]
+        chained = len(ops) > 1
+        if chained and not batched:
+            return self.uniform_chain(operands, ops, mask)
+        prev = self.lower(operands[0], mask)
+        parts: list[str] = []
+        cond_mask = mask
+        for i, op in enumerate(ops):
+            nxt = self.lower(operands[i + 1], cond_mask)
+            if chained and i + 1 < len(ops):
+                nxt = self.temp(nxt)
+            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
+            if impl.checks:
+                prev, nxt = self.temp(prev), self.temp(nxt)
+                for c in impl.checks:
+                    self.check(cond_mask, c.pred.format(prev, nxt))
+            part = f"({impl.expr.format(prev, nxt)})"
+            parts.append(part)
+            cond_mask = mask_and(cond_mask, part)
+            prev = nxt
+        if not chained:
+            return parts[0]
+        return "(" + (" & " if batched else " and ").join(parts) + ")"
+
+    def uniform_chain(self, operands: list[cst.BaseExpression], ops: list[str], mask: str | None) -> str:
+        """`a < b < c` on uniform values: nested Python ifs, so `c` is only evaluated (and can
+        only raise) when `a < b`, as in Python."""
+        result = self.ctx.namer.fresh("c")
+        prev = self.lower(operands[0], mask)
+        for i, op in enumerate(ops):
+            if i:
+                self.emit(f"if {result}:")
+                self.depth += 1
+            nxt = self.temp(self.lower(operands[i + 1], mask))
+            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
+            if impl.checks:
+                prev = self.temp(prev)
+                for c in impl.checks:
+                    self.check_uniform(mask, c.pred.format(prev, nxt))
+            self.emit(f"{result} = {impl.expr.format(prev, nxt)}")
+            prev = nxt
+        self.depth -= len(ops) - 1
+        return result
+
+    def call(self, node: cst.Call, mask: str | None) -> str:
+        func = node.func
+        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        args = [a for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        val = self.facts.val(node)
+        if name in ("min", "max"):
+            return self.min_max(name, [a.value for a in args], val.type, mask, val.batched)
+        if name == "pow":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            return self.apply(rules.BINARY["**"](left.type, right.type, left, right), [a.value for a in args], mask)
+        if name == "divmod":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            return self.apply(rules.DIVMOD(left.type, right.type, left, right), [a.value for a in args], mask)
+        vals = [self.facts.val(a.value) for a in args]
+        if name in rules.KEYWORD_CALLS:
+            impl = rules.KEYWORD_CALLS[name](vals, {k: self.facts.val(a.value) for k, a in keywords.items()})
+            return self.apply(impl, [a.value for a in args], mask)
+        operands = [a.value for a in args] + [a.value for a in keywords.values()]
+        impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
+        return self.apply(impl, operands, mask)
+
+    def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:
+        """Python's min/max keep the first of equal items: min(a, b) is `b if b < a else a`."""
+        op = "<" if name == "min" else ">"
+        acc_t = self.facts.type(operands[0])
+        acc = self.lower(operands[0], mask)
+        acc = self.temp(acc if batched else self.numpy_scalar(acc, operands[0], acc_t))
+        for operand in operands[1:]:
+            nxt_t = self.facts.type(operand)
+            nxt = self.lower(operand, mask)
+            nxt = self.temp(nxt if batched else self.numpy_scalar(nxt, operand, nxt_t))
+            impl = rules.compare(op, nxt_t, acc_t)
+            for c in impl.checks:
+                self.check(mask, c.pred.format(nxt, acc))
+            cond = self.temp(impl.expr.format(nxt, acc), "c") if batched else impl.expr.format(nxt, acc)
+            new_t = t
+            yes = self.coerce(nxt, nxt_t, new_t, mask_and(mask, cond))
+            no = self.coerce(acc, acc_t, new_t, mask_and(mask, f"~{paren(cond)}" if batched else f"not ({cond})"))
+            acc = self.temp(f"np.where({cond}, {yes}, {no})" if batched else f"({yes} if {cond} else {no})")
+            acc_t = new_t
+        return acc
+
+    def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+        seq = self.lower(node.value, mask)
+        size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
+        index = self.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
+        self.check(mask, f"({index} < {-size}) | ({index} >= {size})")
+        return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
