@@ -214,6 +214,11 @@ def gamma_or_sqrt(x: float) -> float:
     return math.sqrt(x)
 
 
+def bool_as_number(b: bool, x: float) -> float:
+    # Numba has no float(bool) or math.fmod(bool, float): a bool used as a number is an int.
+    return math.fmod(b, 2.0) + math.atan2(b | b, 3.0) + float(b) * x + (b if x > 0 else x)
+
+
 def int_vs_float(a: int, x: float) -> int:
     code = 0
     if a == x:
@@ -695,6 +700,14 @@ def test_int_float_comparison_is_exact(backend):
         run_check(int_vs_float, backend, *args)
 
     run()
+
+
+def test_bools_used_as_numbers(backend):
+    b = np.array([True, False, True, False, True])
+    x = np.array([0.5, -0.0, math.nan, -math.inf, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "Numba could not compile" fallback
+        run_check(bool_as_number, backend, b, x)
 
 
 # -- the choice of backend is visible; a function Numba cannot type falls back with a warning ----

@@ -184,14 +184,16 @@ class _Predicate:
     def batched_if(self, s: cst.If, mask: str | None, need: frozenset[str]) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
         then, other = body_of(s.body), body_of(s.orelse)
-        is_bool = self.facts.vals.get(s.test) is not None and self.facts.vals[s.test].type is BOOL
-        if isinstance(s.test, cst.Name) and is_bool and s.test.value not in self.ctx.loop_masks \
-                and s.test.value not in writes(s):
+        if isinstance(s.test, cst.Name) and self.always_bool(s.test.value) \
+                and s.test.value not in self.ctx.loop_masks and s.test.value not in writes(s):
             cond = s.test.value  # a bool the branches never reassign can be the mask itself
         else:
             cond = self.ctx.namer.fresh("m")
-            # A mask is a bool: a number's truth value is `x != 0` (NaN is true).
-            test = s.test if is_bool else cst.Call(cst.Name("bool"), [cst.Arg(s.test)])
+            # A mask is a bool: a number's truth value is `x != 0` (NaN is true). The analysis
+            # ran before this pass, whose merges may have changed a variable's type since (a
+            # bool that an earlier branch set to 0.0 is a float now): only a test that is a bool
+            # whatever its operands are goes unwrapped; ops_to_numpy drops `bool()` of a bool.
+            test = s.test if _bool_syntax(s.test) else cst.Call(cst.Name("bool"), [cst.Arg(s.test)])
             test_stmt = assign(cond, test)
             out.append(test_stmt if mask is None else if_stmt(mask, [test_stmt]))
             self.defined.add(cond)
@@ -210,6 +212,11 @@ class _Predicate:
         if other:
             out += self.block(other, else_mask, need | after)
         return out
+
+    def always_bool(self, name: str) -> bool:
+        """The variable is a bool wherever the function has it (its type never changes)."""
+        envs = [env[name].val for env in self.facts.env_before.values() if name in env]
+        return bool(envs) and all(v.type is BOOL for v in envs)
 
     def loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
         stmts = body_of(s.body)
@@ -290,3 +297,11 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     ctx.predicated = True
     return func.with_changes(body=block(inits + body))
 
+
+def _bool_syntax(test: cst.BaseExpression) -> bool:
+    """A comparison, `not x` or `bool(x)`: a bool, whatever its operands hold."""
+    if isinstance(test, cst.Comparison):
+        return True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return True
+    return isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "bool"

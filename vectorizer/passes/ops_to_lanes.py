@@ -45,7 +45,7 @@ from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
 from ..errors import VectorizeError
 from .base import Context, body_of, code, func_body, paren
-from .ops_to_numpy import literal
+from .numpy_fold import literal, static_check
 
 ZERO = {BOOL: "False", INT: "0", FLOAT: "0.0", NUM: "0.0"}
 _NP_TO_MATH = {
@@ -255,6 +255,8 @@ class _Lanes:
         if dst is INT:
             return f"int({text})"
         if dst in (FLOAT, NUM):
+            if src is BOOL:  # Numba has no float(bool); and a bool is exact in a float
+                return f"float(int({text}))"
             if src.is_intlike and dst is NUM:
                 t = self.temp(text)
                 self.check(rules.beyond_exact(t))
@@ -317,6 +319,11 @@ class _Lanes:
 
     def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression]) -> str:
         args = [self.expr(o) for o in operands]
+        if impl.result is not BOOL:
+            # A bool used as a number is an int, as in Python: Numba has no float(bool) and no
+            # math.fmod(bool, ...).
+            args = [f"int({a})" if self.facts.type(o) is BOOL and not a.startswith("int(") else a
+                    for a, o in zip(args, operands)]
         if not impl.checks:
             return paren(scalar(impl.expr.format(*args)))
         args = [self.temp(a) for a in args]
@@ -458,9 +465,7 @@ def _storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:
 
 
 def _static_false(pred: str) -> bool:
-    from .ops_to_numpy import _static
-
-    return _static(pred) is False
+    return static_check(pred) is False
 
 
 def _number(text: str) -> bool:

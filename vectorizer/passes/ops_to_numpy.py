@@ -26,63 +26,25 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import math
-import operator
-from collections.abc import Callable
 
 import libcst as cst
-import numpy as np
 
 from .. import rules
-from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
+from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.liveness import Liveness, writes
-from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, TupleType, Type, Val
+from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
+from .numpy_exprs import Expressions, mask_and, simple
+from .numpy_fold import Folding, FoldRaised, NoFold, literal, static_check
 
 _NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
-_PY_BINOPS = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-    "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
-    "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift,
-}
 
 
-class _NoFold(Exception):
-    """The expression depends on a variable."""
-
-
-class _FoldRaised(Exception):
-    """Python raises (or leaves int64) when computing the expression from its constants."""
-
-
-def literal(value: object) -> str:
-    """Python source for a constant, valid in generated code."""
-    if isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "np.nan"
-        if math.isinf(value):
-            return "np.inf" if value > 0 else "-np.inf"
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value)
-    if isinstance(value, tuple):
-        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
-    raise TypeError(value)
-
-
-def _and(mask: str | None, cond: str) -> str:
-    if mask is None or mask == cond:
-        return cond
-    return f"{paren(mask)} & {paren(cond)}"
-
-
-class _Lower:
+class _Lower(Expressions, Folding):
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
         self.facts = facts
@@ -103,15 +65,9 @@ class _Lower:
             self.checked.clear()  # an assignment or a block boundary: earlier checks may be stale
         self.lines.append("    " * self.depth + line)
 
-    def folded(self, node: cst.BaseExpression) -> object:
-        try:
-            return self.fold(node)
-        except (_NoFold, _FoldRaised):
-            return None
-
     def check_uniform(self, mask: str | None, pred: str) -> None:
         """A check the same for every lane: a Python `if`, not an operation over all lanes."""
-        static = _static(pred)
+        static = static_check(pred)
         if static is False:
             return
         if static is True:
@@ -122,13 +78,13 @@ class _Lower:
         self.depth -= 1
 
     def check(self, mask: str | None, pred: str) -> None:
-        static = _static(pred)
+        static = static_check(pred)
         if static is False:
             return  # decided at transform time: no lane can fail here
         if static is True:
             line = f"{self.flag} |= {mask if mask is not None else 'True'}"
         else:
-            line = f"{self.flag} |= {_and(mask, static)}"
+            line = f"{self.flag} |= {mask_and(mask, static)}"
         key = ("    " * self.depth, line)
         if key in self.checked:
             return  # the same lanes were already flagged for the same reason
@@ -149,7 +105,7 @@ class _Lower:
         self.emit(f"return {value}, {self.flag}")
 
     def temp(self, text: str, stem: str = "t") -> str:
-        if _simple(text):
+        if simple(text):
             return text
         name = self.ctx.namer.fresh(stem)
         self.emit(f"{name} = {text}")
@@ -246,13 +202,15 @@ class _Lower:
         entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
         scalars: list[str] = []
         for name in sorted(header):
-            if name not in entry:
-                continue
+            if name not in entry or entry[name].maybe_unbound:
+                continue  # a name unbound on entry is only read where the loop has set it
             before, after = entry[name].val, header[name].val
             if isinstance(before.type, ArrayType) and after.batched and not before.batched:
                 self.emit(f"{name} = np.repeat({name}[None], {self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)}, axis=0)")
             elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
-                self.emit(f"{name} = {self.coerce(name, before.type, after.type, mask)}")
+                converted = self.coerce(name, before.type, after.type, mask)
+                if converted != name:  # float -> NUM keeps its storage
+                    self.emit(f"{name} = {converted}")
             elif after.batched and not before.batched and isinstance(after.type, Type) and name not in self.ctx.loop_masks:
                 scalars.append(name)
         if scalars:
@@ -326,9 +284,9 @@ class _Lower:
             return self._lower(node, mask)  # a module constant keeps its name (emitted at module level)
         try:
             return literal(self.fold(node))
-        except _NoFold:
+        except NoFold:
             return self._lower(node, mask)
-        except _FoldRaised:
+        except FoldRaised:
             self.check(mask, "True")  # every lane evaluating it raises: the re-run reports it
             result = self.facts.vals[node].type
             return literal({BOOL: False, INT: 0}.get(result, 0.0))  # type: ignore[call-overload]
@@ -346,7 +304,7 @@ class _Lower:
                 return rules.MATH_CONSTANTS[node.attr.value]
             return self.arrays.attribute(node, mask)
         if self.is_numpy(node):
-            return self.numpy_expr(node, mask)
+            return paren(self.numpy_expr(node, mask))  # `-a` may be the operand of `**`
         if isinstance(node, cst.BinaryOperation):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
@@ -482,6 +440,8 @@ class _Lower:
             return text
         if dst is INT:  # from BOOL
             return f"np.int64({text})"
+        if dst is NUM and src is BOOL:
+            return f"np.float64({text})"  # 0.0 or 1.0: exact
         if dst is NUM and src.is_intlike:
             if text.lstrip("-").isdigit() and abs(int(text)) <= 2**53:
                 return repr(float(int(text)))  # an exact int literal: 0 -> 0.0
@@ -491,261 +451,6 @@ class _Lower:
         if dst is FLOAT:
             return f"np.float64({text})"
         raise AssertionError((src, dst))
-
-    def select(self, cond: str, body: cst.BaseExpression, orelse: cst.BaseExpression, t: Type,
-               mask: str | None, batched: bool) -> str:
-        """`body if cond else orelse` with each side's flags masked by the lanes that pick it."""
-        if isinstance(t, ArrayType):
-            from ..array_rules import Arg
-
-            yes = Arg(self.lower(body, _and(mask, cond)), self.facts.val(body))
-            no_mask = _and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")
-            no = Arg(self.lower(orelse, no_mask), self.facts.val(orelse))
-            if not batched:
-                return f"({yes.text} if {cond} else {no.text})"
-            return self.arrays.select(cond, Val(BOOL, True), yes, no)
-        if not batched:  # one side for every lane: Python's own laziness
-            return self.uniform_branches(cond, body, orelse, t, mask)
-        yes = self.coerce(self.lower(body, _and(mask, cond)), self.facts.type(body), t, _and(mask, cond))
-        no_mask = _and(mask, f"~{paren(cond)}")
-        no = self.coerce(self.lower(orelse, no_mask), self.facts.type(orelse), t, no_mask)
-        return _where(cond, yes, no, t)
-
-    def uniform_branches(self, cond: str, yes: cst.BaseExpression, no: cst.BaseExpression, t: Type,
-                         mask: str | None) -> str:
-        """`yes if cond else no` on a uniform `cond`: each side is lowered inside its own Python
-        branch, so only the side Python evaluates runs (and can fail); when neither side needs a
-        statement, a conditional expression says the same."""
-        start = len(self.lines)
-        values, ends = [], []
-        for header, side in ((f"if {cond}:", yes), ("else:", no)):
-            self.emit(header)
-            self.depth += 1
-            values.append(self.numpy_scalar(self.coerce(self.lower(side, mask), self.facts.type(side), t, mask), side, t))
-            self.depth -= 1
-            ends.append(len(self.lines))
-        if ends[1] == start + 2:
-            del self.lines[start:]
-            return f"({values[0]} if {cond} else {values[1]})"
-        result, inner = self.ctx.namer.fresh("v"), "    " * (self.depth + 1)
-        self.lines.append(f"{inner}{result} = {values[1]}")
-        self.lines.insert(ends[0], f"{inner}{result} = {values[0]}")  # before the `else:`
-        return result
-
-    def lazily(self, header: str, produce: Callable[[], str]) -> tuple[str, bool]:
-        """Emit `header` and lower the code `produce` makes in its block; (its value, whether any
-        statement was needed). With none, the header is taken back: an expression will do."""
-        start = len(self.lines)
-        self.emit(header)
-        self.depth += 1
-        value = produce()
-        self.depth -= 1
-        if len(self.lines) == start + 1:
-            del self.lines[start:]
-            return value, False
-        return value, True
-
-    def boolean(self, node: cst.BooleanOperation, mask: str | None) -> str:
-        val = self.facts.val(node)
-        left_t, right_t = self.facts.type(node.left), self.facts.type(node.right)
-        is_and = isinstance(node.operator, cst.And)
-        left = self.lower(node.left, mask)
-        t = val.type
-        if not self.facts.val(node.left).batched:  # a uniform left side decides for every lane
-            truth = self.truthy(left, left_t)  # a uniform scalar expression: cheap to evaluate twice
-            left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t)
-            start = len(self.lines)
-            right, needed = self.lazily(f"if {truth if is_and else f'not {paren(truth)}'}:", lambda: self.numpy_scalar(
-                self.coerce(self.lower(node.right, mask), self.facts.type(node.right), t, mask), node.right, t))
-            if not needed:
-                return f"({left_c} {'and' if is_and else 'or'} {right})"
-            result = self.ctx.namer.fresh("v")
-            self.lines.insert(start, "    " * self.depth + f"{result} = {left_c}")
-            self.lines.append("    " * (self.depth + 1) + f"{result} = {right}")
-            return result
-        left = self.temp(left, "c") if not _simple(left) else left
-        truth = self.truthy(left, left_t)
-        takes_right = truth if is_and else f"~{paren(truth)}"
-        right = self.lower(node.right, _and(mask, takes_right))
-        if left_t is BOOL and right_t is BOOL:
-            return f"({left} {'&' if is_and else '|'} {paren(right)})"
-        left_c = self.coerce(left, left_t, t, _and(mask, f"~{paren(takes_right)}"))
-        right_c = self.coerce(right, right_t, t, _and(mask, takes_right))
-        return f"np.where({truth}, {right_c}, {left_c})" if is_and else f"np.where({truth}, {left_c}, {right_c})"
-
-    def comparison(self, node: cst.Comparison, mask: str | None) -> str:
-        """`a < b < c` is `(a < b) & (b < c)`, b evaluated once, c's flags only where a < b."""
-        batched = self.facts.val(node).batched
-        operands = [node.left] + [c.comparator for c in node.comparisons]
-        ops = [COMPARES[type(c.operator)] for c in node.comparisons]
-        chained = len(ops) > 1
-        if chained and not batched:
-            return self.uniform_chain(operands, ops, mask)
-        prev = self.lower(operands[0], mask)
-        parts: list[str] = []
-        cond_mask = mask
-        for i, op in enumerate(ops):
-            nxt = self.lower(operands[i + 1], cond_mask)
-            if chained and i + 1 < len(ops):
-                nxt = self.temp(nxt)
-            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
-            if impl.checks:
-                prev, nxt = self.temp(prev), self.temp(nxt)
-                for c in impl.checks:
-                    self.check(cond_mask, c.pred.format(prev, nxt))
-            part = f"({impl.expr.format(prev, nxt)})"
-            parts.append(part)
-            cond_mask = _and(cond_mask, part)
-            prev = nxt
-        if not chained:
-            return parts[0]
-        return "(" + (" & " if batched else " and ").join(parts) + ")"
-
-    def uniform_chain(self, operands: list[cst.BaseExpression], ops: list[str], mask: str | None) -> str:
-        """`a < b < c` on uniform values: nested Python ifs, so `c` is only evaluated (and can
-        only raise) when `a < b`, as in Python."""
-        result = self.ctx.namer.fresh("c")
-        prev = self.lower(operands[0], mask)
-        for i, op in enumerate(ops):
-            if i:
-                self.emit(f"if {result}:")
-                self.depth += 1
-            nxt = self.temp(self.lower(operands[i + 1], mask))
-            impl = rules.compare(op, self.facts.type(operands[i]), self.facts.type(operands[i + 1]))
-            if impl.checks:
-                prev = self.temp(prev)
-                for c in impl.checks:
-                    self.check_uniform(mask, c.pred.format(prev, nxt))
-            self.emit(f"{result} = {impl.expr.format(prev, nxt)}")
-            prev = nxt
-        self.depth -= len(ops) - 1
-        return result
-
-    def call(self, node: cst.Call, mask: str | None) -> str:
-        func = node.func
-        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
-        args = [a for a in node.args if a.keyword is None]
-        keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
-        val = self.facts.val(node)
-        if name in ("min", "max"):
-            return self.min_max(name, [a.value for a in args], val.type, mask, val.batched)
-        if name == "pow":
-            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
-            return self.apply(rules.BINARY["**"](left.type, right.type, left, right), [a.value for a in args], mask)
-        if name == "divmod":
-            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
-            return self.apply(rules.DIVMOD(left.type, right.type, left, right), [a.value for a in args], mask)
-        vals = [self.facts.val(a.value) for a in args]
-        if name in rules.KEYWORD_CALLS:
-            impl = rules.KEYWORD_CALLS[name](vals, {k: self.facts.val(a.value) for k, a in keywords.items()})
-            return self.apply(impl, [a.value for a in args], mask)
-        operands = [a.value for a in args] + [a.value for a in keywords.values()]
-        impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
-        return self.apply(impl, operands, mask)
-
-    def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:
-        """Python's min/max keep the first of equal items: min(a, b) is `b if b < a else a`."""
-        op = "<" if name == "min" else ">"
-        acc_t = self.facts.type(operands[0])
-        acc = self.lower(operands[0], mask)
-        acc = self.temp(acc if batched else self.numpy_scalar(acc, operands[0], acc_t))
-        for operand in operands[1:]:
-            nxt_t = self.facts.type(operand)
-            nxt = self.lower(operand, mask)
-            nxt = self.temp(nxt if batched else self.numpy_scalar(nxt, operand, nxt_t))
-            impl = rules.compare(op, nxt_t, acc_t)
-            for c in impl.checks:
-                self.check(mask, c.pred.format(nxt, acc))
-            cond = self.temp(impl.expr.format(nxt, acc), "c") if batched else impl.expr.format(nxt, acc)
-            new_t = t
-            yes = self.coerce(nxt, nxt_t, new_t, _and(mask, cond))
-            no = self.coerce(acc, acc_t, new_t, _and(mask, f"~{paren(cond)}" if batched else f"not ({cond})"))
-            acc = self.temp(f"np.where({cond}, {yes}, {no})" if batched else f"({yes} if {cond} else {no})")
-            acc_t = new_t
-        return acc
-
-    def subscript(self, node: cst.Subscript, mask: str | None) -> str:
-        seq = self.lower(node.value, mask)
-        size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
-        index = self.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
-        self.check(mask, f"({index} < {-size}) | ({index} >= {size})")
-        return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
-
-    # -- constant folding -------------------------------------------------------------------
-    def fold(self, node: cst.BaseExpression) -> object:
-        """The value of an expression over literals and module constants, computed by Python.
-
-        Raises `_NoFold` when it depends on a variable, `_FoldRaised` when Python raises (or
-        returns a value int64 cannot hold): then every lane that evaluates it is flagged.
-        """
-        val = self.facts.vals.get(node)
-        if val is None or val.batched:
-            raise _NoFold
-        if isinstance(node, cst.Name):
-            if node.value in ("True", "False"):
-                return node.value == "True"
-            if node.value in self.facts_locals() or val.const is None or isinstance(val.type, TupleType):
-                raise _NoFold
-            return val.const
-        if val.const is not None and not isinstance(val.type, TupleType):
-            return val.const  # literals, math constants, constant-index subscripts
-        if isinstance(node, cst.BinaryOperation):
-            a, b = self.fold(node.left), self.fold(node.right)
-            op = BINOPS[type(node.operator)]
-            if op == "**" and isinstance(b, int) and isinstance(a, int) and abs(b) > 256:
-                raise _FoldRaised
-            return self._python(lambda: _PY_BINOPS[op](a, b))
-        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            a, b = self.fold(node.left), self.fold(node.comparisons[0].comparator)
-            compare = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
-                       "!=": operator.ne}[COMPARES[type(node.comparisons[0].operator)]]
-            return self._python(lambda: compare(a, b))
-        if isinstance(node, cst.UnaryOperation):
-            a = self.fold(node.expression)
-            op = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "not": operator.not_}[UNOPS[type(node.operator)]]
-            return self._python(lambda: op(a))
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Attribute):
-                base = func.value
-                if not (isinstance(base, cst.Name) and self.ctx.namespace.resolve(base.value).kind == "math"):
-                    raise _NoFold  # NumPy calls and array methods
-                target = getattr(math, func.attr.value)
-            else:
-                name = self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
-                target = {"abs": abs, "min": min, "max": max, "round": round, "int": int,
-                          "float": float, "bool": bool, "pow": pow}.get(name)
-                if target is None:
-                    raise _NoFold
-            args = [self.fold(a.value) for a in node.args if a.keyword is None]
-            kwargs = {a.keyword.value: self.fold(a.value) for a in node.args if a.keyword is not None}
-            return self._python(lambda: target(*args, **kwargs))
-        raise _NoFold
-
-    def _python(self, compute) -> object:
-        try:
-            value = compute()
-        except (ArithmeticError, ValueError, TypeError):
-            raise _FoldRaised from None
-        if isinstance(value, complex) or (
-            isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63
-        ):
-            raise _FoldRaised
-        return value
-
-
-def _where(cond: str, yes: str, no: str, t: Type) -> str:
-    """np.where, or the cheaper bool algebra when a side is a constant (flags like done/brk)."""
-    if t is BOOL:
-        if yes == "True":
-            return f"{paren(no)} | {paren(cond)}"
-        if yes == "False":
-            return f"{paren(no)} & ~{paren(cond)}"
-        if no == "False":
-            return f"{paren(cond)} & {paren(yes)}"
-        if no == "True":
-            return f"~{paren(cond)} | {paren(yes)}"
-    return f"np.where({cond}, {yes}, {no})"
 
 
 def _minimal_parens(line: str) -> str:
@@ -757,41 +462,6 @@ def _minimal_parens(line: str) -> str:
     if text.endswith(":"):
         return indent + ast.unparse(ast.parse(text + " pass")).splitlines()[0]
     return indent + ast.unparse(ast.parse(text))
-
-
-def _static(pred: str) -> bool | None | str:
-    """Decide a check now where its literal parts allow: True/False, or the simplified predicate
-    text with the always-true conjuncts (and always-false disjuncts) removed."""
-    tree = ast.parse(pred, mode="eval").body
-    result = _decide(tree)
-    if isinstance(result, bool):
-        return result
-    return ast.unparse(result)
-
-
-def _decide(node: ast.expr) -> bool | ast.expr:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
-        left, right = _decide(node.left), _decide(node.right)
-        neutral = isinstance(node.op, ast.BitAnd)  # True is neutral for &, False for |
-        for side, other in ((left, right), (right, left)):
-            if isinstance(side, bool):
-                return other if side is neutral else side
-        return ast.BinOp(left, node.op, right)
-    try:
-        return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
-    except NameError:
-        return node
-
-
-def _simple(text: str) -> bool:
-    t = text.strip()
-    if t.isidentifier():
-        return True
-    try:
-        float(t)
-        return True
-    except ValueError:
-        return t in ("np.pi", "np.e", "np.inf", "np.nan", "-np.inf")
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
