@@ -1,7 +1,8 @@
 """The differential check of one generated program on one batch, and regression files.
 
 `differential(program_module, shim_module, args, classb)` vectorizes `f` with `fallback="error"`
-and compares it with the scalar oracle (tests/oracle.py `check`): values bit-exact, exceptions of
+on each backend of `BACKENDS` (`VECTORIZER_FUZZ_BACKENDS`, default `numpy`; `numpy,numba` checks
+the Numba backend too, compiling every program) and compares it with the scalar oracle (tests/oracle.py `check`): values bit-exact, exceptions of
 the same type and message on the first failing lane. A `VectorizeError` refusal is not a failure
 (it is counted with its reason); anything else raised while transforming is. The generated source
 must be the same when generated twice, and must compile.
@@ -19,6 +20,7 @@ import importlib.util
 import inspect
 import keyword
 import math
+import os
 import re
 import signal
 import sys
@@ -46,6 +48,8 @@ from vectorizer import (
 REGRESSIONS = Path(__file__).parent / "regressions"
 CALL_TIMEOUT = 10.0  # seconds for one transform or vectorized call (a hang is a failure)
 ORACLE_TIMEOUT = 10.0
+NUMBA_TIMEOUT = 120.0  # a Numba call compiles the program first
+BACKENDS = tuple(b.strip() for b in os.environ.get("VECTORIZER_FUZZ_BACKENDS", "numpy").split(",") if b.strip())
 RUNTIME_ERRORS = (VectorizeOverflowError, VectorizeValueError, VectorizeInputError)
 
 
@@ -69,6 +73,11 @@ class Stats:
             f"{c['passed-mixed']}; scalar function raised: {c['oracle-raised']}; "
             f"empty batches: {c['empty']}",
             f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}",
+            "  per backend (checks): " + "; ".join(
+                f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba")
+                if c[f"pass-{b}"] or c[f"refused-{b}"])
+            + (f"; Numba could not compile (NumPy ran it, with a warning): {c['numba-compile-fallback']}"
+               if c["numba-compile-fallback"] else ""),
         ]
         if self.refusals:
             lines.append("  top refusal reasons:")
@@ -186,6 +195,7 @@ class Outcome:
     detail: str = ""
     reason: str = ""
     via: str = "libm"  # which oracle matched (libm / shim / mixed)
+    backend: str = "numpy"
 
 
 def refusal_reason(exc: VectorizeError) -> str:
@@ -222,12 +232,30 @@ def _refused(exc: VectorizeError, f) -> Outcome:
     return Outcome("refused", reason=refusal_reason(exc), detail=str(exc))
 
 
-def differential(module, shim_module, args: list, classb: bool, twice: bool = True) -> Outcome:
+def differential(module, shim_module, args: list, classb: bool, twice: bool = True,
+                 backends: tuple[str, ...] | None = None) -> Outcome:
+    """The check on every backend: the first failure, else a pass if any backend ran it (a
+    backend may refuse what another accepts: Numba refuses math.gamma), else the refusal."""
+    outcomes = []
+    for backend in backends or BACKENDS:
+        outcome = _differential(module, shim_module, args, classb, twice, backend)
+        outcome.backend = backend
+        if outcome.status == "fail":
+            if backend != "numpy":  # its own kind of failure (the NumPy backend's keep their names)
+                outcome.detail = f"{backend} backend: {outcome.detail}"
+            return outcome
+        STATS.counts[f"{outcome.status}-{backend}"] += 1
+        outcomes.append(outcome)
+    return next((o for o in outcomes if o.status == "pass"), outcomes[0])
+
+
+def _differential(module, shim_module, args: list, classb: bool, twice: bool, backend: str) -> Outcome:
     f = module.f
+    call_timeout = NUMBA_TIMEOUT if backend == "numba" else CALL_TIMEOUT
     # 1. transform: refuse with a VectorizeError or succeed; nothing else
     try:
         with time_limit(CALL_TIMEOUT, "vectorize(f).source"):
-            vf = vectorize(f, fallback="error")
+            vf = vectorize(f, fallback="error", backend=backend)
             first = vf.source
     except VectorizeError as exc:
         return _refused(exc, f)
@@ -244,16 +272,18 @@ def differential(module, shim_module, args: list, classb: bool, twice: bool = Tr
         return Outcome("fail", f"generated source does not compile: {exc}\n{first}")
     try:
         with time_limit(CALL_TIMEOUT, "vectorize(f).source"):
-            again = vectorize(f, fallback="error").source if twice else first
+            again = vectorize(f, fallback="error", backend=backend).source if twice else first
     except Exception as exc:  # noqa: BLE001
         return Outcome("fail", f"second transform raised {type(exc).__name__}: {exc}")
     if again != first:
         return Outcome("fail", "generated source differs between two runs:\n" + _diff(first, again))
     # 3. the specialization of this call (uniform arguments change it) may still be refused
     try:
-        with time_limit(CALL_TIMEOUT, "batched call"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with time_limit(call_timeout, "batched call"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             vf(*args)
+        if any("Numba could not compile" in str(w.message) for w in caught):
+            STATS.counts["numba-compile-fallback"] += 1  # visible, and the NumPy backend ran it
     except FuzzTimeout as exc:
         return Outcome("fail", f"batched call hangs: {exc}")
     except Exception as exc:  # noqa: BLE001 - compared with the oracle below
@@ -265,7 +295,7 @@ def differential(module, shim_module, args: list, classb: bool, twice: bool = Tr
         return Outcome("fail", f"generated source does not compile: {exc}")
     # 4. compare with the scalar oracle(s)
     try:
-        with time_limit(ORACLE_TIMEOUT + CALL_TIMEOUT, "oracle check"):
+        with time_limit(ORACLE_TIMEOUT + call_timeout, "oracle check"):
             problem = compare(vf, f, args)
             if problem is None:
                 return Outcome("pass")
@@ -490,6 +520,7 @@ def write_regression(source: str, shim_source: str, params, args, outcome: Outco
         "# status: open   (set to 'fixed' once the engine passes it: open ones are strict xfails)",
         f"# found: {found}",
         f"# classb: {'yes' if classb else 'no'}",
+        f"# backend: {outcome.backend}",
         f"# vectorizer: {vectorizer.__version__}  numpy: {np.__version__}",
     ]
     for (name, _), value in zip(params, args):
@@ -500,7 +531,9 @@ def write_regression(source: str, shim_source: str, params, args, outcome: Outco
     text = "\n".join(lines) + "\n" + body
     if classb:
         text += "\n" + "\n".join(f"# shim| {line}" for line in shim_source.splitlines()) + "\n"
-    digest = hashlib.sha256((source + repr(lines[5:5 + len(args)])).encode()).hexdigest()[:10]
+    arg_lines = [line for line in lines if line.startswith("# arg: ")]
+    extra = "" if outcome.backend == "numpy" else outcome.backend  # NumPy's digests as before
+    digest = hashlib.sha256((source + repr(arg_lines) + extra).encode()).hexdigest()[:10]
     path = REGRESSIONS / f"reg_{digest}.py"
     path.write_text(text)
     return path
@@ -513,12 +546,15 @@ class Regression:
     classb: bool
     args: list
     shim_source: str
+    backend: str = "numpy"
 
 
 def read_regression(path: Path) -> Regression:
-    status, classb, args, shim = "open", False, [], []
+    status, classb, args, shim, backend = "open", False, [], [], "numpy"
     for line in path.read_text().splitlines():
-        if line.startswith("# status:"):
+        if line.startswith("# backend:"):
+            backend = line.split(":", 1)[1].strip()
+        elif line.startswith("# status:"):
             status = line.split(":", 1)[1].split()[0]
         elif line.startswith("# classb:"):
             classb = line.split(":", 1)[1].strip() == "yes"
@@ -528,10 +564,10 @@ def read_regression(path: Path) -> Regression:
             shim.append(line[len("# shim| "):])
         elif line == "# shim|":
             shim.append("")
-    return Regression(path, status, classb, args, "\n".join(shim) + "\n")
+    return Regression(path, status, classb, args, "\n".join(shim) + "\n", backend)
 
 
 def replay(reg: Regression) -> Outcome:
     module = _import(f"vzfuzz_reg_{reg.path.stem}", reg.path)
     shim = load(reg.shim_source, "regshim") if reg.classb else None
-    return differential(module, shim, reg.args, reg.classb)
+    return differential(module, shim, reg.args, reg.classb, backends=(reg.backend,))

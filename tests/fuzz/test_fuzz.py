@@ -34,7 +34,7 @@ from hypothesis.control import current_build_context
 from hypothesis.errors import InvalidArgument
 from hypothesis.internal.conjecture import engine
 
-from fuzz import harness
+from fuzz import generator, harness
 from fuzz.generator import Program, applicable, literal_floats, programs, random_program
 from fuzz.harness import (
     STATS,
@@ -66,7 +66,7 @@ def _known_signatures() -> set[str]:
 _seen_signatures: set[str] = set()
 # VECTORIZER_FUZZ_ONLY=text: only failures whose kind contains text count (to hunt one bug class).
 ONLY = os.environ.get("VECTORIZER_FUZZ_ONLY", "")
-_mode = {"found": "bounded"}
+_mode: dict = {"found": "bounded", "backends": None}  # None: harness.BACKENDS
 # While Hypothesis shrinks a failure, each step re-transforms a program: skip the determinism
 # re-run and check the variant that failed first.
 _shrink = {"active": False, "focus": frozenset()}  # which run writes regressions (the long run dedupes by symptom)
@@ -128,7 +128,8 @@ def check_program(program: Program, args: list, found: str = "bounded") -> None:
         shim_source = program.source(variant, shim=True) if classb else ""
         module = load(source)
         shim = load(shim_source, "shim") if classb else None
-        outcome = differential(module, shim, args, classb, twice=not variant and not _shrink["active"])
+        outcome = differential(module, shim, args, classb, twice=not variant and not _shrink["active"],
+                               backends=_mode["backends"])
         STATS.counts["checks"] += 1
         if variant:
             STATS.counts["variants"] += 1
@@ -195,6 +196,33 @@ def test_fuzz_bounded():
         with shrink_budget(60):
             bounded_campaign()
     finally:
+        STATS.seconds += time.monotonic() - start
+
+
+# The Numba backend compiles every program (about a second each): a smaller bounded run.
+NUMBA_EXAMPLES = int(os.environ.get("VECTORIZER_FUZZ_NUMBA_EXAMPLES", 60))
+
+
+@settings(max_examples=NUMBA_EXAMPLES, derandomize=True, database=None, deadline=None,
+          suppress_health_check=HEALTH, print_blob=True, phases=PHASES)
+@given(data=st.data())
+def bounded_numba_campaign(data):
+    fuzz_body(data)
+
+
+@pytest.mark.numba
+def test_fuzz_bounded_numba():
+    pytest.importorskip("numba")
+    start = time.monotonic()
+    _shrink["active"] = False
+    _mode["backends"] = ("numba",)
+    generator.EXTRA_AVOID.add("gamma")  # refused on Numba by design: spend the examples elsewhere
+    try:
+        with shrink_budget(60):
+            bounded_numba_campaign()
+    finally:
+        _mode["backends"] = None
+        generator.EXTRA_AVOID.discard("gamma")
         STATS.seconds += time.monotonic() - start
 
 
