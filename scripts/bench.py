@@ -55,6 +55,7 @@ for _path in (str(ROOT), str(HERE)):  # benchmark this checkout's vectorizer and
         sys.path.insert(0, _path)
 
 import bench_kernels  # noqa: E402
+import bench_targets  # noqa: E402
 from bench_kernels import Kernel  # noqa: E402
 
 SCHEMA = "vectorizer-bench/1"
@@ -626,7 +627,7 @@ def markdown_body(doc: dict[str, Any]) -> str:
     keys = [v["key"] for v in doc["variants"]]
     index = {(r["kernel"], r["size"], r["variant"]): r for r in results}
     big = sizes[-1]
-    out: list[str] = []
+    out: list[str] = bench_targets.markdown(doc)
 
     out += [f"## Per-element time at n = {fmt_size(big)} (ns; lower is better)", ""]
     rows = [[k] + [_cell(index.get((k, big, key))) for key in keys] for k in kernels]
