@@ -372,8 +372,10 @@ def test_module_int_constant_beyond_int64(func):
     with pytest.raises(VectorizeError, match="BIG_OFFSET") as info:
         vec(func, "numpy")(n)
     assert "does not fit in int64" in info.value.message and info.value.location is not None
+    fallback = vectorize(func)
     with pytest.warns(FallbackWarning, match="BIG_OFFSET"):
-        check(vectorize(func), func, n)
+        check(fallback, func, n)
+    assert fallback.backend == "python"  # says it runs element by element
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

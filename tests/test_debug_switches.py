@@ -197,6 +197,14 @@ def test_dump_after_works_with_the_numba_backend(src, tmp_path):
     assert "def _lane_clipped_log(" in stderr  # the per-lane kernel Numba compiles
 
 
+def test_dump_after_an_unknown_pass_warns_with_the_names(src, tmp_path):
+    report, stderr = drive(src, clean_env(tmp_path, VECTORIZER_DUMP_AFTER="if_to_selct"), calls=CALLS[:1])
+    assert report["calls"][0]["value"] == CLIPPED
+    assert "# ---- after" not in stderr
+    warned = [m for c, m in report["warnings"] if "VECTORIZER_DUMP_AFTER='if_to_selct' names no pass" in m]
+    assert len(warned) == 1 and "if_to_select" in warned[0]
+
+
 def test_dump_is_silent_without_the_switch(src, tmp_path):
     _, stderr = drive(src, clean_env(tmp_path), calls=CALLS[:1])
     assert "# ---- after" not in stderr

@@ -86,8 +86,13 @@ class VectorizedFunction:
 
     @property
     def backend(self) -> str:
-        """The backend of the last specialization used ("numpy" or "numba")."""
+        """The backend of the last specialization used: "numpy" or "numba", or "python" when it
+        runs the scalar function element by element (a fallback, or VECTORIZER_DISABLE=1)."""
+        if disabled():
+            return "python"
         kernel = self._kernels.get(self._last) if self._last is not None else None
+        if isinstance(kernel, VectorizeError):
+            return "python"
         return kernel.backend if isinstance(kernel, Kernel) else self._resolve_backend(None)
 
     @property

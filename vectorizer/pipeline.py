@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -157,8 +158,20 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
                      numba_module.PARALLEL_MIN_LANES[cost])
 
 
+DUMP_STAGES = (*(name for name, _ in PASSES), "ops_to_lanes")
+
+
 def _dump(stage: str, text: Callable[[], str]) -> None:
     """VECTORIZER_DUMP_AFTER=<pass>|all prints the function after that pass to stderr (the
-    Numba backend's stages are canonicalize and ops_to_lanes)."""
-    if os.environ.get("VECTORIZER_DUMP_AFTER", "") in ("all", stage):
+    Numba backend's stages are canonicalize and ops_to_lanes). A name that is no stage gets
+    one warning listing the stages, instead of printing nothing."""
+    wanted = os.environ.get("VECTORIZER_DUMP_AFTER", "")
+    if wanted in ("all", stage):
         print(f"# ---- after {stage} ----\n{text()}", file=sys.stderr)
+    elif wanted and wanted not in DUMP_STAGES and not _warned_dump:
+        _warned_dump.append(wanted)
+        warnings.warn(f"VECTORIZER_DUMP_AFTER={wanted!r} names no pass; use 'all' or one of: "
+                      f"{', '.join(DUMP_STAGES)}", stacklevel=2)
+
+
+_warned_dump: list[str] = []
