@@ -65,6 +65,8 @@ class VectorizedFunction:
         functools.update_wrapper(self, func)
         self.__signature__ = inspect.signature(func)
         self._names = list(self.__signature__.parameters)
+        self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                               for p in self.__signature__.parameters.values())
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
@@ -111,6 +113,8 @@ class VectorizedFunction:
         return self if obj is None else functools.partial(self, obj)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) == len(self._names) and self._positional:
+            return self.call_lanes(list(args))  # the common call: no binding needed (a few µs)
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
         return self.call_lanes([bound.arguments[n] for n in self._names])
