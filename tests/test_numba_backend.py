@@ -214,6 +214,20 @@ def gamma_or_sqrt(x: float) -> float:
     return math.sqrt(x)
 
 
+def square(n: int) -> int:
+    return n * n  # the x * x overflow test is a range test on x (found by the fuzzer: INT64_MIN)
+
+
+def overflow_llvm_can_see(x: float) -> float:
+    # v + v is beyond int64 (Python computes it exactly). A check of the wrapped sum is no check:
+    # Numba's adds are `nsw` (LLVM folded it away: found by the fuzzer, reg_5e94db1c4f), and a
+    # uniform value on the NumPy backend is a Python int, which does not wrap.
+    v = -9223372036854775807 << 0
+    if v < 1 % (v + v):
+        return x
+    return -x
+
+
 def bool_as_number(b: bool, x: float) -> float:
     # Numba has no float(bool) or math.fmod(bool, float): a bool used as a number is an int.
     return math.fmod(b, 2.0) + math.atan2(b | b, 3.0) + float(b) * x + (b if x > 0 else x)
@@ -700,6 +714,15 @@ def test_int_float_comparison_is_exact(backend):
         run_check(int_vs_float, backend, *args)
 
     run()
+
+
+@pytest.mark.parametrize("n", [INT64_MIN, INT64_MIN + 1, -3037000500, 3037000500, 3037000499, -3037000499, 0])
+def test_square_overflows_exactly_where_python_leaves_int64(n, backend):
+    run_check(square, backend, np.array([n, 7]))
+
+
+def test_int_overflow_checks_survive_the_compiler(backend):
+    run_check(overflow_llvm_can_see, backend, np.array([1.5, -2.0, 0.0]))  # flagged: Python's big ints
 
 
 def test_bools_used_as_numbers(backend):

@@ -35,6 +35,7 @@ ULP_BOUND = 4
 NOT_LIBM_IN_CPYTHON = {"math.hypot": 0.0}
 
 I64_MIN = "-9223372036854775808"
+I64_MAX = "9223372036854775807"
 BIG_INT = "9.2e18"  # |float estimate| at or above this may not fit int64: flag (conservative)
 EXACT_INT = "9007199254740992"  # 2**53: ints beyond this may not be exact as float64
 
@@ -49,6 +50,9 @@ def beyond_exact(slot: str) -> str:
 class Check:
     pred: str  # over operands {0},{1}... and result {r}; valid on arrays, NumPy and Python scalars
     why: str  # what Python does on such a lane, for readers of the generated code
+    # The per-lane (Numba) form when `pred` will not do there: Numba's int + and - are `nsw`
+    # (overflow is undefined to LLVM), so a check of the wrapped result can be optimized away.
+    lane: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,12 @@ _INT_OVERFLOW = {
     "-": "(({0} ^ {1}) & ({0} ^ {r})) < 0",
     "*": f"np.abs(np.multiply({{0}}, {{1}}, dtype=np.float64)) >= {BIG_INT}",
 }
+# The same tests before the operation, from the operands alone (each bound is computed only where
+# it cannot overflow itself): for the per-lane kernels, where the wrapped result is undefined.
+_INT_OVERFLOW_BEFORE = {
+    "+": f"(({{0}} > {I64_MAX} - {{1}}) if {{1}} > 0 else ({{0}} < {I64_MIN} - {{1}}))",
+    "-": f"(({{0}} > {I64_MAX} + {{1}}) if {{1}} < 0 else ({{0}} < {I64_MIN} + {{1}}))",
+}
 
 
 def _const_overflow(op: str, va: Val, vb: Val) -> str | None:
@@ -103,7 +113,7 @@ def _const_overflow(op: str, va: Val, vb: Val) -> str | None:
     if known[0] is not None and op == "+":
         return _const_overflow("+", vb, va).replace("{0}", "{1}") if _const_overflow("+", vb, va) else None
     if op == "*" and known[0] is None and known[1] is None and va is vb:
-        return f"np.abs({{0}}) > {isqrt(hi)}"  # x * x
+        return f"({{0}} > {isqrt(hi)}) | ({{0}} < {-isqrt(hi)})"  # x * x (not np.abs: abs(INT64_MIN) < 0)
     if op == "*" and (known[0] is not None or known[1] is not None):
         c, slot = (known[1], "{0}") if known[1] is not None else (known[0], "{1}")
         if c in (0, 1):
@@ -133,7 +143,8 @@ def _add_sub_mul(op: str) -> Rule:
             lx, ly = _lane_int(a, "{0}"), _lane_int(b, "{1}")
             fast = _const_overflow(op, va, vb)
             pred = fast.format(x, y) if fast else _INT_OVERFLOW[op].format(x, y, r="{r}")
-            check = Check(pred, "int64 overflow (Python ints are unbounded)")
+            lane = None if fast or op not in _INT_OVERFLOW_BEFORE else _INT_OVERFLOW_BEFORE[op].format(lx, ly)
+            check = Check(pred, "int64 overflow (Python ints are unbounded)", lane)
             return Impl(INT, f"{x} {op} {y}", f"{lx} {op} {ly}", (check,))
         # A bool operand is an int here too (NumPy refuses bool `-`; a NUM may hold a bool).
         return Impl(result, f"{_int(a, '{0}')} {op} {_int(b, '{1}')}", f"{{0}} {op} {{1}}", _num_exact(result))
@@ -314,7 +325,8 @@ def _unary_float(name: str, *checks: Check, exact: bool = False, np_name: str | 
 
 
 def _overflow_above(limit: float) -> Check:
-    return Check(f"np.abs({{0}}) > {limit!r}", "OverflowError: math range error (conservative bound)")
+    # Two comparisons, not np.abs: an int operand may be INT64_MIN, whose abs wraps negative.
+    return Check(f"({{0}} > {limit!r}) | ({{0}} < {-limit!r})", "OverflowError: math range error (conservative bound)")
 
 
 def _domain(pred: str) -> Check:

@@ -285,6 +285,9 @@ REGRESSION_FILES = sorted(harness.REGRESSIONS.glob("reg_*.py"))
 @pytest.mark.parametrize("path", REGRESSION_FILES, ids=[p.stem for p in REGRESSION_FILES])
 def test_regression(path: Path, request):
     reg = read_regression(path)
+    if reg.backend == "numba":
+        request.applymarker(pytest.mark.numba)
+        pytest.importorskip("numba")
     if reg.status == "open":
         request.applymarker(pytest.mark.xfail(strict=True, reason=f"open fuzz regression {path.name}"))
     outcome = replay(reg)

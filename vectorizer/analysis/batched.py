@@ -27,6 +27,7 @@ from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
 from . import arrays
 from .exprs import BINOPS, COMPARES, INT64_MAX, UNOPS, ExpressionAnalysis  # noqa: F401 - re-exported
+from .liveness import writes
 from .types import INT, ArrayType, TupleType, Type, Val, join
 
 
@@ -53,6 +54,9 @@ class Facts:
     returns_tuple: bool = False
     calls: dict[cst.Call, Global] = field(default_factory=dict)  # same-module function calls
     stores: dict[cst.Subscript, bool] = field(default_factory=dict)  # x[i] = v -> x batched after it
+    # If -> (env at the end of the then branch, of the else branch (or the fall-through), after
+    # the if); None where a branch leaves. A uniform if's branches may store a value differently.
+    branch_ends: dict[cst.If, tuple[Env | None, Env | None, Env | None]] = field(default_factory=dict)
 
     def val(self, node: cst.CSTNode) -> Val:
         return self.vals[node]
@@ -257,19 +261,34 @@ class Analyzer(ExpressionAnalysis):
                 self.facts.env_before[s] = out
                 out = self.statement(s, out) if not _is_raise(s) else out
             return out
+        # Under batched control if_to_select predicates even a uniform `if` (`x = e if m else x`
+        # with m the enclosing mask): what a branch reassigns is per-lane after it.
+        predicated = test.batched or (self.ctrl_depth > 0 and not self.masked_blocks)
         self.ctrl_depth += test.batched
         then = self.block(stmt.body, env)
+        else_env = env
+        if predicated and stmt.orelse is not None:
+            # Predicated branches run one after the other: the else branch runs after the then
+            # branch's merges (`x = e if m else x`), so what that branch assigns is an array
+            # there, even though it holds the old value on the else lanes (even if it raises).
+            assigned = writes(stmt.body) & env.keys()
+            else_env = {n: Binding(b.val.with_batched(True), b.maybe_unbound) if n in assigned else b
+                        for n, b in env.items()}
         if isinstance(stmt.orelse, cst.If):
-            self.facts.env_before[stmt.orelse] = env
-            other = self.if_stmt(stmt.orelse, env)
+            self.facts.env_before[stmt.orelse] = else_env
+            other = self.if_stmt(stmt.orelse, else_env)
         elif isinstance(stmt.orelse, cst.Else):
-            other = self.block(stmt.orelse.body, env)
+            other = self.block(stmt.orelse.body, else_env)
         else:
             other = env
         self.ctrl_depth -= test.batched
-        # Under batched control if_to_select predicates even a uniform `if` (`x = e if m else x`
-        # with m the enclosing mask): what a branch reassigns is per-lane after it.
-        return self.join_env(then, other, batched=test.batched or (self.ctrl_depth > 0 and not self.masked_blocks))
+        out = self.join_env(then, other, batched=predicated)
+        if predicated and out is not None and (then is None or other is None):
+            # A branch that leaves (raise, return) still merged what it assigned before leaving.
+            left = writes(stmt.body) if then is None else writes(stmt.orelse) if stmt.orelse else set()
+            out = {n: Binding(b.val.with_batched(True), b.maybe_unbound) if n in left else b for n, b in out.items()}
+        self.facts.branch_ends[stmt] = (then, other, out)
+        return out
 
     def loop(self, stmt: cst.While | cst.For, env: Env) -> Env | None:
         self.facts.loop_entry[stmt] = env

@@ -104,6 +104,8 @@ class ExpressionAnalysis:
             if isinstance(body.type, ArrayType) or isinstance(orelse.type, ArrayType):
                 joined = self.arrays(node, lambda: arrays.join(body, orelse))
                 return joined.with_batched(joined.batched or test.batched)
+            if test.const is not None and not test.batched and not isinstance(test.type, TupleType):
+                return body if test.const else orelse  # `a if True else b` is `a`, its type too
             t = join(self.scalar_type(node, body), self.scalar_type(node, orelse))
             return Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy)
         if isinstance(node, cst.Call):

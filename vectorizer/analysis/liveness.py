@@ -48,27 +48,27 @@ def writes(node: cst.CSTNode) -> set[str]:
 
     class Collect(cst.CSTVisitor):
         def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
-            found.update(_target_names(n.target))
+            found.update(target_names(n.target))
 
         def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            found.update(_target_names(n.target))
+            found.update(target_names(n.target))
 
         def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
             if n.value is not None:
-                found.update(_target_names(n.target))
+                found.update(target_names(n.target))
 
         def visit_For(self, n: cst.For) -> None:
-            found.update(_target_names(n.target))
+            found.update(target_names(n.target))
 
     node.visit(Collect())
     return found
 
 
-def _target_names(target: cst.BaseExpression) -> list[str]:
+def target_names(target: cst.BaseExpression) -> list[str]:
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, cst.Tuple | cst.List):
-        return [n for el in target.elements for n in _target_names(el.value)]
+        return [n for el in target.elements for n in target_names(el.value)]
     return []
 
 
@@ -120,7 +120,7 @@ class Liveness:
                     return live
                 live = new
         if isinstance(stmt, cst.For):
-            target = frozenset(_target_names(stmt.target))
+            target = frozenset(target_names(stmt.target))
             live = out
             while True:
                 body_in = self.block(stmt.body, live | out)
@@ -133,7 +133,7 @@ class Liveness:
     def small(self, small: cst.CSTNode, out: frozenset[str]) -> frozenset[str]:
         self.live_out[small] = out
         if isinstance(small, cst.Assign):
-            killed = {n for t in small.targets for n in _target_names(t.target)}
+            killed = {n for t in small.targets for n in target_names(t.target)}
             return (out - killed) | reads(small.value)
         if isinstance(small, cst.Return):
             return frozenset(reads(small.value))

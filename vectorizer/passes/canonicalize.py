@@ -20,9 +20,10 @@ After::
     x = 1.0
 
 A tuple assignment is simultaneous in Python; a temporary is used only for a target that a later
-right-hand side still reads. Under `python -O` asserts are dropped, as CPython does. An `if` whose
-test is a literal keeps only the branch that runs (`if False: A elif c: B` -> `if c: B`), and a
-one-line body (`if c: n += 1`) becomes an indented block like any other.
+right-hand side still reads. Under `python -O` asserts are dropped, as CPython does. An `if` or a
+conditional expression whose test is a literal keeps only the branch that runs (`if False: A elif
+c: B` -> `if c: B`; `a if True else b` -> `a`), and a one-line body (`if c: n += 1`) becomes an
+indented block like any other.
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ class _Canonicalize(cst.CSTTransformer):
         if not out:
             out = [stmt("pass")]
         return updated.with_changes(body=out)
+
+    def leave_IfExp(self, original, updated):
+        """`a if True else b` is `a`: only that side is ever evaluated (and typed)."""
+        truth = _literal_truth(updated.test)
+        if truth is None:
+            return updated
+        return parenthesize(updated.body if truth else updated.orelse)
 
     def leave_SimpleStatementSuite(self, original, updated):
         """`if c: n += 1` on one line: an indented block, canonicalized like any other."""
@@ -152,6 +160,13 @@ def _literal_truth(test: cst.BaseExpression) -> bool | None:
 
 
 def _leaves(s: cst.BaseStatement) -> bool:
+    """The statement never falls through: return/raise/break/continue, or an if/else whose
+    branches all leave."""
+    if isinstance(s, cst.If):
+        if s.orelse is None:
+            return False
+        other = [s.orelse] if isinstance(s.orelse, cst.If) else body_of(s.orelse.body)
+        return any(_leaves(t) for t in body_of(s.body)) and any(_leaves(t) for t in other)
     return isinstance(s, cst.SimpleStatementLine) and any(
         isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue) for small in s.body)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from ..analysis.liveness import Liveness, reads, writes
+from ..analysis.liveness import Liveness, reads, target_names, writes
 from ..analysis.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
 
@@ -46,6 +46,8 @@ class _Predicate:
         self.defined: set[str] = set(ctx.params)  # may hold a value here (linear order)
         self.seen: set[str] = set(ctx.params)  # assigned textually earlier (array code runs all of it)
         self.placeholders: dict[str, str] = {}  # merged before any value: initial typed zero
+        self.merged: set[str] = set()  # names merged under a mask so far: per-lane from here on
+        self.bool_values: dict[str, bool] = {}  # name -> every assignment to it is a bool by syntax
         self.types: dict[str, Type] = {}  # each assigned name's type, joined over its assignments
         for node, val in facts.vals.items():
             if isinstance(node, cst.Name) and isinstance(val.type, Type) and node.value not in self.types:
@@ -83,11 +85,21 @@ class _Predicate:
                 self.defined.update(_assigned(small))
                 self.seen.update(_assigned(small))
             return [s]
-        if isinstance(s, cst.If) and self.facts.batched_test.get(s):
+        # A test the analysis found uniform reads a merged name: per-lane now (a branch that
+        # raises left the survivors' value unchanged, but the merge made it an array).
+        if isinstance(s, cst.If) and (self.facts.batched_test.get(s) or reads(s.test) & self.merged):
             return replace(s, self.batched_if(s, None, need))
         if isinstance(s, cst.If):
+            # A uniform `if` stays Python control flow: only one branch runs, so what the then
+            # branch binds is not bound in the else branch, nor after the if unless both bind it
+            # (a merge reading it there needs a placeholder).
+            defined, seen = set(self.defined), set(self.seen)
             then = self.block(body_of(s.body), None, need)
+            then_defined, then_seen = self.defined, self.seen
+            self.defined, self.seen = defined, seen
             other = self.block(body_of(s.orelse), None, need)
+            self.defined |= then_defined
+            self.seen &= then_seen  # bound after the if only if both branches bind it
             return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)]
         if isinstance(s, cst.While):
             return [self.loop(s, None, need)]
@@ -176,6 +188,7 @@ class _Predicate:
             self.placeholders[name] = {BOOL: "False", INT: "0"}.get(self.types.get(name), "0.0")  # type: ignore[arg-type]
 
     def merge(self, mask: str, value: cst.BaseExpression, name: str) -> cst.BaseExpression:
+        self.merged.add(name)
         if mask.startswith("not "):  # y = y if m else e reads better than y = e if not m else y
             return expr(f"{name} if {mask[4:]} else {paren(code(value))}")
         return expr(f"{paren(code(value))} if {mask} else {name}")
@@ -214,9 +227,13 @@ class _Predicate:
         return out
 
     def always_bool(self, name: str) -> bool:
-        """The variable is a bool wherever the function has it (its type never changes)."""
+        """The variable holds a bool array wherever the function has it: a bool parameter or a
+        name only ever assigned bools by their syntax (a comparison, `not`, a literal). A bool
+        copied from another variable is not enough: merges may have widened that one since."""
         envs = [env[name].val for env in self.facts.env_before.values() if name in env]
-        return bool(envs) and all(v.type is BOOL for v in envs)
+        if not envs or not all(v.type is BOOL for v in envs):
+            return False
+        return self.bool_values.get(name, name in self.ctx.params)
 
     def loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
         stmts = body_of(s.body)
@@ -292,6 +309,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         return func
     live = Liveness(func)
     pred = _Predicate(ctx, facts, live)
+    pred.bool_values = _bool_assigned(func)
     body = pred.block(func_body(func), None, frozenset())
     inits = [assign(name, value) for name, value in sorted(pred.placeholders.items())]
     ctx.predicated = True
@@ -305,3 +323,26 @@ def _bool_syntax(test: cst.BaseExpression) -> bool:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return True
     return isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "bool"
+
+
+def _bool_assigned(func: cst.FunctionDef) -> dict[str, bool]:
+    """For each assigned name: whether every value assigned to it is a bool by its syntax."""
+    out: dict[str, bool] = {}
+
+    class Collect(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    name, value = target.target.value, node.value
+                    literal = isinstance(value, cst.Name) and value.value in ("True", "False")
+                    out[name] = out.get(name, True) and (literal or _bool_syntax(value))
+                else:
+                    for n in target_names(target.target):
+                        out[n] = False
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            for n in target_names(node.target):
+                out[n] = False
+
+    func.visit(Collect())
+    return out

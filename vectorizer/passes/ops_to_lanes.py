@@ -135,6 +135,8 @@ class _Lanes:
         return name
 
     def check(self, pred: str) -> None:
+        if _static_false(pred):
+            return  # decided now: no lane can fail here
         self.emit(f"if {scalar(pred)}:")
         self.emit(f"    {self.fail}")
 
@@ -274,6 +276,14 @@ class _Lanes:
             glob = None if self._local(node.value) else self.ctx.namespace.resolve(node.value)
             if glob is not None and glob.kind == "constant":
                 self.module.constants[node.value] = glob.value
+            stored = self.storage.get(node.value) if glob is None else None
+            if val is not None and stored is not None and stored is not val.type:
+                # One Numba variable holds every value the name takes (an int that is a float
+                # elsewhere is stored as a float, exactly: see coerce): read it as it is here.
+                if val.type is INT:
+                    return f"int({node.value})"
+                if val.type is BOOL:
+                    return f"({node.value} != 0)"
             return node.value
         if isinstance(node, cst.Integer | cst.Float):
             return literal(val.const)  # type: ignore[union-attr]
@@ -318,7 +328,7 @@ class _Lanes:
         return name in self.storage
 
     def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression]) -> str:
-        args = [self.expr(o) for o in operands]
+        args = [paren(self.expr(o)) for o in operands]  # `-1 ** 0` would be -(1 ** 0)
         if impl.result is not BOOL:
             # A bool used as a number is an int, as in Python: Numba has no float(bool) and no
             # math.fmod(bool, ...).
@@ -328,10 +338,11 @@ class _Lanes:
             return paren(scalar(impl.expr.format(*args)))
         args = [self.temp(a) for a in args]
         result = scalar(impl.expr.format(*args))
-        if any("{r}" in c.pred for c in impl.checks):
+        preds = [c.lane or c.pred for c in impl.checks]  # the per-lane form where one is needed
+        if any("{r}" in p for p in preds):
             result = self.temp(result, "r")
-        for c in impl.checks:
-            pred = c.pred.format(*args, r=result)
+        for p in preds:
+            pred = p.format(*args, r=result)
             if not _static_false(pred):
                 self.check(pred)
         return paren(result)

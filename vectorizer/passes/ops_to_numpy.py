@@ -187,15 +187,42 @@ class _Lower(Expressions, Folding):
         if test in ("True", "False"):  # decided at transform time: only the branch that runs
             self.block(body_of(s.body) if test == "True" else body_of(s.orelse), mask)
             return
+        then_end, else_end, after = self.facts.branch_ends.get(s, (None, None, None))
         self.emit(f"if {test}:")
         self.depth += 1
         self.suite(body_of(s.body), mask)
+        self.convert_join(then_end, after, mask)
         self.depth -= 1
+        start = len(self.lines)
+        self.emit("else:")
+        self.depth += 1
         if s.orelse is not None:
-            self.emit("else:")
-            self.depth += 1
             self.suite(body_of(s.orelse), mask)
-            self.depth -= 1
+        self.convert_join(else_end, after, mask)
+        self.depth -= 1
+        if len(self.lines) == start + 1:
+            del self.lines[start:]  # no else branch, and nothing to convert on the fall-through
+
+    def convert_join(self, end: dict | None, after: dict | None, mask: str | None) -> None:
+        """At the end of a branch of a uniform `if`, give the names the storage they have after
+        it: only one branch runs, and the other may have widened a bool to an int."""
+        if end is None or after is None:
+            return
+        scalars: list[str] = []
+        for name in sorted(after):
+            if name not in end or end[name].maybe_unbound or name in self.ctx.loop_masks:
+                continue
+            before, joined = end[name].val, after[name].val
+            src, dst = before.type, joined.type
+            if src != dst and isinstance(src, Type) and isinstance(dst, Type):
+                converted = self.coerce(name, src, dst, mask)
+                if converted != name:
+                    self.emit(f"{name} = {converted}")
+            elif joined.batched and not before.batched and isinstance(dst, Type) and dst in _NP_SCALAR:
+                scalars.append(name)  # a Python scalar here, an array after: `~` must agree
+        if scalars:
+            converted = ", ".join(f"np.{_NP_SCALAR[after[n].val.type]}({n})" for n in scalars)
+            self.emit(f"{', '.join(scalars)} = {converted}")
 
     def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
         """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
@@ -400,7 +427,8 @@ class _Lower(Expressions, Folding):
 
     def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None,
               extra: list[str] | None = None) -> str:
-        args = [self.lower(o, mask) for o in operands] + (extra or [])
+        # Each operand parenthesized: a template may put it next to `**` (`-1 ** 0` is -1).
+        args = [paren(self.lower(o, mask)) for o in operands] + (extra or [])
         # An operand the expression uses twice is computed once.
         args = [self.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
         if not impl.checks:
@@ -417,7 +445,10 @@ class _Lower(Expressions, Folding):
         if uses_result:
             result = self.temp(result, "r")
         for c in impl.checks:
-            (self.check_uniform if uniform else self.check)(mask, c.pred.format(*args, r=result))
+            # A uniform int is a Python int, which never wraps: test the operands (c.lane), not
+            # the wrapped result an int64 would give.
+            pred = (c.lane or c.pred) if uniform else c.pred
+            (self.check_uniform if uniform else self.check)(mask, pred.format(*args, r=result))
         return paren(result)
 
     def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
