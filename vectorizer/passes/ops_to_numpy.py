@@ -290,8 +290,12 @@ class _Lower(Expressions, Folding):
         # Iterate NumPy scalars: uniform arithmetic must follow the same checked rules as lanes
         # (Python ints would raise ZeroDivisionError or grow past int64 on their own).
         if isinstance(it, cst.Call):
-            args = ", ".join(self.lower(a.value, mask) for a in it.args)
-            head = f"np.arange({args})"
+            args = [self.lower(a.value, mask) for a in it.args]
+            head = f"np.arange({', '.join(args)})"
+            if len(args) == 3 and self.folded(it.args[2].value) is None:
+                # A zero step raised (for_to_while checks it), but under a mask that only flags
+                # the lanes: the loop must then be empty, not divide by zero in np.arange.
+                head = f"{head} if {args[2]} != 0 else ()"
         else:
             head = f"np.asarray({self.lower(it, mask)})"
         self.emit(f"for {code(s.target)} in {head}:")
