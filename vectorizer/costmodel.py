@@ -1,23 +1,18 @@
 """`backend="auto"`: which backend is expected to be faster for a function, decided statically.
 
-Measured with scripts/bench.py on this project's kernels (docs/performance.md):
-* per-lane Numba wins where lanes do different amounts of work: `while` loops, and `for` loops
-  that a lane can leave early (`break`, `return`) — it wastes no work on lanes that finished;
-  and where NumPy has no ufunc (erf, erfc: the NumPy backend calls them per element). gamma and
-  lgamma stay on NumPy, as the Numba backend refuses them (the C library's differ from
-  CPython's);
-* NumPy wins on transcendental math (exp, log, sin... are SIMD in NumPy, scalar libm calls in
-  Numba without Intel's SVML), with or without branches, and in `for` loops every lane runs
-  the same number of times;
-* everything else (arithmetic, comparisons, branches without such math) runs faster compiled.
-
-Same-module functions the function calls count as part of it (`orbit_radius` calling a
-Newton solver is a while-loop function).
+Measured with scripts/bench.py on this project's 16 kernels (docs/performance.md, 2 idle cores):
+the per-lane Numba backend is as fast as the NumPy backend or faster on every kernel at 1e3 and
+1e5 elements and on 15 of 16 at 1e6 (zeta_partial, a fixed-count loop of `k ** -s`, is 1.13x
+slower there) — on loops whose trip count differs per lane (4-17x: no work on finished lanes),
+on branches (no evaluation of both sides), on erf/erfc (the NumPy backend calls them per
+element), and even on transcendental math, where NumPy's SIMD exp/log do not make up for the
+NumPy backend's extra passes over memory (haversine 32 vs 37 ns a lane, softplus 9.8 vs 11).
+So: Numba, except where the Numba backend refuses the function: math.gamma and math.lgamma
+(CPython's own algorithms; the C library's, which Numba calls, differ), in the function or in a
+same-module function it calls. Functions of per-example arrays always use NumPy (see api.py).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -25,58 +20,31 @@ from .errors import VectorizeError
 from .frontend.namespace import Namespace, function_source
 from .frontend.parse import ParsedFunction, parse_function
 
-SIMD_MATH = frozenset({"exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-                       "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "hypot", "pow", "cbrt"})
-PER_ELEMENT_MATH = frozenset({"erf", "erfc"})
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
 
-@dataclass
-class _Profile:
-    lane_loops: int = 0  # loops whose trip count may differ per lane
-    simd: int = 0
-    per_element: bool = False
-    numpy_only: bool = False
-
-
 def choose(parsed: ParsedFunction, namespace: Namespace) -> str:
-    profile = _Profile()
-    _scan(parsed.func, namespace, profile, {parsed.name})
-    if profile.numpy_only:
-        return "numpy"
-    if profile.per_element or profile.lane_loops:
-        return "numba"
-    return "numpy" if profile.simd else "numba"
+    return "numpy" if _needs_numpy(parsed.func, namespace, {parsed.name}) else "numba"
 
 
-def _scan(func: cst.FunctionDef, namespace: Namespace, profile: _Profile, seen: set[str]) -> None:
+def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> bool:
     for node in _walk(func):
-        if isinstance(node, cst.While) or (isinstance(node, cst.For) and _leaves_early(node)):
-            profile.lane_loops += 1
-        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and namespace.resolve(node.value.value).kind == "math":
-            _math(node.attr.value, profile)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
+                and namespace.resolve(node.value.value).kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
-            if glob.kind == "math_func":
-                _math(glob.name.removeprefix("math."), profile)
-            elif glob.kind == "function" and glob.name not in seen:
+            if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:
+                return True
+            if glob.kind == "function" and glob.name not in seen:
                 seen.add(glob.name)
                 try:
                     callee = parse_function(function_source(glob))
                 except (VectorizeError, OSError, TypeError):
                     continue  # the transform reports it; the choice does without
-                _scan(callee.func, namespace, profile, seen)
-
-
-def _math(name: str, profile: _Profile) -> None:
-    profile.numpy_only |= name in NUMPY_ONLY_MATH
-    profile.per_element |= name in PER_ELEMENT_MATH
-    profile.simd += name in SIMD_MATH
-
-
-def _leaves_early(loop: cst.For) -> bool:
-    return any(isinstance(n, cst.Break | cst.Return) for n in _walk(loop.body))
+                if _needs_numpy(callee.func, namespace, seen):
+                    return True
+    return False
 
 
 def _walk(node: cst.CSTNode):

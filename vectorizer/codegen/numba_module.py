@@ -23,11 +23,12 @@ from ..analysis.types import Val
 from ..passes.numpy_fold import literal
 from . import emit
 
-# Below this many lanes one thread is faster than waking the thread pool (measured with
-# scripts/bench.py on 2 cores; docs/performance.md). The threshold depends on the work per lane:
-# plain arithmetic is memory-bound and SIMD-vectorized on one core (threads only add overhead,
-# badly so when the cores are busy), libm calls cost ~10-50 ns per lane, loops far more.
-PARALLEL_MIN_LANES = {"arithmetic": 2**62, "math": 20_000, "loops": 1_000}
+# Below this many lanes one thread is faster than waking the thread pool (measured on 2 cores;
+# docs/performance.md). The threshold depends on the work per lane: plain arithmetic (~0.4 ns a
+# lane, SIMD on one core) breaks even near 10,000 lanes on an idle machine (poly_horner: 0.38 vs
+# 0.35 ns at 1e4, 0.36 vs 0.20 at 1e5), later when the cores are busy; libm calls cost ~10-50 ns
+# a lane, loops far more.
+PARALLEL_MIN_LANES = {"arithmetic": 20_000, "math": 20_000, "loops": 1_000}
 
 
 def module(name: str, params: dict[str, Val], result: list[str], returns_tuple: bool, lanes: list[str],
