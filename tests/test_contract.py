@@ -270,16 +270,20 @@ def test_exceptions_follow_the_loop_on_hypothesis_batches(xs):
 
 
 def test_first_failing_lane_wins_across_chunks():
-    """Lanes run in chunks of 32768 on threads: the lowest failing lane still wins."""
+    """Lanes run in chunks of runtime.CHUNK on threads: the lowest failing lane still wins."""
+    from vectorizer import runtime
+
+    chunk = runtime.CHUNK
     vf = vec(C.ex1, "numpy")
-    x = np.ones(100_000)
-    x[90_000] = 3.0  # ValueError, first raise statement, late chunk
-    x[70_000] = -10.0  # ArithmeticError, second raise statement
+    x = np.ones(3 * chunk + 100)
+    late, middle, early = 3 * chunk + 50, 2 * chunk + 7, chunk + 3
+    x[late] = 3.0  # ValueError, first raise statement, last chunk
+    x[middle] = -10.0  # ArithmeticError, second raise statement
     exc = raised(vf, x)
-    assert type(exc) is ArithmeticError and "lane (70000,)" in notes(exc)
-    x[40_000] = 3.0
+    assert type(exc) is ArithmeticError and f"lane ({middle},)" in notes(exc)
+    x[early] = 3.0
     exc = raised(vf, x)
-    assert type(exc) is ValueError and str(exc) == "x is three (3.0)" and "lane (40000,)" in notes(exc)
+    assert type(exc) is ValueError and str(exc) == "x is three (3.0)" and f"lane ({early},)" in notes(exc)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import floats, ints
 
-from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, runtime, vectorize
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -520,7 +520,8 @@ def test_break_whose_test_is_uniform_on_the_first_iteration(backend):
 
 
 # -- large batches: the parallel driver, first failing lane in C order --------------------------
-N_LARGE = 50_000  # above PARALLEL_MIN_LANES (20_000) and CHUNK * 2 (NumPy's threaded chunks)
+# Above PARALLEL_MIN_LANES (Numba's prange driver) and 2 * CHUNK (NumPy's threaded chunks); rows of 250.
+N_LARGE = 250 * max(200, 2 * runtime.CHUNK // 250 + 20)
 FAILURES = {  # lane -> (x, k): the scalar function raises on each of these lanes
     "raise": (1.5, 1),
     "zero": (0.0, 2),
@@ -566,11 +567,12 @@ def test_large_batch_without_failures_is_patched_exactly(backend):
 
 
 def test_first_failing_lane_in_c_order_in_a_2d_batch(backend):
-    x, k = staged_inputs({"domain": 120 * 250 + 17, "zero": 120 * 250 + 18, "raise": 199 * 250})
+    rows = N_LARGE // 250
+    x, k = staged_inputs({"domain": 120 * 250 + 17, "zero": 120 * 250 + 18, "raise": (rows - 1) * 250})
     with pytest.raises(ValueError) as info:
-        vec(staged, backend)(x.reshape(200, 250), k.reshape(200, 250))
+        vec(staged, backend)(x.reshape(rows, 250), k.reshape(rows, 250))
     assert str(info.value) == "math domain error"
-    assert any("lane (120, 17) of (200, 250)" in note for note in info.value.__notes__)
+    assert any(f"lane (120, 17) of ({rows}, 250)" in note for note in info.value.__notes__)
 
 
 def test_loop_failures_in_a_large_batch_raise_the_first_lane(backend):
