@@ -1,12 +1,13 @@
 """`backend="auto"`: which backend is expected to be faster for a function, decided statically.
 
 Measured with scripts/bench.py on this project's 16 kernels (docs/performance.md, 2 idle cores):
-the per-lane Numba backend is as fast as the NumPy backend or faster on every kernel at 1e3 and
-1e5 elements and on 15 of 16 at 1e6 (zeta_partial, a fixed-count loop of `k ** -s`, is 1.13x
-slower there) — on loops whose trip count differs per lane (4-17x: no work on finished lanes),
-on branches (no evaluation of both sides), on erf/erfc (the NumPy backend calls them per
-element), and even on transcendental math, where NumPy's SIMD exp/log do not make up for the
-NumPy backend's extra passes over memory (haversine 32 vs 37 ns a lane, softplus 9.8 vs 11).
+the per-lane Numba backend is as fast as the NumPy backend or faster on all 16 at 1e3 elements,
+15 at 1e5 and 14 at 1e6 — on loops whose trip count differs per lane (no work on finished
+lanes), on branches (no evaluation of both sides), on erf/erfc (the NumPy backend calls them per
+element), and on most transcendental math too, where NumPy's SIMD exp/log do not make up for the
+NumPy backend's extra passes over memory (haversine 33 vs 40 ns a lane, softplus 9.6 vs 9.9).
+The exceptions are fixed-count loops of exp/pow at large sizes (simpson_gauss 1.4-1.5x,
+zeta_partial 1.2x at 1e6), which a static rule does not single out reliably.
 So: Numba, except where the Numba backend refuses the function: math.gamma and math.lgamma
 (CPython's own algorithms; the C library's, which Numba calls, differ), in the function or in a
 same-module function it calls. Functions of per-example arrays always use NumPy (see api.py).
