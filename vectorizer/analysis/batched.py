@@ -292,6 +292,10 @@ class Analyzer(ExpressionAnalysis):
 
     def loop(self, stmt: cst.While | cst.For, env: Env) -> Env | None:
         self.facts.loop_entry[stmt] = env
+        if isinstance(stmt, cst.For) and empty_range(stmt.iter, self.ns):
+            self.facts.batched_test[stmt] = False  # its body never runs (canonicalize drops it)
+            self.facts.loop_header[stmt] = env
+            return env
         if isinstance(stmt, cst.For):
             env = self.for_header(stmt, env)
         header = env
@@ -447,3 +451,27 @@ def analyze(
     `under_control` analyzes a callee whose call site runs under a batched test or loop.
     """
     return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control).run(func, params)
+
+
+def empty_range(it: cst.BaseExpression, namespace: Namespace) -> bool:
+    """`range(...)` of int literals that is empty (`range(0)`, `range(5, 2)`): a loop over it
+    never runs its body nor binds its target."""
+    if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
+            and namespace.resolve("range").kind == "builtin"):
+        return False
+    if not it.args or any(a.keyword or a.star for a in it.args):
+        return False
+    bounds = [_literal_int(a.value) for a in it.args]
+    if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
+        return False
+    return len(range(*bounds)) == 0  # type: ignore[arg-type]
+
+
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    """An int literal, possibly negated (`-3`)."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        sign, node = -1, node.expression
+    if isinstance(node, cst.Integer):
+        return sign * int(node.evaluated_value)
+    return None

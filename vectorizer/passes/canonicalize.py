@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..analysis.batched import empty_range
 from ..analysis.liveness import reads
 from .base import Context, block, body_of, replace, stmt
 
@@ -74,6 +75,8 @@ class _Canonicalize(cst.CSTTransformer):
     def statement(self, s: cst.BaseStatement) -> list[cst.BaseStatement]:
         if isinstance(s, cst.If):
             return [t for t in _fold(s) if not _is_pass(t)]
+        if isinstance(s, cst.For) and empty_range(s.iter, self.ctx.namespace):
+            return []  # `for i in range(0):` never runs (nor binds i): nothing to type or lower
         if not isinstance(s, cst.SimpleStatementLine):
             return [s]
         out: list[cst.BaseStatement] = []

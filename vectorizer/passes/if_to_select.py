@@ -101,14 +101,18 @@ class _Predicate:
             self.defined |= then_defined
             self.seen &= then_seen  # bound after the if only if both branches bind it
             return [s.with_changes(body=block(then), orelse=cst.Else(block(other)) if other else None)]
+        seen = set(self.seen)  # a loop body may run no times: what it binds is not bound after it
         if isinstance(s, cst.While):
-            return [self.loop(s, None, need)]
-        if isinstance(s, cst.For):
+            out = [self.loop(s, None, need)]
+        elif isinstance(s, cst.For):
             self.defined.add(s.target.value)  # type: ignore[attr-defined]
             self.defined |= _assigned_in(s)
             body = self.block(body_of(s.body), None, need)
-            return [s.with_changes(body=block(body))]
-        raise AssertionError(f"unexpected statement {type(s).__name__}")
+            out = [s.with_changes(body=block(body))]
+        else:
+            raise AssertionError(f"unexpected statement {type(s).__name__}")
+        self.seen = seen
+        return out
 
     def masked(self, s: cst.BaseStatement, mask: str, need: frozenset[str]) -> tuple[list, list]:
         """(statements that merge, statements for the masked block) for `s` under `mask`."""
@@ -128,10 +132,11 @@ class _Predicate:
             # analysis ran before this pass, whose merges (`x = e if m else x`) make values
             # batched that were uniform in the scalar code, so its verdict may be stale here.
             return replace(s, self.batched_if(s, mask, need)), []
-        if isinstance(s, cst.While):
-            return [self.loop(s, mask, need)], []
-        if isinstance(s, cst.For):
-            return self.for_loop(s, mask, need), []
+        if isinstance(s, cst.While | cst.For):
+            seen = set(self.seen)  # as above: the body may run no times
+            out = [self.loop(s, mask, need)] if isinstance(s, cst.While) else self.for_loop(s, mask, need)
+            self.seen = seen
+            return out, []
         raise AssertionError(f"unexpected statement {type(s).__name__}")
 
     def small(self, small: cst.BaseSmallStatement, mask: str, need: frozenset[str]) -> tuple[list, list]:
