@@ -155,6 +155,9 @@ def _fold(s: cst.If) -> list[cst.BaseStatement]:
 
 
 def _literal_truth(test: cst.BaseExpression) -> bool | None:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _literal_truth(test.expression)
+        return None if inner is None else not inner
     if isinstance(test, cst.Name) and test.value in ("True", "False"):
         return test.value == "True"
     if isinstance(test, cst.Integer | cst.Float):

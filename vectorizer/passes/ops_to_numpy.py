@@ -184,10 +184,11 @@ class _Lower(Expressions, Folding):
             assert s.orelse is None
             self.block(body_of(s.body), test)  # a mask name or `~m`: cheap to repeat
             return
+        then_end, else_end, after = self.facts.branch_ends.get(s, (None, None, None))
         if test in ("True", "False"):  # decided at transform time: only the branch that runs
             self.block(body_of(s.body) if test == "True" else body_of(s.orelse), mask)
+            self.convert_join(then_end if test == "True" else else_end, after, mask)
             return
-        then_end, else_end, after = self.facts.branch_ends.get(s, (None, None, None))
         self.emit(f"if {test}:")
         self.depth += 1
         self.suite(body_of(s.body), mask)
