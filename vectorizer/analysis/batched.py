@@ -329,7 +329,10 @@ class Analyzer(ExpressionAnalysis):
             raise self.error(stmt, "type analysis did not converge", "report this as a vectorizer bug", VectorizeError)
         self.facts.batched_test[stmt] = batched
         self.facts.loop_header[stmt] = header
-        exits = [self.after_iterations(stmt, header, back), *loop.breaks]
+        if back is None and isinstance(stmt, cst.For) and literal_range_length(stmt.iter, self.ns):
+            exits = list(loop.breaks)  # the first iteration always leaves: no fall-through
+        else:
+            exits = [self.after_iterations(stmt, header, back), *loop.breaks]
         return self.join_many(exits, batched=batched and not self.masked_blocks)
 
     def after_iterations(self, stmt: cst.While | cst.For, header: Env, back: Env | None) -> Env:
@@ -453,18 +456,23 @@ def analyze(
     return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control).run(func, params)
 
 
-def empty_range(it: cst.BaseExpression, namespace: Namespace) -> bool:
-    """`range(...)` of int literals that is empty (`range(0)`, `range(5, 2)`): a loop over it
-    never runs its body nor binds its target."""
+def literal_range_length(it: cst.BaseExpression, namespace: Namespace) -> int | None:
+    """The length of `range(...)` of int literals (`range(0)`, `range(0, 3)`), else None. The
+    analysis and canonicalize both decide on literals only, so that they agree on what runs."""
     if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
             and namespace.resolve("range").kind == "builtin"):
-        return False
+        return None
     if not it.args or any(a.keyword or a.star for a in it.args):
-        return False
+        return None
     bounds = [_literal_int(a.value) for a in it.args]
     if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
-        return False
-    return len(range(*bounds)) == 0  # type: ignore[arg-type]
+        return None
+    return len(range(*bounds))  # type: ignore[arg-type]
+
+
+def empty_range(it: cst.BaseExpression, namespace: Namespace) -> bool:
+    """A loop over it never runs its body nor binds its target."""
+    return literal_range_length(it, namespace) == 0
 
 
 def _literal_int(node: cst.BaseExpression) -> int | None:

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import empty_range
+from ..analysis.batched import empty_range, literal_range_length
 from ..analysis.liveness import reads
+from ..frontend.namespace import Namespace
 from .base import Context, block, body_of, replace, stmt
 
 _ATOMIC = (cst.Name, cst.Integer, cst.Float, cst.Call, cst.Attribute, cst.Subscript)
@@ -53,7 +54,7 @@ class _Canonicalize(cst.CSTTransformer):
         for s in updated.body:
             out.extend(self.statement(s))
         # Statements after a return, raise, break or continue never run: no pass has to lower them.
-        end = next((i for i, s in enumerate(out) if _leaves(s)), None)
+        end = next((i for i, s in enumerate(out) if _leaves(s, self.ctx.namespace)), None)
         if end is not None:
             out = out[:end + 1]
         if not out:
@@ -165,14 +166,21 @@ def _literal_truth(test: cst.BaseExpression) -> bool | None:
     return None
 
 
-def _leaves(s: cst.BaseStatement) -> bool:
-    """The statement never falls through: return/raise/break/continue, or an if/else whose
-    branches all leave."""
+def _leaves(s: cst.BaseStatement, namespace: Namespace | None = None) -> bool:
+    """The statement never falls through: return/raise/break/continue, an if/else whose
+    branches all leave, or a loop over a literal non-empty range whose body returns or raises
+    on its first iteration (the analysis decides the same, see batched.literal_range_length)."""
+    if isinstance(s, cst.For):
+        if namespace is None or not literal_range_length(s.iter, namespace):
+            return False
+        body = body_of(s.body)
+        jumps = any(isinstance(n, cst.Break | cst.Continue) for n in _own(s.body))
+        return not jumps and any(_leaves(t, namespace) for t in body)
     if isinstance(s, cst.If):
         if s.orelse is None:
             return False
         other = [s.orelse] if isinstance(s.orelse, cst.If) else body_of(s.orelse.body)
-        return any(_leaves(t) for t in body_of(s.body)) and any(_leaves(t) for t in other)
+        return any(_leaves(t, namespace) for t in body_of(s.body)) and any(_leaves(t, namespace) for t in other)
     return isinstance(s, cst.SimpleStatementLine) and any(
         isinstance(small, cst.Return | cst.Raise | cst.Break | cst.Continue) for small in s.body)
 
@@ -183,3 +191,11 @@ def _is_pass(s: cst.BaseStatement) -> bool:
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     return func.visit(_Canonicalize(ctx, ctx.options.optimize))
+
+
+def _own(node: cst.CSTNode):
+    """The nodes inside a loop body that belong to that loop (not to loops nested in it)."""
+    for child in node.children:
+        yield child
+        if not isinstance(child, cst.For | cst.While):
+            yield from _own(child)

@@ -147,6 +147,7 @@ def _decide(node: ast.expr) -> bool | ast.expr:
                 return other if side is neutral else side
         return ast.BinOp(left, node.op, right)
     try:
-        return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
+        with np.errstate(all="ignore"):  # `np.inf - np.inf` in a literal check: no warning at transform time
+            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
     except NameError:
         return node
