@@ -46,7 +46,6 @@ class _Predicate:
         self.defined: set[str] = set(ctx.params)  # may hold a value here (linear order)
         self.seen: set[str] = set(ctx.params)  # assigned textually earlier (array code runs all of it)
         self.placeholders: dict[str, str] = {}  # merged before any value: initial typed zero
-        self.merged: set[str] = set()  # names merged under a mask so far: per-lane from here on
         self.bool_values: dict[str, bool] = {}  # name -> every assignment to it is a bool by syntax
         self.types: dict[str, Type] = {}  # each assigned name's type, joined over its assignments
         for node, val in facts.vals.items():
@@ -85,9 +84,7 @@ class _Predicate:
                 self.defined.update(_assigned(small))
                 self.seen.update(_assigned(small))
             return [s]
-        # A test the analysis found uniform reads a merged name: per-lane now (a branch that
-        # raises left the survivors' value unchanged, but the merge made it an array).
-        if isinstance(s, cst.If) and (self.facts.batched_test.get(s) or reads(s.test) & self.merged):
+        if isinstance(s, cst.If) and self.facts.batched_test.get(s):
             return replace(s, self.batched_if(s, None, need))
         if isinstance(s, cst.If):
             # A uniform `if` stays Python control flow: only one branch runs, so what the then
@@ -193,7 +190,6 @@ class _Predicate:
             self.placeholders[name] = {BOOL: "False", INT: "0"}.get(self.types.get(name), "0.0")  # type: ignore[arg-type]
 
     def merge(self, mask: str, value: cst.BaseExpression, name: str) -> cst.BaseExpression:
-        self.merged.add(name)
         if mask.startswith("not "):  # y = y if m else e reads better than y = e if not m else y
             return expr(f"{name} if {mask[4:]} else {paren(code(value))}")
         return expr(f"{paren(code(value))} if {mask} else {name}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -207,44 +208,36 @@ class _Lower(Expressions, Folding):
     def convert_join(self, end: dict | None, after: dict | None, mask: str | None) -> None:
         """At the end of a branch of a uniform `if`, give the names the storage they have after
         it: only one branch runs, and the other may have widened a bool to an int."""
-        if end is None or after is None:
-            return
-        scalars: list[str] = []
-        for name in sorted(after):
-            if name not in end or end[name].maybe_unbound or name in self.ctx.loop_masks:
-                continue
-            before, joined = end[name].val, after[name].val
-            src, dst = before.type, joined.type
-            if src != dst and isinstance(src, Type) and isinstance(dst, Type):
-                converted = self.coerce(name, src, dst, mask)
-                if converted != name:
-                    self.emit(f"{name} = {converted}")
-            elif joined.batched and not before.batched and isinstance(dst, Type) and dst in _NP_SCALAR:
-                scalars.append(name)  # a Python scalar here, an array after: `~` must agree
-        if scalars:
-            converted = ", ".join(f"np.{_NP_SCALAR[after[n].val.type]}({n})" for n in scalars)
-            self.emit(f"{', '.join(scalars)} = {converted}")
+        if end is not None and after is not None:
+            self.convert(end, after, mask)
 
     def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
         """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
         entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
+        lanes = lambda: self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)  # noqa: E731
+        self.convert(entry, header, mask, lanes)
+
+    def convert(self, now: dict, then: dict, mask: str | None, lanes: Callable[[], str] | None = None) -> None:
+        """Names stored as `now` has them, converted to the storage `then` gives them: a narrower
+        type widened (bool -> int -> float), a Python scalar that becomes per-lane made a NumPy
+        scalar (`~` on a Python bool is -1, not the logical not), and with `lanes`, a uniform array
+        that becomes per-lane repeated over the lanes. A name unbound in `now` is only read
+        where it has been set since."""
         scalars: list[str] = []
-        for name in sorted(header):
-            if name not in entry or entry[name].maybe_unbound:
-                continue  # a name unbound on entry is only read where the loop has set it
-            before, after = entry[name].val, header[name].val
-            if isinstance(before.type, ArrayType) and after.batched and not before.batched:
-                self.emit(f"{name} = np.repeat({name}[None], {self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)}, axis=0)")
+        for name in sorted(then):
+            if name not in now or now[name].maybe_unbound or name in self.ctx.loop_masks:
+                continue
+            before, after = now[name].val, then[name].val
+            if lanes is not None and isinstance(before.type, ArrayType) and after.batched and not before.batched:
+                self.emit(f"{name} = np.repeat({name}[None], {lanes()}, axis=0)")
             elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
                 converted = self.coerce(name, before.type, after.type, mask)
                 if converted != name:  # float -> NUM keeps its storage
                     self.emit(f"{name} = {converted}")
-            elif after.batched and not before.batched and isinstance(after.type, Type) and name not in self.ctx.loop_masks:
+            elif after.batched and not before.batched and after.type in _NP_SCALAR:
                 scalars.append(name)
         if scalars:
-            # Batched in the loop but still Python scalars: NumPy ones behave like the arrays they
-            # become (`~` on a Python bool is -1, not the logical not).
-            converted = ", ".join(f"np.{_NP_SCALAR[header[n].val.type]}({n})" for n in scalars)  # type: ignore[index]
+            converted = ", ".join(f"np.{_NP_SCALAR[then[n].val.type]}({n})" for n in scalars)
             self.emit(f"{', '.join(scalars)} = {converted}")
 
     def loop_lanes(self, loop: cst.While) -> str:
