@@ -15,13 +15,14 @@ import dataclasses
 import functools
 import inspect
 import os
+import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import cache, jit, runtime
+from . import cache, fastpath, jit, runtime
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -33,7 +34,7 @@ from .errors import (
 from .fingerprint import content_key, engine_fingerprint
 from .frontend.namespace import Namespace
 from .frontend.source import source_of
-from .options import Options
+from .options import Options, disabled
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
@@ -45,10 +46,6 @@ class Kernel:
     backend: str
     result_types: tuple[str, ...]
     returns_tuple: bool
-
-
-def disabled() -> bool:
-    return os.environ.get("VECTORIZER_DISABLE", "") not in ("", "0")
 
 
 class VectorizedFunction:
@@ -71,6 +68,7 @@ class VectorizedFunction:
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
         self._last: Key | None = None
+        self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
         self._warned = False
         self._namespace = Namespace.of_function(func)
         self._prepared: Any = None
@@ -114,7 +112,12 @@ class VectorizedFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs and len(args) == len(self._names) and self._positional:
-            return self.call_lanes(list(args))  # the common call: no binding needed (a few µs)
+            fast = self._fast
+            if fast is not None and not disabled():
+                result = fastpath.run(fast, args)
+                if result is not fastpath.MISS:
+                    return result
+            return self.call_lanes(list(args))  # no binding needed
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
         return self.call_lanes([bound.arguments[n] for n in self._names])
@@ -142,7 +145,7 @@ class VectorizedFunction:
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return self._per_element(batch)
         try:
-            return self._run(kernel, batch)
+            result = self._run(kernel, batch)
         except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
             self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
@@ -153,6 +156,12 @@ class VectorizedFunction:
             fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
             self._kernels[key] = kernel = dataclasses.replace(kernel, fn=fn)
             return self._run(kernel, batch)
+        # The next call like this one (same dtypes, 1-D, one length) may take the short path.
+        numpy_backend = kernel.backend == "numpy"
+        self._fast = None if example_ndims else fastpath.plan(
+            kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
+            2 * runtime.CHUNK if numpy_backend else sys.maxsize)
+        return result
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
         try:

@@ -19,7 +19,6 @@ import importlib.util
 import json
 import logging
 import marshal
-import os
 import sys
 import types
 import warnings
@@ -32,6 +31,7 @@ from typing import Any
 
 from . import __version__
 from .errors import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError
+from .options import disabled
 
 SELECT_MODES = ("annotated", "marked", "all")
 TRANSFORM_SCHEMA = 1  # bump when the appended code or the selection rule changes
@@ -48,10 +48,6 @@ transformed: list[str] = []  # paths transformed in this process (a warm import 
 
 class ImportHookWarning(UserWarning):
     """The import hook could not transform a module; it was imported unchanged."""
-
-
-def disabled() -> bool:
-    return os.environ.get("VECTORIZER_DISABLE", "") not in ("", "0")
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,18 @@ kernel entry point that `runtime.run` calls (it returns the results and the flag
 
     @numba.njit(cache=NUMBA_CACHE, parallel=True, error_model="numpy")
     def _prun_escape_time(out, flag, cr, ci, max_iter):
+        failed = 0
         for i in numba.prange(out.shape[0]):
             out[i], flag[i] = _lane_escape_time(cr[i], ci, max_iter)
+            failed += flag[i]
+        return failed
 
     def escape_time(cr, ci, max_iter):                     # serial below PARALLEL_MIN_LANES
         ...
-        return out, flag
+        return out, (flag if failed else None)             # None: no lane to re-run
+
+The drivers count the flagged lanes as they go, so a call where nothing failed never scans the
+flag array again.
 
 No fastmath (it breaks NaN tests and reorders sums); error_model="numpy" so no Python exception
 machinery runs inside the loops: every Python error is a flag, raised later by the scalar re-run.
@@ -65,7 +71,7 @@ def definitions(name: str, params: dict[str, Val], result: list[str], returns_tu
         taken.add(stem)
         return stem
 
-    i, size_name, flag, value, driver = (fresh(s) for s in ("i", "n", "flag", "value", "driver"))
+    i, size_name, flag, value, driver, failed = (fresh(s) for s in ("i", "n", "flag", "value", "driver", "failed"))
     call_args = ", ".join(f"{n}[{i}]" if params[n].batched else n for n in params)
     outs = [fresh(f"out_{k}") for k in range(len(result))] if returns_tuple else [fresh("out")]
     got = f"{value}, {flag}[{i}]" if flagged else value
@@ -77,14 +83,17 @@ def definitions(name: str, params: dict[str, Val], result: list[str], returns_tu
     drivers = []
     for kind, deco, loop in (("run", decorator, "range"),
                              ("prun", '@numba.njit(cache=NUMBA_CACHE, parallel=True, error_model="numpy")', "numba.prange")):
-        drivers.append(f"{deco}\ndef _{kind}_{name}({sig}):\n    for {i} in {loop}({outs[0]}.shape[0]):\n        {assign}\n")
+        count = (f"    {failed} = 0\n", f"\n        {failed} += {flag}[{i}]", f"\n    return {failed}") if flagged else ("", "", "")
+        drivers.append(f"{deco}\ndef _{kind}_{name}({sig}):\n{count[0]}    for {i} in {loop}({outs[0]}.shape[0]):\n"
+                       f"        {assign}{count[1]}{count[2]}\n")
     size = f"np.shape({batched[0]})[0]" if batched else "1"
     allocs = "\n".join(f"    {o} = np.empty({size_name}, dtype=np.{emit_dtype(t)})" for o, t in zip(outs, result))
     results = f"({', '.join(outs)},)" if returns_tuple else outs[0]
     entry_text = (f"def {entry or name}({', '.join(params)}):\n    {size_name} = {size}\n{allocs}\n"
                   + (f"    {flag} = np.empty({size_name}, dtype=np.bool_)\n" if flagged else "")
                   + f"    {driver} = _prun_{name} if {size_name} >= {threshold} else _run_{name}\n"
-                  f"    {driver}({sig})\n    return {results}, {flag if flagged else 'None'}\n")
+                  + (f"    {failed} = {driver}({sig})\n    return {results}, ({flag} if {failed} else None)\n" if flagged
+                     else f"    {driver}({sig})\n    return {results}, None\n"))
     lane_sources = [f"{decorator}\n{src.strip()}\n" for src in lanes]
     return "\n\n\n".join(p.strip("\n") for p in [*lane_sources, *drivers, entry_text])
 

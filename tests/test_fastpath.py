@@ -1,0 +1,137 @@
+"""The short call path (vectorizer/fastpath.py) gives what the general path gives, call after call.
+
+Each test calls a vectorized function repeatedly with arguments that take the short path (1-D,
+one length, the dtypes of the call before) mixed with arguments that must not (other dtypes,
+views, read-only or non-contiguous arrays, broadcasting, flagged lanes, VECTORIZER_DISABLE set
+between calls), and checks every result against the scalar function lane by lane.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from oracle import check as oracle_check
+
+from vectorizer import fastpath, vectorize
+
+BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
+
+
+def clipped_log(x: float, floor: float) -> float:
+    if x <= 0.0:
+        raise ValueError(f"clipped_log needs x > 0, got {x}")
+    return max(math.log(x), floor)
+
+
+def halve(n: int) -> int:
+    return n // 2
+
+
+def same(x: float) -> float:
+    return x
+
+
+def both(x: float) -> tuple[float, bool]:
+    return x * 2.0, x > 0.0
+
+
+def check(vf, f, *arrays):
+    """The contract's comparison (log is within a few ulp of libm on the NumPy backend)."""
+    oracle_check(vf, f, *arrays, ulps=4)
+    return vf(*arrays)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    if request.param == "numba":
+        pytest.importorskip("numba")
+    return request.param
+
+
+def test_repeated_calls_take_the_short_path_and_agree(backend):
+    vf = vectorize(clipped_log, backend=backend)
+    rng = np.random.default_rng(0)
+    x, floor = rng.uniform(0.1, 10.0, 500), rng.uniform(-1.0, 1.0, 500)
+    check(vf, clipped_log, x, floor)
+    assert vf._fast is not None  # the first call installed a plan for calls like it
+    for _ in range(3):
+        x, floor = rng.uniform(1e-300, 1e3, 500), rng.uniform(-5.0, 5.0, 500)
+        assert fastpath.run(vf._fast, (x, floor)) is not fastpath.MISS
+        check(vf, clipped_log, x, floor)
+
+
+def test_a_flagged_lane_leaves_the_short_path_and_raises_the_scalar_error(backend):
+    vf = vectorize(clipped_log, backend=backend)
+    x, floor = np.array([1.0, 2.0, 3.0]), np.zeros(3)
+    check(vf, clipped_log, x, floor)
+    bad = np.array([1.0, -2.0, 0.0])
+    assert fastpath.run(vf._fast, (bad, floor)) is fastpath.MISS
+    with pytest.raises(ValueError, match="got -2.0"):
+        vf(bad, floor)
+    check(vf, clipped_log, x, floor)  # and the next good call is right again
+
+
+@pytest.mark.parametrize("variant", ["int_dtype", "float32", "readonly", "strided", "broadcast", "scalar",
+                                     "two_d", "one_lane", "lengths_differ"])
+def test_calls_unlike_the_last_one_miss_and_still_agree(backend, variant):
+    vf = vectorize(clipped_log, backend=backend)
+    x, floor = np.linspace(0.5, 4.0, 8), np.full(8, 0.25)
+    check(vf, clipped_log, x, floor)
+    plan = vf._fast
+    other = {
+        "int_dtype": (np.arange(1, 9), floor),
+        "float32": (x.astype(np.float32), floor),
+        "readonly": (np.frombuffer(x.tobytes()), floor),
+        "strided": (np.linspace(0.5, 4.0, 16)[::2], floor),
+        "broadcast": (x, np.float64(0.25)),
+        "scalar": (2.0, 0.5),
+        "two_d": (x.reshape(2, 4), floor.reshape(2, 4)),
+        "one_lane": (x[:1].copy(), floor[:1].copy()),
+        "lengths_differ": (x, np.full(1, 0.25)),
+    }[variant]
+    assert fastpath.run(plan, other) is fastpath.MISS
+    check(vf, clipped_log, *other)
+    check(vf, clipped_log, x, floor)
+
+
+def test_the_result_never_aliases_an_argument(backend):
+    vf = vectorize(same, backend=backend)
+    x = np.array([1.0, -0.0, np.nan, np.inf])
+    vf(x)
+    out = vf(x)
+    assert out is not x and not np.shares_memory(out, x)
+    out[0] = 99.0
+    assert x[0] == 1.0
+
+
+def test_ints_and_tuples(backend):
+    vf = vectorize(halve, backend=backend)
+    n = np.array([-(2**63), -3, -1, 0, 1, 7, 2**63 - 1])
+    for _ in range(3):
+        assert check(vf, halve, n).dtype == np.int64
+    vt = vectorize(both, backend=backend)
+    x = np.array([-1.5, 0.0, 2.0, np.nan])
+    for _ in range(3):
+        got = check(vt, both, x)
+        assert got[0].dtype == np.float64 and got[1].dtype == np.bool_
+
+
+def test_disable_switch_is_read_on_every_call(backend, monkeypatch):
+    vf = vectorize(clipped_log, backend=backend)
+    x, floor = np.array([1.0, 2.0]), np.zeros(2)
+    check(vf, clipped_log, x, floor)
+    calls = []
+
+    def spy(x: float, floor: float) -> float:
+        calls.append(x)
+        return clipped_log(x, floor)
+
+    vf.scalar = spy  # what VECTORIZER_DISABLE runs
+    monkeypatch.setenv("VECTORIZER_DISABLE", "1")
+    assert vf(x, floor).tolist() == [clipped_log(*lane) for lane in zip(x.tolist(), floor.tolist())]
+    assert calls == [1.0, 2.0]
+    monkeypatch.setenv("VECTORIZER_DISABLE", "0")
+    vf(x, floor)
+    assert calls == [1.0, 2.0]  # compiled again: the scalar function did not run
