@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import floats, ints, near
 
-from vectorizer import vectorize
+from vectorizer import rules, vectorize
 
 HOSTILE = floats()
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
@@ -123,8 +123,17 @@ def test_inputs_are_never_written():
     assert np.array_equal(x, before)
 
 
-def test_math_erf_kernel_uses_exact_libm():
-    x = np.linspace(-5, 5, 101)
+def test_math_erf_kernel_is_within_the_ulp_bound():
+    """NumPy has no erf: the NumPy backend's own (vectorizer/special.py) is within the bound of
+    the Class B functions; the Numba backend calls libm's, exactly as math.erf does."""
+    x = np.linspace(-8, 8, 1001)
+    check(vectorize(erf_only), erf_only, x, ulps=rules.ULP_BOUND)
+    # 0.5 * (1 + erf(x)) cancels for x << 0: the error is the bound's in units of 1.0, not of the result
     got = vectorize(K.norm_cdf)(x)
-    assert got.tolist() == [K.norm_cdf(v) for v in x.tolist()]
+    want = np.array([K.norm_cdf(v) for v in x.tolist()])
+    assert np.all(np.abs(got - want) <= rules.ULP_BOUND * np.spacing(1.0)), np.max(np.abs(got - want))
     assert math.isnan(vectorize(K.norm_cdf)(math.nan))
+
+
+def erf_only(x: float) -> float:
+    return math.erf(x)

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import floats, ints
 
-from vectorizer import VectorizeError, VectorizeOverflowError, runtime, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, rules, runtime, vectorize
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -670,11 +670,11 @@ def test_plain_numba_has_the_gaps_these_tests_close(f, args):
     assert fast(math.nan, 1.0) != nan_logic(math.nan, 1.0)  # fastmath assumes no NaN
 
 
-# -- special functions: erf/erfc are the C library's on both backends; gamma/lgamma CPython's own ------
+# -- special functions: erf/erfc the C library's (Numba) or within the bound (NumPy); gamma/lgamma CPython's
 @pytest.mark.parametrize("which", [0, 1], ids=["erf", "erfc"])
 def test_erf_erfc_match_the_c_library(which, backend):
     x = np.concatenate([np.linspace(-6.0, 6.0, 1201), [math.nan, math.inf, -math.inf, -0.0, 5e-324, 27.0]])
-    run_check(erf_erfc, backend, x, np.full(x.size, which))
+    run_check(erf_erfc, backend, x, np.full(x.size, which), ulps=0 if backend == "numba" else rules.ULP_BOUND)
 
 
 @pytest.mark.parametrize("which", [0, 1], ids=["gamma", "lgamma"])

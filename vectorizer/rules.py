@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from math import isqrt
 
+from . import special
 from .analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
 from .errors import VectorizeTypeError
 
@@ -394,6 +395,16 @@ def _per_lane(name: str, *checks: Check) -> Rule:
     return rule
 
 
+def _special(name: str, *checks: Check) -> Rule:
+    """NumPy has no ufunc for it: `_vz_<name>` (special.py), NumPy code the module carries."""
+
+    def rule(args: list[Val]) -> Impl:
+        (t,) = _types(args, 1, f"math.{name}")
+        return Impl(FLOAT, f"_vz_{name}({_float(t, '{0}')})", f"math.{name}({{0}})", checks, exact=False)
+
+    return rule
+
+
 def _abs(args: list[Val]) -> Impl:
     (t,) = _types(args, 1, "abs")
     if t.is_intlike:
@@ -499,8 +510,10 @@ CALLS: dict[str, Rule] = {
     "math.isfinite": _predicate("isfinite", "isfinite"),
     "math.degrees": _scaled("degrees", 180.0 / math.pi),
     "math.radians": _scaled("radians", math.pi / 180.0),
-    "math.erf": _per_lane("erf"),
-    "math.erfc": _per_lane("erfc"),
+    "math.erf": _special("erf"),
+    # Subnormal results have fewer bits than the approximation keeps: those lanes use math.erfc
+    # (libm per lane is exact, hence no check there).
+    "math.erfc": _special("erfc", Check(special.ERFC_SUBNORMAL, "erfc below 2.2e-308: computed per lane", lane="False")),
     "math.gamma": _per_lane("gamma", _domain("(({0} <= 0) & ({0} == np.floor({0}))) | ({0} == -np.inf)"), _overflow_above(171.0),
                             Check("np.abs({0}) < 1e-300", "OverflowError: gamma of a tiny argument is ~1/x (conservative)")),
     "math.lgamma": _per_lane("lgamma", _domain("({0} <= 0) & ({0} == np.floor({0}))"), _overflow_above(1e305)),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 
-from .. import __version__
+from .. import __version__, special
 from ..analysis.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
 from ..passes.numpy_fold import literal
@@ -47,6 +47,8 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
         parts.append("\n".join(consts))
     if "_vz_Compaction(" in body:
         parts.append(compaction_source())
+    if special.helper_source(body):
+        parts.append(special.helper_source(body))
     parts.append(body.rstrip("\n"))
     return "\n\n".join(parts[:2]) + "\n\n" + "\n\n".join(parts[2:]) + "\n"
 

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from .. import __version__, runtime
+from .. import __version__, runtime, special
 from ..analysis.types import Val, type_of_dtype
 from ..errors import VectorizeError
 from ..frontend import fence
@@ -130,6 +130,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         "\n\n".join(scalars),
         "\n\n".join(kernels),
         "\n\n".join(exports),
+        special.helper_source("\n".join(kernels)),
         _runtime_source(),
     ]
     body = "\n\n\n".join(p.strip("\n") for p in body_parts if p.strip())

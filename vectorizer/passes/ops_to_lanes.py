@@ -39,7 +39,7 @@ import dataclasses
 
 import libcst as cst
 
-from .. import rules
+from .. import rules, special
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, is_counter_step
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
@@ -71,7 +71,9 @@ class _Scalarize(ast.NodeTransformer):
         self.generic_visit(node)
         f = node.func
         if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr == "vectorize":
-            return ast.Call(f.args[0], node.args, [])  # np.vectorize(math.erf, ...)(x) -> math.erf(x)
+            return ast.Call(f.args[0], node.args, [])  # np.vectorize(math.gamma, ...)(x) -> math.gamma(x)
+        if isinstance(f, ast.Name) and f.id in special.HELPERS:  # NumPy's erf/erfc -> libm's
+            return ast.Call(_math(f.id.removeprefix("_vz_")), node.args, [])
         if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"):
             return node
         name = f.attr
