@@ -48,6 +48,46 @@ def uniform_for_with_math(x: float) -> float:
     return total
 
 
+STEPS = 16
+
+
+def fixed_for_with_pow(s: float) -> float:
+    total = 0.0
+    for k in range(1, STEPS + 1):
+        total += k ** -s
+    return total
+
+
+def gaussian(x: float) -> float:
+    return exp(-0.5 * x * x)
+
+
+def fixed_for_calling_math(a: float, b: float) -> float:
+    h = (b - a) / STEPS
+    total = 0.0
+    for i in range(STEPS):
+        total += gaussian(a + i * h)
+    return total * h
+
+
+def for_over_a_parameter(x: float, n: int) -> float:
+    total = 0.0
+    for i in range(n):  # the trip count may differ per lane
+        total += math.exp(-x * i)
+    return total
+
+
+def fixed_for_of_squares(x: float) -> float:
+    total = 0.0
+    for i in range(STEPS):
+        total += (x + i) ** 2
+    return total
+
+
+def fixed_for_and_a_while(x: float) -> float:
+    return uniform_for_with_math(x) + float(while_loop(x))
+
+
 def for_that_returns_early(x: float) -> int:
     for i in range(8):
         if math.sin(x * i) > 0.5:
@@ -83,12 +123,18 @@ def calls_gamma(x: float) -> float:
     (simd_math, "numba"),
     (branches_and_simd_math, "numba"),
     (while_loop, "numba"),
-    (uniform_for_with_math, "numba"),
     (for_that_returns_early, "numba"),
+    (for_over_a_parameter, "numba"),
+    (fixed_for_of_squares, "numba"),
+    (fixed_for_and_a_while, "numba"),
     (calls_simd_math, "numba"),
     (calls_a_while_loop, "numba"),
     (erfc_user, "numba"),
-    # ... except where it refuses the function: gamma/lgamma, here or in a callee.
+    # ... except where SIMD exp/log/pow repeat in a loop of a fixed trip count ...
+    (uniform_for_with_math, "numpy"),
+    (fixed_for_with_pow, "numpy"),
+    (fixed_for_calling_math, "numpy"),
+    # ... and where it refuses the function: gamma/lgamma, here or in a callee.
     (gamma_user, "numpy"),
     (calls_gamma, "numpy"),
 ], ids=lambda v: v.__name__ if callable(v) else v)

@@ -160,7 +160,7 @@ class VectorizedFunction:
         numpy_backend = kernel.backend == "numpy"
         self._fast = None if example_ndims else fastpath.plan(
             kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-            2 * runtime.CHUNK if numpy_backend else sys.maxsize)
+            runtime.PARALLEL_MIN_LANES - 1 if numpy_backend else sys.maxsize)  # larger: chunks on threads
         return result
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:

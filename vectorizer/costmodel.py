@@ -1,16 +1,22 @@
 """`backend="auto"`: which backend is expected to be faster for a function, decided statically.
 
 Measured with scripts/bench.py on this project's 16 kernels (docs/performance.md, 2 idle cores):
-the per-lane Numba backend is as fast as the NumPy backend or faster on all 16 at 1e3 elements,
-15 at 1e5 and 14 at 1e6 — on loops whose trip count differs per lane (no work on finished
-lanes), on branches (no evaluation of both sides), on erf/erfc (the NumPy backend calls them per
-element), and on most transcendental math too, where NumPy's SIMD exp/log do not make up for the
-NumPy backend's extra passes over memory (haversine 33 vs 40 ns a lane, softplus 9.6 vs 9.9).
-The exceptions are fixed-count loops of exp/pow at large sizes (simpson_gauss 1.4-1.5x,
-zeta_partial 1.2x at 1e6), which a static rule does not single out reliably.
-So: Numba, except where the Numba backend refuses the function: math.gamma and math.lgamma
-(CPython's own algorithms; the C library's, which Numba calls, differ), in the function or in a
-same-module function it calls. Functions of per-example arrays always use NumPy (see api.py).
+the per-lane Numba backend is as fast as the NumPy backend or faster on loops whose trip count
+differs per lane (no work on finished lanes), on branches (no evaluation of both sides), and on
+most straight-line math too, where NumPy's SIMD exp/log do not make up for the NumPy backend's
+extra passes over memory (haversine 33 vs 38 ns a lane at 1e6, softplus 9.5 vs 11.0, black_scholes
+28 vs 93). NumPy wins where SIMD math repeats in a loop of a fixed trip count: every pass is a
+full-width SIMD exp/log/pow and nothing is masked (simpson_gauss 61 vs 93 ns a lane at 1e6,
+zeta_partial 320 vs 368). So:
+
+* NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
+  algorithms; the C library's, which Numba calls, differ), in the function or a callee;
+* NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
+  included) calls exp/log/pow and never leaves the loop early, in a function without `while`;
+* Numba otherwise. Functions of per-example arrays always use NumPy (see api.py).
+
+Per call size the picture differs: at 1e3 lanes the Numba backend's lower overhead wins even on
+those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large batches.
 """
 
 from __future__ import annotations
@@ -24,8 +30,68 @@ from .frontend.parse import ParsedFunction, parse_function
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
 
+# NumPy's float64 SIMD kernels (AVX-512 here): ~1-5 ns an element where libm takes ~10-20.
+SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
+
+
 def choose(parsed: ParsedFunction, namespace: Namespace) -> str:
-    return "numpy" if _needs_numpy(parsed.func, namespace, {parsed.name}) else "numba"
+    if _needs_numpy(parsed.func, namespace, {parsed.name}):
+        return "numpy"
+    if _simd_math_in_fixed_loop(parsed.func, namespace):
+        return "numpy"
+    return "numba"
+
+
+def _simd_math_in_fixed_loop(func: cst.FunctionDef, namespace: Namespace) -> bool:
+    if _any(func, namespace, lambda n: isinstance(n, cst.While), set()):
+        return False
+    for node in _walk(func.body):
+        if isinstance(node, cst.For) and _fixed_range(node.iter, namespace) \
+                and not any(isinstance(n, cst.Return | cst.Break) for n in _walk(node.body)) \
+                and _any(node.body, namespace, lambda n: _is_simd_math(n, namespace), set()):
+            return True
+    return False
+
+
+def _fixed_range(node: cst.BaseExpression, namespace: Namespace) -> bool:
+    """range(...) of literals and module constants: the same trip count on every lane."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range"):
+        return False
+    names = [n for a in node.args for n in _walk(a.value) if isinstance(n, cst.Name)]
+    return all(namespace.resolve(n.value).kind == "constant" for n in names)
+
+
+def _is_simd_math(node: cst.CSTNode, namespace: Namespace) -> bool:
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power):
+        return not isinstance(node.right, cst.Integer)  # x ** 2 is a multiplication
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return namespace.resolve(node.value.value).kind == "math" and node.attr.value in SIMD_MATH
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        glob = namespace.resolve(node.func.value)
+        return glob.kind == "math_func" and glob.name.removeprefix("math.") in SIMD_MATH
+    return False
+
+
+def _any(node: cst.CSTNode, namespace: Namespace, test, seen: set[str]) -> bool:
+    """test holds for a node under `node`, or in a same-module function called there."""
+    for n in _walk(node):
+        if test(n):
+            return True
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
+            glob = namespace.resolve(n.func.value)
+            if glob.kind == "function" and glob.name not in seen:
+                seen.add(glob.name)
+                callee = _parse(glob)
+                if callee is not None and _any(callee.func, namespace, test, seen):
+                    return True
+    return False
+
+
+def _parse(glob) -> ParsedFunction | None:
+    try:
+        return parse_function(function_source(glob))
+    except (VectorizeError, OSError, TypeError):
+        return None  # the transform reports it; the choice does without
 
 
 def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> bool:
@@ -39,11 +105,8 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) ->
                 return True
             if glob.kind == "function" and glob.name not in seen:
                 seen.add(glob.name)
-                try:
-                    callee = parse_function(function_source(glob))
-                except (VectorizeError, OSError, TypeError):
-                    continue  # the transform reports it; the choice does without
-                if _needs_numpy(callee.func, namespace, seen):
+                callee = _parse(glob)
+                if callee is not None and _needs_numpy(callee.func, namespace, seen):
                     return True
     return False
 
