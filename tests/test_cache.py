@@ -72,11 +72,41 @@ def test_key_rejects_non_text():
 def test_key_depends_on_library_versions(monkeypatch):
     before = cache_key("f")
     cache._environment.cache_clear()
-    monkeypatch.setattr(cache, "_dist_version", lambda name: "9.9" if name == "numba" else "1.0")
+    monkeypatch.setattr(cache, "_dist_versions", lambda *names: ["9.9" if n == "numba" else "1.0" for n in names])
     try:
         assert cache_key("f") != before
     finally:
         cache._environment.cache_clear()
+
+
+def test_installed_versions_are_read_from_dist_info_in_path_order(tmp_path, monkeypatch):
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder, version in ((first, "2.0"), (second, "1.0")):
+        (folder / f"numpy-{version}.dist-info").mkdir(parents=True)
+    (second / "Numba-0.1.dist-info").mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
+    monkeypatch.delitem(sys.modules, "libcst", raising=False)
+    assert cache._dist_versions("numpy", "numba", "libcst") == ["2.0", "0.1", "none"]
+
+
+def test_compiled_code_is_kept_beside_the_entry_and_checked_against_it(tmp_path):
+    store = CodeCache(tmp_path / "c")
+    key = "a" * 64
+    store.store(key, "X = 1\n")
+    first = store.load_code(key)
+    code_file = store.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
+    assert first is not None and code_file.exists()
+    namespace: dict = {}
+    exec(store.load_code(key), namespace)  # noqa: S102 - from the compiled file this time
+    assert namespace["X"] == 1
+    store.store(key, "X = 2\n")  # a new entry: the old compiled code no longer matches it
+    namespace = {}
+    exec(store.load_code(key), namespace)  # noqa: S102
+    assert namespace["X"] == 2
+    code_file.write_bytes(code_file.read_bytes()[:70])  # truncated: compiled again, not trusted
+    namespace = {}
+    exec(store.load_code(key), namespace)  # noqa: S102
+    assert namespace["X"] == 2
 
 
 def test_key_never_imports_numba(tmp_path):

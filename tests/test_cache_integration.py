@@ -156,12 +156,17 @@ class Project:
         return {p.name: p.read_bytes() for p in sorted(directory.glob("vz_*.py"))} if directory.exists() else {}
 
     def verify_all(self) -> None:
-        """Every entry reads back (header, key, checksum) and compiles; nothing else lies around."""
+        """Every entry reads back (header, key, checksum) and compiles; beside it at most its
+        compiled code; nothing else lies around."""
         directory = self.cache.directory()
         names = sorted(os.listdir(directory))
-        assert names and all(n.startswith("vz_") and n.endswith(".py") or n == "__pycache__" for n in names), names
+        code = f".{sys.implementation.cache_tag}.code"
+        assert names and all(n.startswith("vz_") and n.endswith((".py", code)) or n == "__pycache__" for n in names), names
+        assert all(n.removesuffix(code) + ".py" in names for n in names if n.endswith(code)), names
         for name in names:
-            if name.startswith("vz_"):
+            if name.endswith(code):
+                assert stat.S_IMODE(os.stat(directory / name).st_mode) == 0o600
+            elif name.startswith("vz_"):
                 key = name[3:-3]
                 assert self.cache.load_code(key) is not None, f"entry {name} does not verify"
                 assert stat.S_IMODE(os.stat(directory / name).st_mode) == 0o600

@@ -286,6 +286,33 @@ def test_first_failing_lane_wins_across_chunks():
     assert type(exc) is ValueError and str(exc) == "x is three (3.0)" and f"lane ({early},)" in notes(exc)
 
 
+def test_mid_size_batches_split_per_thread_keep_lane_order(monkeypatch):
+    """From runtime.PARALLEL_MIN_LANES a batch runs as one chunk per thread (two here): the first
+    failing lane wins whichever chunk it is in, and a clean batch gives the unchunked values."""
+    from vectorizer import runtime
+
+    monkeypatch.setenv("VECTORIZER_THREADS", "2")
+    size = runtime.PARALLEL_MIN_LANES + 1001
+    assert runtime.chunk_starts(size) == range(0, size, (size + 1) // 2)
+    vf = vec(C.ex1, "numpy")
+    x = np.linspace(-0.5, 2.5, size)
+    x[x == 3.0] = 2.0
+    whole = vec(C.ex1, "numpy")
+    monkeypatch.setattr(runtime, "PARALLEL_MIN_LANES", 10**9)
+    assert runtime.chunk_starts(size) is None
+    expected = whole(x)
+    monkeypatch.undo()
+    monkeypatch.setenv("VECTORIZER_THREADS", "2")
+    assert np.array_equal(vf(x), expected)
+    late, early = size - 3, size // 2 - 5  # the second chunk, the first
+    x[late] = -10.0  # ArithmeticError
+    exc = raised(vf, x)
+    assert type(exc) is ArithmeticError and f"lane ({late},)" in notes(exc)
+    x[early] = 3.0  # ValueError, in the first chunk: it wins
+    exc = raised(vf, x)
+    assert type(exc) is ValueError and f"lane ({early},)" in notes(exc)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_assert_raises_assertion_error_of_the_first_lane(backend):
     vf = vec(C.checked_sqrt, backend)

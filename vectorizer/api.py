@@ -11,7 +11,6 @@ nor, with Numba's own `cache=True`, compilation.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import inspect
 import os
@@ -19,8 +18,7 @@ import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import cache, fastpath, jit, runtime
 from .errors import (
@@ -39,8 +37,7 @@ from .options import Options, disabled
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
 
-@dataclass(frozen=True)
-class Kernel:
+class Kernel(NamedTuple):  # not a dataclass: a frozen dataclass costs ~0.8 ms of every start-up
     fn: Callable[..., Any]
     source: str
     backend: str
@@ -154,7 +151,7 @@ class VectorizedFunction:
             return self._run(kernel, batch)  # type: ignore[arg-type]
         except jit.cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
             fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
-            self._kernels[key] = kernel = dataclasses.replace(kernel, fn=fn)
+            self._kernels[key] = kernel = kernel._replace(fn=fn)
             return self._run(kernel, batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
         numpy_backend = kernel.backend == "numpy"

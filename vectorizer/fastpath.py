@@ -12,8 +12,7 @@ which is the only one that decides anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,8 +21,7 @@ _CANONICAL = (np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64))
 _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONICAL[2]}
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     fn: Callable[..., Any]
     dtypes: tuple[np.dtype, ...]
     results: tuple[np.dtype, ...]

@@ -24,13 +24,20 @@ if TYPE_CHECKING:
 @functools.cache
 def engine_fingerprint() -> str:
     """Changes whenever a file of the engine is edited, added, removed or reinstalled."""
-    root = os.path.dirname(os.path.abspath(__file__))
-    parts = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(f for f in files if f.endswith(".py")):
-            st = os.stat(os.path.join(folder, name))
-            parts.append(f"{os.path.relpath(os.path.join(folder, name), root)}:{st.st_size}:{st.st_mtime_ns}")
+    parts: list[str] = []
+
+    def walk(folder: str, prefix: str) -> None:  # os.walk + relpath cost ~2 ms of a warm start
+        with os.scandir(folder) as scan:
+            entries = sorted(scan, key=lambda e: e.name)
+        for entry in entries:
+            if entry.name.endswith(".py") and entry.is_file():
+                st = entry.stat()
+                parts.append(f"{prefix}{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+        for entry in entries:
+            if entry.is_dir() and entry.name != "__pycache__":
+                walk(entry.path, f"{prefix}{entry.name}/")
+
+    walk(os.path.dirname(os.path.abspath(__file__)), "")
     return "\n".join(parts)
 
 

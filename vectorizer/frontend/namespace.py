@@ -13,7 +13,7 @@ import math
 import numbers
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .source import FunctionSource, source_from_text, source_of
 
@@ -54,13 +54,13 @@ class Global:
     value: object = None  # the constant value, or the callee's FunctionSource
 
 
-@dataclass
 class Namespace:
     """Resolves the global names of one module."""
 
-    module: str
-    lookup: Callable[[str], Global]
-    _cache: dict[str, Global] = field(default_factory=dict)
+    def __init__(self, module: str, lookup: Callable[[str], Global]) -> None:
+        self.module = module
+        self.lookup = lookup
+        self._cache: dict[str, Global] = {}
 
     def resolve(self, name: str) -> Global:
         if name not in self._cache:
