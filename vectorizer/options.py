@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import asdict, dataclass, field
+
+from .record import Record
 
 BACKENDS = ("numpy", "numba", "auto")
 
@@ -23,20 +24,33 @@ def disabled() -> bool:
 FALLBACKS = ("warn", "error")
 
 
-@dataclass(frozen=True)
-class Options:
-    backend: str = "numpy"
-    fallback: str = "warn"  # unsupported function: "warn" = per-element loop + FallbackWarning; "error"
-    optimize: bool = field(default_factory=lambda: bool(sys.flags.optimize))  # drop asserts (python -O)
-    compact: bool = True  # compact the active lanes of while loops when few remain
-    reassociate: bool = False  # allow reordering floating-point reductions (vmap loops)
+class Options(Record):
+    """Options that change the generated code. Immutable: they are part of every cache key.
 
-    def __post_init__(self) -> None:
-        if self.backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {self.backend!r}")
-        if self.fallback not in FALLBACKS:
-            raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {self.fallback!r}")
+    backend      "numpy", "numba" or "auto"
+    fallback     unsupported function: "warn" (per-element loop + FallbackWarning) or "error"
+    optimize     drop asserts (default: as python -O does)
+    compact      compact the active lanes of while loops when few remain
+    reassociate  allow reordering floating-point reductions (vmap loops)
+    """
+
+    __slots__ = ("backend", "fallback", "optimize", "compact", "reassociate")
+    backend: str
+    fallback: str
+    optimize: bool
+    compact: bool
+    reassociate: bool
+
+    def __init__(self, backend: str = "numpy", fallback: str = "warn", optimize: bool | None = None,
+                 compact: bool = True, reassociate: bool = False) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
+        if fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {fallback!r}")
+        self._set(backend=backend, fallback=fallback,
+                  optimize=bool(sys.flags.optimize) if optimize is None else optimize,
+                  compact=compact, reassociate=reassociate)
 
     def key(self) -> str:
         """A stable text form for cache keys (never `hash()`, which is salted per process)."""
-        return ",".join(f"{k}={v!r}" for k, v in sorted(asdict(self).items()))
+        return ",".join(f"{k}={v!r}" for k, v in sorted(self.fields().items()))

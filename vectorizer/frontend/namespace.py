@@ -13,8 +13,8 @@ import math
 import numbers
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ..record import Record
 from .source import FunctionSource, source_from_text, source_of
 
 # Builtins with an exact batched meaning (see rules.py).
@@ -45,13 +45,16 @@ SIDE_EFFECT_MODULES = {
 Constant = "int | float | bool | tuple"
 
 
-@dataclass(frozen=True)
-class Global:
+class Global(Record):
     """What a global name refers to."""
 
+    __slots__ = ("kind", "name", "value")
     kind: str  # 'math' | 'math_func' | 'constant' | 'builtin' | 'function' | 'unknown'
     name: str  # canonical name: 'math.sqrt', 'abs', a function's qualname, ...
-    value: object = None  # the constant value, or the callee's FunctionSource
+    value: object  # the constant value, or the callee's FunctionSource
+
+    def __init__(self, kind: str, name: str, value: object = None) -> None:
+        self._set(kind=kind, name=name, value=value)
 
 
 class Namespace:

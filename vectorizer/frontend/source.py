@@ -9,20 +9,23 @@ from __future__ import annotations
 import inspect
 import linecache
 import textwrap
-from dataclasses import dataclass
 
 from ..errors import SourceUnavailableError
+from ..record import Record
 
 
-@dataclass(frozen=True)
-class FunctionSource:
+class FunctionSource(Record):
     """The source of one function, as it appears in its file."""
 
+    __slots__ = ("qualname", "filename", "text", "first_line", "indent")
     qualname: str
     filename: str
     text: str  # dedented, decorators included
     first_line: int  # file line number of the text's first line
     indent: int  # columns removed by dedenting
+
+    def __init__(self, qualname: str, filename: str, text: str, first_line: int, indent: int) -> None:
+        self._set(qualname=qualname, filename=filename, text=text, first_line=first_line, indent=indent)
 
     def file_line(self, line_in_text: int) -> str:
         """The user's original line (with its indentation) for a 1-based line of `text`."""
