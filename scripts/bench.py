@@ -3,7 +3,8 @@
 
 For each kernel of `bench_kernels.py` and each size, every variant below is checked against the
 scalar oracle (the kernel itself, run on Python scalars) on a sample of lanes, then timed:
-variants are interleaved round-robin within each repeat (the starting variant rotates), each
+variants are interleaved round-robin within each repeat (the starting variant rotates, a 5 ms
+pause before each sample lets the last variant's spinning worker threads park), each
 sample runs the variant enough times to last a few milliseconds, and the median sample is kept.
 
     python        the Python loop over the scalar function (timed on a slice, scaled)
@@ -322,7 +323,15 @@ class Cell:
         }
 
 
+# Before each sample: the previous variant's worker threads (Numba's OpenMP pool, XLA's) spin for
+# a while after a parallel region and take cores from the next variant. Measured on 2 cores: a
+# NumPy-backend call on two threads right after a Numba prange call, 35.7 ms; after a 5 ms pause,
+# 31.1 ms, as after no Numba call at all (29.4-31.8; zeta_partial, 1e5 lanes).
+PAUSE_S = 0.005
+
+
 def _clock(run: Callable[[], Any], number: int) -> float:
+    time.sleep(PAUSE_S)
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
