@@ -19,6 +19,7 @@ This module imports only NumPy: `vectorizer generate` copies it into standalone 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -427,22 +428,28 @@ def run(
     if starts is not None:
         step = starts.step
 
-        def one(start: int) -> tuple[list[np.ndarray], object]:
+        outs: list[np.ndarray] = []
+        flags = np.zeros(size, dtype=np.bool_)
+        first = threading.Lock()
+
+        def one(start: int) -> None:
             stop = min(start + step, size)
             part = [a[start:stop] if b else a for a, b in zip(args, lanes_axis)]
             with np.errstate(all="ignore"):
                 result, flag = kernel(*part)
             values = list(result) if returns_tuple else [result]
             _exact_ints(values, results, flag, stop - start, start, qualname, batch)
-            return [r.lanes(v, stop - start) for r, v in zip(results, values)], flag
+            values = [r.lanes(v, stop - start) for r, v in zip(results, values)]
+            with first:  # the first chunk done fixes the result shapes (the same for every chunk)
+                if not outs:
+                    outs.extend(np.empty((size, *v.shape[1:]), dtype=r.dtype) for r, v in zip(results, values))
+            for out, value in zip(outs, values):
+                out[start:stop] = value  # each thread copies its own chunk
+            if flag is not None:
+                flags[start:stop] = flag
 
-        pieces = _map(one, starts)
-        outs = [np.concatenate([p[0][k] for p in pieces]) for k in range(len(results))]
-        flag = None
-        if any(p[1] is not None for p in pieces):
-            lengths = [min(start + step, size) - start for start in starts]
-            flag = np.concatenate([np.broadcast_to(np.asarray(False if p[1] is None else p[1]), (k,))
-                                   for p, k in zip(pieces, lengths)])
+        _map(one, starts)
+        flag = flags
     else:
         with np.errstate(all="ignore"):
             result, flag = kernel(*args)

@@ -187,7 +187,7 @@ MATH_FUNCS = {
     "tan": (1, True), "asin": (1, True), "acos": (1, True), "atan": (1, True), "sinh": (1, True),
     "cosh": (1, True), "tanh": (1, True), "asinh": (1, True), "acosh": (1, True), "atanh": (1, True),
     "cbrt": (1, True), "fabs": (1, False), "degrees": (1, False), "radians": (1, False),
-    "erf": (1, False), "erfc": (1, False), "gamma": (1, False), "lgamma": (1, False),
+    "erf": (1, True), "erfc": (1, True), "gamma": (1, False), "lgamma": (1, False),
     "atan2": (2, True), "hypot": (2, True), "copysign": (2, False), "fmod": (2, False),
     "pow": (2, True), "nextafter": (2, False),
 }

@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from vectorizer import special
+
 
 def _f(x) -> np.float64:
     return np.float64(float(x))
@@ -58,6 +60,23 @@ acosh = _unary("acosh", "arccosh")
 atanh = _unary("atanh", "arctanh")
 cbrt = _unary("cbrt")
 _log1 = _unary("log")
+
+
+def erf(x):
+    """NumPy has no erf: the NumPy backend's own (vectorizer/special.py)."""
+    math.erf(x)
+    with np.errstate(all="ignore"):
+        return float(special._vz_erf(np.array([float(x)]))[0])
+
+
+def erfc(x):
+    """As erf; lanes whose erfc is subnormal are flagged and computed with math.erfc."""
+    r = math.erfc(x)
+    v = np.array([float(x)])
+    if special.erfc_subnormal(v)[0]:
+        return r
+    with np.errstate(all="ignore"):
+        return float(special._vz_erfc(v)[0])
 
 
 def log(x, base=None):

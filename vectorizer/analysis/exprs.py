@@ -83,6 +83,9 @@ class ExpressionAnalysis:
             right = self.expr(node.right, env)
             self.lazy -= 1
             self.truth(node.left, left, "'and'/'or'")
+            if left.const is not None and not left.batched and not isinstance(left.type, TupleType):
+                # `2**63 - 1 or x` is always the int, `0.0 or n` always n: that side's type
+                return left if bool(left.const) == isinstance(node.operator, cst.Or) else right
             t = join(self.scalar_type(node, left), self.scalar_type(node, right))
             return Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy)
         if isinstance(node, cst.Comparison):
