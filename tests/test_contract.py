@@ -657,3 +657,70 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
         assert warning.filename == __file__, (warning.filename, str(warning.message))
         if line is not None:
             assert warning.lineno == line
+
+
+def test_masked_loop_kernels_take_larger_chunks():
+    """runtime.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
+    iteration's Python-level cost is paid per chunk), straight-line kernels in CHUNK-lane ones."""
+    from vectorizer import runtime
+
+    def count(x: float) -> int:
+        n = 0
+        while x > 1.0:
+            x = x / 2.0
+            n += 1
+        return n
+
+    def line(x: float) -> float:
+        return x * 2.0 if x > 0 else -x
+
+    sizes = {}
+    for fn in (count, line):
+        vf = vec(fn, "numpy")
+        vf(np.ones(3))
+        ns: dict = {}
+        exec(compile(vf.source, "<generated>", "exec"), ns)
+        sizes[fn.__name__] = runtime.chunk_lanes(ns[fn.__name__])
+    assert sizes == {"count": runtime.CHUNK_LOOP, "line": runtime.CHUNK}
+    assert runtime.chunk_starts(10**6, runtime.CHUNK_LOOP).step == runtime.CHUNK_LOOP
+
+
+def halve_or_negate(x: float) -> float:
+    if x > 0.0:
+        return x / 2.0
+    return -x
+
+
+@pytest.mark.parametrize("stage", ["transform", "kernel"])
+def test_an_engine_bug_falls_back_visibly_or_is_a_refusal(monkeypatch, stage):
+    """An internal error (an assertion in a pass, a generated kernel that raises) is never the
+    user's crash: a FallbackWarning and exact element-by-element values, or with
+    fallback="error" a VectorizeError VEC-BUG naming the function. Injected here: no real bug
+    should be needed to keep this path tested."""
+    from vectorizer import pipeline
+
+    x = np.array([3.0, -0.0, np.nan, -2.5, np.inf])
+    want = [halve_or_negate(v) for v in x.tolist()]
+    for fallback in ("warn", "error"):
+        vf = vectorize(halve_or_negate, fallback=fallback)
+        if stage == "transform":
+            def broken(*args, **kwargs):
+                raise AssertionError("injected")
+            monkeypatch.setattr(pipeline, "lower", broken)
+        else:
+            vf(x)  # a working kernel first; then it raises, as a kernel with a bug would
+            def broken_kernel(*args):
+                raise TypeError("injected")
+            vf._kernels[vf._last] = vf._kernels[vf._last]._replace(fn=broken_kernel)
+            vf._fast = None
+        if fallback == "warn":
+            with pytest.warns(FallbackWarning, match="a vectorizer bug while .*halve_or_negate.*injected"):
+                got = vf(x)
+            assert all(same_value(w, g) for g, w in zip(got.tolist(), want))
+            again = vf(x)  # later calls take the same fallback (warned once)
+            assert all(same_value(w, g) for g, w in zip(again.tolist(), want))
+        else:
+            with pytest.raises(VectorizeError, match="VEC-BUG") as info:
+                vf(x)
+            assert isinstance(info.value.__cause__, AssertionError | TypeError)
+        monkeypatch.undo()

@@ -137,3 +137,40 @@ def test_math_erf_kernel_is_within_the_ulp_bound():
 
 def erf_only(x: float) -> float:
     return math.erf(x)
+
+
+ZERO = 0.0
+SCALE = 4.0
+
+
+def divide_by_constants(x: float) -> float:
+    if x > 1.0:
+        return x / ZERO  # the check is decided at transform time: every lane here fails
+    return x / SCALE  # and here no lane can: no flag update at all
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_checks_on_module_constants_are_decided_at_transform_time(backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
+    vf = vectorize(divide_by_constants, backend=backend)
+    check(vf, divide_by_constants, np.array([0.5, -2.0, 0.0, -0.0, np.nan]))
+    check(vf, divide_by_constants, np.array([0.5, 3.0, 7.0]))  # ZeroDivisionError from lane 1
+    if backend == "numpy":
+        assert "SCALE == 0" not in vf.source and "ZERO == 0" not in vf.source
+        assert "flag |= m" in vf.source
+
+
+def constant_tests(n: int, x: float):
+    b = x >= 0
+    return (1 and b, 0 or b, b if 1 else n, n if 0 else b, 0 and b, b or 2)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_a_constant_test_picks_its_side_and_its_type(backend):
+    """`1 and b` is `b`, a bool, as the analysis types it: the lowering must not merge in the
+    int side that never runs (it used to assert in ops_to_numpy.coerce)."""
+    if backend == "numba":
+        pytest.importorskip("numba")
+    check(vectorize(constant_tests, backend=backend), constant_tests,
+          np.array([1, 2, -3, 0, 2**62]), np.array([0.5, -1.0, np.nan, -0.0, np.inf]))

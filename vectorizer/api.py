@@ -153,6 +153,14 @@ class VectorizedFunction:
             fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
             self._kernels[key] = kernel = kernel._replace(fn=fn)
             return self._run(kernel, batch)
+        except Exception as exc:
+            if not runtime.kernel_failed(exc):
+                raise  # the scalar function's own exception, from the first failing lane
+            self._kernels[key] = error = _engine_bug("running the code generated for", self.scalar, exc)
+            if self.options.fallback == "error":
+                raise error from exc
+            self._warn(error.message)
+            return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
         numpy_backend = kernel.backend == "numpy"
         self._fast = None if example_ndims else fastpath.plan(
@@ -269,6 +277,13 @@ class VectorizedFunction:
             if self.options.fallback == "error":
                 raise
             return exc
+        except MemoryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an engine bug: refused visibly, never the user's call crashing
+            error = _engine_bug("transforming", self.scalar, exc)
+            if self.options.fallback == "error":
+                raise error from exc
+            return error
 
     def _prepare(self):
         if self._prepared is None:
@@ -301,6 +316,18 @@ class VectorizedFunction:
 def _kernel_from(fn: Callable[..., Any], source: str, backend: str, namespace: dict | None = None) -> Kernel:
     module = namespace if namespace is not None else fn.__globals__
     return Kernel(fn, source, backend, tuple(module["VECTORIZER_RESULT"]), bool(module["VECTORIZER_RETURNS_TUPLE"]))
+
+
+def _engine_bug(doing: str, func: Callable, exc: Exception) -> VectorizeError:
+    """An internal error, as a refusal: the caller falls back to the scalar function (with a
+    warning) or, with fallback="error", raises this."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return VectorizeError(f"a vectorizer bug while {doing} {func.__qualname__}: {type(exc).__name__}{at}: {exc}",
+                          hint="the function runs element by element meanwhile; please report it with its source",
+                          code="VEC-BUG")
 
 
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):

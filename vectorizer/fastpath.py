@@ -62,11 +62,16 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
             n = a.shape[0]
     if n <= 1 or n > p.max_lanes:  # one lane is a uniform value; big batches are chunked
         return MISS
-    if p.errstate:
-        with np.errstate(all="ignore"):
+    try:
+        if p.errstate:
+            with np.errstate(all="ignore"):
+                result, flag = p.fn(*args)
+        else:
             result, flag = p.fn(*args)
-    else:
-        result, flag = p.fn(*args)
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
+        return MISS
     if flag is not None and flag.any():
         return MISS  # a lane to re-run with the scalar function: the general path does it
     values = result if p.returns_tuple else (result,)

@@ -28,8 +28,10 @@ from .analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
 from .errors import VectorizeTypeError
 
 # Documented bound for Class B (libm-dependent) functions on the NumPy backend, in ulp per
-# operation; tests/test_rules.py measures every such rule against CPython's math module.
-ULP_BOUND = 4
+# operation; tests/test_rules.py measures every such rule against CPython's math module. 5, not
+# 4: special.py's erfc is 5 ulp from glibc's on 1 of 800,017 inputs (x = 1.1741338299996613,
+# where glibc's own erfc is 1.7 units of 2**-52 above the true value and ours 1.5 below).
+ULP_BOUND = 5
 # CPython computes these itself instead of calling the C library, so per-lane compiled code (the
 # Numba backend, which calls libm) is not bit-exact for them: relative error bound, measured.
 # (gamma and lgamma are refused by the Numba backend: passes/ops_to_lanes.py, NOT_CPYTHONS.)

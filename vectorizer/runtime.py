@@ -45,6 +45,27 @@ class UnknownResultError(ValueError):
     """An empty batch ran element by element, and nothing says what the function returns."""
 
 
+KERNEL_FAILED = "vectorizer: raised by the generated code itself, not by the scalar function"
+
+
+def kernel_failed(exc: BaseException) -> bool:
+    """The exception came out of a generated kernel (an engine bug), not from re-running a lane."""
+    return KERNEL_FAILED in getattr(exc, "__notes__", ())
+
+
+def _call_kernel(kernel: Callable, args: Sequence[object]) -> tuple[object, object]:
+    """The kernel's (result, flag); its own exceptions are marked so that the caller can fall back
+    (a generated kernel never raises for a lane: it flags it)."""
+    try:
+        with np.errstate(all="ignore"):
+            return kernel(*args)
+    except MemoryError:
+        raise
+    except Exception as exc:
+        exc.add_note(KERNEL_FAILED)
+        raise
+
+
 def canonical(name: str, value: object) -> np.ndarray:
     """The argument as a bool/int64/float64 array, or an `InputError` naming it."""
     if isinstance(value, np.ndarray | np.generic):  # NumPy arrays and scalars: by their dtype
@@ -123,6 +144,27 @@ def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
         raise InputError(f"argument {name!r}: mixes {' and '.join(sorted(kinds))} elements; give it one numeric dtype")
     kind = kinds.pop() if kinds else "f"
     return np.array(flat.tolist(), dtype=_KINDS[kind]).reshape(arr.shape)
+
+
+def where(cond, yes, no):
+    """np.where(cond, yes, no), without a branch per lane for 8-byte numbers on a mixed `cond`.
+
+    np.where copies each element behind a branch: ~4 ns a lane when `cond` is random (a
+    mispredicted branch every other lane), 0.6 ns when it is nearly all one way. Selecting the
+    bits instead, ((yes ^ no) & -cond) ^ no, costs ~1 ns a lane whatever `cond` holds, and keeps
+    every bit (NaN payloads, -0.0) as np.where does. Under 4096 lanes set-up costs more.
+    """
+    if not isinstance(cond, np.ndarray) or cond.dtype != np.bool_ or cond.size < 4096:
+        return np.where(cond, yes, no)
+    kind = np.result_type(yes, no)
+    taken = np.count_nonzero(cond)
+    if kind.itemsize != 8 or kind.kind not in "fi" or min(taken, cond.size - taken) * 32 < cond.size:
+        return np.where(cond, yes, no)  # nearly all one way: its branch predicts well
+    yes_bits = np.asarray(yes, kind).view(np.int64)
+    no_bits = np.asarray(no, kind).view(np.int64)
+    bits = np.bitwise_and(np.bitwise_xor(yes_bits, no_bits), np.negative(cond.view(np.int8), dtype=np.int64))
+    bits ^= no_bits
+    return bits.view(kind)
 
 
 class Compaction:
@@ -317,8 +359,13 @@ def _column(values: list[object], batch: Batch, name: str = "the function") -> o
 # stay in cache. Measured on 2 cores at 1e6 lanes (ms, 32K / 64K / 128K / 256K lanes a chunk):
 # mandelbrot 336/277/197/317, is_prime 449/260/158/164, poly_horner 6.0/4.8/3.1/2.8, haversine
 # 30/29/38/78, softplus 8.0/6.9/7.1/8.4. Fewer, larger chunks pay for the Python-level cost of each
-# masked-loop iteration; too few leave a thread idle.
+# masked-loop iteration; too few leave a thread idle. Kernels with a masked loop (`while
+# np.any(...)`) take CHUNK_LOOP: each iteration costs every chunk ~1 µs an operation, whatever its
+# lanes, and a long tail of a few lanes runs as many iterations in each chunk (ms, 128K / 256K /
+# 512K: is_prime 218/152/114, mandelbrot 194/164/211, collatz 722/698/897, orbit 135/123/131,
+# kepler 109/112/119, cubic_root_bisect 154/164/258).
 CHUNK = 1 << 17
+CHUNK_LOOP = 1 << 18
 _pool = None
 _allocator_ready = False
 
@@ -367,16 +414,23 @@ def _map(fn: Callable[[int], object], starts: range) -> list:
 PARALLEL_MIN_LANES = 1 << 16
 
 
-def chunk_starts(size: int) -> range | None:
+def chunk_starts(size: int, chunk: int = CHUNK) -> range | None:
     """Where each chunk starts (its length is the range's step), or None to run in one piece:
-    chunks of at most CHUNK lanes, and at least one per thread above PARALLEL_MIN_LANES."""
+    chunks of at most `chunk` lanes, and at least one per thread above PARALLEL_MIN_LANES."""
     threads = _threads()
-    if size > 2 * CHUNK:
-        return range(0, size, CHUNK)
+    if size > 2 * chunk:
+        return range(0, size, chunk)
     if threads > 1 and size >= PARALLEL_MIN_LANES:
         step = -(-size // threads)
         return range(0, size, step)
     return None
+
+
+def chunk_lanes(kernel: Callable) -> int:
+    """CHUNK_LOOP for a generated NumPy kernel with a masked loop (`while np.any(active):`), else
+    CHUNK. Only speed depends on it: lanes are independent."""
+    code = getattr(kernel, "__code__", None)
+    return CHUNK_LOOP if code is not None and "any" in code.co_names else CHUNK
 
 
 class _Result:
@@ -424,7 +478,7 @@ def run(
     size = batch.size
     if chunked and not _allocator_ready and size >= 1 << 14:
         _ready_allocator()
-    starts = chunk_starts(size) if chunked and any(lanes_axis) else None
+    starts = chunk_starts(size, chunk_lanes(kernel)) if chunked and any(lanes_axis) else None
     if starts is not None:
         step = starts.step
 
@@ -435,8 +489,7 @@ def run(
         def one(start: int) -> None:
             stop = min(start + step, size)
             part = [a[start:stop] if b else a for a, b in zip(args, lanes_axis)]
-            with np.errstate(all="ignore"):
-                result, flag = kernel(*part)
+            result, flag = _call_kernel(kernel, part)
             values = list(result) if returns_tuple else [result]
             _exact_ints(values, results, flag, stop - start, start, qualname, batch)
             values = [r.lanes(v, stop - start) for r, v in zip(results, values)]
@@ -451,8 +504,7 @@ def run(
         _map(one, starts)
         flag = flags
     else:
-        with np.errstate(all="ignore"):
-            result, flag = kernel(*args)
+        result, flag = _call_kernel(kernel, args)
         values = list(result) if returns_tuple else [result]
         _exact_ints(values, results, flag, size, 0, qualname, batch)
         outs = [r.lanes(v, size) for r, v in zip(results, values)]

@@ -45,22 +45,27 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     parts = ["\n".join(header), "\n".join(imports)]
     if consts:
         parts.append("\n".join(consts))
-    if "_vz_Compaction(" in body:
-        parts.append(compaction_source())
-    if special.helper_source(body):
-        parts.append(special.helper_source(body))
     parts.append(body.rstrip("\n"))
+    # The helpers it calls come after it: the function is what a reader opens the file for.
+    specials = special.helper_source(body)
+    for helper in ("where", "Compaction"):  # runtime's own, also called by the special functions
+        if f"_vz_{helper}(" in body + specials:
+            parts.append(runtime_helper(helper))
+    if specials:
+        parts.append(specials)
     return "\n\n".join(parts[:2]) + "\n\n" + "\n\n".join(parts[2:]) + "\n"
 
 
 @functools.cache
-def compaction_source() -> str:
-    """The loop-compaction helper, copied from runtime.py so the module imports only NumPy."""
+def runtime_helper(name: str) -> str:
+    """runtime.py's `name` (the loop compaction class, the select function) as `_vz_<name>`,
+    copied so that the generated module imports only NumPy."""
     import inspect
 
     from .. import runtime
 
-    return inspect.getsource(runtime.Compaction).replace("class Compaction:", "class _vz_Compaction:", 1).rstrip()
+    source = inspect.getsource(getattr(runtime, name))
+    return source.replace(f" {name}", f" _vz_{name}", 1).rstrip()  # `class Compaction` / `def where(`
 
 
 def imports_for(code: str) -> list[str]:

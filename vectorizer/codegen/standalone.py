@@ -306,11 +306,27 @@ def _is_docstring_or_import(stmt: cst.CSTNode) -> bool:
 
 
 class _Prefix(cst.CSTTransformer):
+    """Prefix the module-level names; attributes, methods and keywords of the same name stay."""
+
     def __init__(self, names: set[str]) -> None:
         self.names = names
+        self.classes = 0
 
     def leave_Name(self, original, updated):
         return updated.with_changes(value=f"_vz_{updated.value.lstrip('_')}") if updated.value in self.names else updated
 
     def leave_Attribute(self, original, updated):
         return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated):
+        return updated.with_changes(keyword=original.keyword)
+
+    def visit_ClassDef(self, node) -> None:
+        self.classes += 1
+
+    def leave_ClassDef(self, original, updated):
+        self.classes -= 1
+        return updated
+
+    def leave_FunctionDef(self, original, updated):
+        return updated.with_changes(name=original.name) if self.classes else updated

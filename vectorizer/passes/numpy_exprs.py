@@ -1,13 +1,13 @@
 """Expressions of `ops_to_numpy` that pick or combine values lane by lane: conditional
 expressions, `and`/`or`, comparisons (chained), calls, `min`/`max` and tuple indexing.
 
-A batched choice becomes `np.where`, each side lowered under the mask of the lanes that take it
-(so its flags only count there); a uniform one stays a Python conditional, so only the side
-Python evaluates runs::
+A batched choice becomes `_vz_where` (np.where's meaning, runtime.where's speed) or bool algebra,
+each side lowered under the mask of the lanes that take it (so its flags only count there); a
+uniform one stays a Python conditional, so only the side Python evaluates runs::
 
     y = a / b if b != 0 else 0.0   ->   c = b != 0
                                         flag |= c & (b == 0)
-                                        y = np.where(c, a / b, 0.0)
+                                        y = _vz_where(c, a / b, 0.0)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import libcst as cst
 
 from .. import rules
 from ..analysis.batched import COMPARES, Facts
-from ..analysis.types import BOOL, ArrayType, Type, Val
+from ..analysis.types import BOOL, ArrayType, TupleType, Type, Val
 from .base import Context, paren
 
 
@@ -29,8 +29,9 @@ def mask_and(mask: str | None, cond: str) -> str:
 
 
 def where(cond: str, yes: str, no: str, t: Type) -> str:
-    """np.where, or the cheaper bool algebra when a side is a constant (flags like done/brk);
-    parenthesized, as an operand of `~` or `&` may be."""
+    """A batched choice: bool algebra for bools (np.where's per-lane branch costs ~3 ns a lane on
+    a random `cond`, `&`/`|` a tenth of that), else `_vz_where` (runtime.where: np.where, or a
+    bit select for 8-byte numbers); parenthesized, as an operand of `~` or `&` may be."""
     if t is BOOL:
         if yes == "True":
             return f"({paren(no)} | {paren(cond)})"
@@ -40,7 +41,16 @@ def where(cond: str, yes: str, no: str, t: Type) -> str:
             return f"({paren(cond)} & {paren(yes)})"
         if no == "True":
             return f"(~{paren(cond)} | {paren(yes)})"
-    return f"np.where({cond}, {yes}, {no})"
+        return f"(({paren(cond)} & {paren(yes)}) | (~{paren(cond)} & {paren(no)}))"
+    return f"_vz_where({cond}, {yes}, {no})"
+
+
+def decided_side(test: Val, if_false: cst.BaseExpression, if_true: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The side a constant test picks (`and`/`or` with a constant left side, `a if True else b`),
+    or None: the analysis gives such an expression the type of that side alone."""
+    if test.const is None or test.batched or isinstance(test.type, TupleType):
+        return None
+    return if_true if test.const else if_false
 
 
 def simple(text: str) -> bool:
@@ -119,6 +129,10 @@ class Expressions:
         val = self.facts.val(node)
         left_t, right_t = self.facts.type(node.left), self.facts.type(node.right)
         is_and = isinstance(node.operator, cst.And)
+        decided = decided_side(self.facts.val(node.left), node.left if is_and else node.right,
+                               node.right if is_and else node.left)
+        if decided is not None:  # `1 and x` is `x`, as the analysis typed it: the other side never runs
+            return self.lower(decided, mask)
         left = self.lower(node.left, mask)
         t = val.type
         if not self.facts.val(node.left).batched:  # a uniform left side decides for every lane
@@ -141,7 +155,7 @@ class Expressions:
             return f"({left} {'&' if is_and else '|'} {paren(right)})"
         left_c = self.coerce(left, left_t, t, mask_and(mask, f"~{paren(takes_right)}"))
         right_c = self.coerce(right, right_t, t, mask_and(mask, takes_right))
-        return f"np.where({truth}, {right_c}, {left_c})" if is_and else f"np.where({truth}, {left_c}, {right_c})"
+        return where(truth, right_c, left_c, t) if is_and else where(truth, left_c, right_c, t)
 
     def comparison(self, node: cst.Comparison, mask: str | None) -> str:
         """`a < b < c` is `(a < b) & (b < c)`, b evaluated once, c's flags only where a < b."""
@@ -230,7 +244,7 @@ class Expressions:
             new_t = t
             yes = self.coerce(nxt, nxt_t, new_t, mask_and(mask, cond))
             no = self.coerce(acc, acc_t, new_t, mask_and(mask, f"~{paren(cond)}" if batched else f"not ({cond})"))
-            acc = self.temp(f"np.where({cond}, {yes}, {no})" if batched else f"({yes} if {cond} else {no})")
+            acc = self.temp(where(cond, yes, no, new_t) if batched else f"({yes} if {cond} else {no})")
             acc_t = new_t
         return acc
 

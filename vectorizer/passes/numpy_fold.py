@@ -128,19 +128,21 @@ class Folding:
         return value
 
 
-def static_check(pred: str) -> bool | None | str:
+def static_check(pred: str, constants: dict[str, object] | None = None) -> bool | None | str:
     """Decide a check now where its literal parts allow: True/False, or the simplified predicate
-    text with the always-true conjuncts (and always-false disjuncts) removed."""
+    text with the always-true conjuncts (and always-false disjuncts) removed. Module constants
+    count as literals: the generated module carries their values as of the transform."""
     tree = ast.parse(pred, mode="eval").body
-    result = _decide(tree)
+    known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
+    result = _decide(tree, {"__builtins__": {}, "np": np, **known})
     if isinstance(result, bool):
         return result
     return ast.unparse(result)
 
 
-def _decide(node: ast.expr) -> bool | ast.expr:
+def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
-        left, right = _decide(node.left), _decide(node.right)
+        left, right = _decide(node.left, names), _decide(node.right, names)
         neutral = isinstance(node.op, ast.BitAnd)  # True is neutral for &, False for |
         for side, other in ((left, right), (right, left)):
             if isinstance(side, bool):
@@ -148,6 +150,6 @@ def _decide(node: ast.expr) -> bool | ast.expr:
         return ast.BinOp(left, node.op, right)
     try:
         with np.errstate(all="ignore"):  # `np.inf - np.inf` in a literal check: no warning at transform time
-            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
+            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), dict(names)))  # noqa: S307
     except NameError:
         return node

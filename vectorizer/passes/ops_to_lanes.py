@@ -137,7 +137,7 @@ class _Lanes:
         return name
 
     def check(self, pred: str) -> None:
-        if _static_false(pred):
+        if _static_false(pred, self.module.constants):
             return  # decided now: no lane can fail here
         self.emit(f"if {scalar(pred)}:")
         self.emit(f"    {self.fail}")
@@ -345,7 +345,7 @@ class _Lanes:
             result = self.temp(result, "r")
         for p in preds:
             pred = p.format(*args, r=result)
-            if not _static_false(pred):
+            if not _static_false(pred, self.module.constants):
                 self.check(pred)
         return paren(result)
 
@@ -477,8 +477,8 @@ def _storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:
     return out
 
 
-def _static_false(pred: str) -> bool:
-    return static_check(pred) is False
+def _static_false(pred: str, constants: dict[str, object]) -> bool:
+    return static_check(pred, constants) is False
 
 
 def _number(text: str) -> bool:

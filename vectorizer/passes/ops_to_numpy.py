@@ -6,13 +6,14 @@ This is where the code becomes array code. Every operation goes through the tabl
     m = x > 0                      m = x > 0
     if m:                          flag |= m & (x < 0)
         y = math.sqrt(x)    ->     y = np.sqrt(np.float64(x))
-    y = y if m else -x             y = np.where(m, y, -x)
+    y = y if m else -x             y = _vz_where(m, y, -x)
     return y                       return y, flag
 
 * a batched `if m:` is a masked block (from `if_to_select`): its body runs on all lanes, flags
   masked by `m`; `raise` in it flags `m`; a batched `assert` flags the lanes where it fails;
-* `a if c else b`, `and`, `or`, `min`, `max` become `np.where` (their lazy operand's flags are
-  masked by the lanes that evaluate it); uniform ones stay Python expressions;
+* `a if c else b`, `and`, `or`, `min`, `max` become `_vz_where` (np.where without a branch per
+  lane; bool algebra for bools; their lazy operand's flags are masked by the lanes that evaluate
+  it); uniform ones stay Python expressions;
 * `while active:` (a masked loop) becomes `while np.any(active):`, and loop masks drop flagged
   lanes (`& ~flag`) so a failing lane can never keep a loop running;
 * values change storage where paths meet: bool -> int64, int -> float64 for mixed (NUM) values,
@@ -38,7 +39,7 @@ from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
-from .numpy_exprs import Expressions, mask_and, simple
+from .numpy_exprs import Expressions, decided_side, mask_and, simple
 from .numpy_fold import Folding, FoldRaised, NoFold, literal, static_check
 
 _NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
@@ -68,7 +69,7 @@ class _Lower(Expressions, Folding):
 
     def check_uniform(self, mask: str | None, pred: str) -> None:
         """A check the same for every lane: a Python `if`, not an operation over all lanes."""
-        static = static_check(pred)
+        static = static_check(pred, self.ctx.constants)
         if static is False:
             return
         if static is True:
@@ -79,7 +80,7 @@ class _Lower(Expressions, Folding):
         self.depth -= 1
 
     def check(self, mask: str | None, pred: str) -> None:
-        static = static_check(pred)
+        static = static_check(pred, self.ctx.constants)
         if static is False:
             return  # decided at transform time: no lane can fail here
         if static is True:
@@ -357,6 +358,9 @@ class _Lower(Expressions, Folding):
             return self.comparison(node, mask)
         if isinstance(node, cst.IfExp):
             test = self.facts.val(node.test)
+            decided = decided_side(test, node.orelse, node.body)
+            if decided is not None:  # `a if True else b` is `a`, typed as `a` by the analysis
+                return self.lower(decided, mask)
             cond = self.lower(node.test, mask)
             if test.batched:
                 # The test becomes the mask of each side: a number's truth value, as a bool array.
