@@ -35,6 +35,7 @@ from .passes import (
     inline_calls,
     ops_to_lanes,
     ops_to_numpy,
+    share_branch_math,
     vectorize_loops,
     while_to_masked,
 )
@@ -63,6 +64,9 @@ PASSES: list[tuple[str, Pass]] = [
     # Batched while loops get a sticky `active` mask; before if_to_select, which predicates
     # their bodies under it.
     ("while_to_masked", while_to_masked.transform),
+    # Both sides of a batched if run on every lane from here on: math they share runs once, on
+    # the operand each lane selects. Before if_to_select, while the branches are still visible.
+    ("share_branch_math", share_branch_math.transform),
     # Batched ifs become masked blocks and merges; the last pass on scalar Python.
     ("if_to_select", if_to_select.transform),
     # Scalar operations become NumPy operations with flags: from here on it is array code.

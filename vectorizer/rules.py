@@ -56,6 +56,9 @@ class Check:
     # The per-lane (Numba) form when `pred` will not do there: Numba's int + and - are `nsw`
     # (overflow is undefined to LLVM), so a check of the wrapped result can be optimized away.
     lane: str | None = None
+    # Holds only for a negative operand {0}: dropped where {0} is known to be >= 0 or NaN
+    # (`math.log1p(math.exp(x))`; see NONNEGATIVE_CALLS).
+    negative_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -327,13 +330,22 @@ def _unary_float(name: str, *checks: Check, exact: bool = False, np_name: str | 
     return rule
 
 
-def _overflow_above(limit: float) -> Check:
+def _overflow_above(limit: float, *, below: bool = True) -> Check:
+    """|x| > limit (sinh, cosh...), or x > limit alone for the exponentials (exp(-1000) is 0.0,
+    no error; NumPy's results there, subnormals included, are the C library's bits)."""
+    if not below:
+        return Check(f"{{0}} > {limit!r}", "OverflowError: math range error (conservative bound)")
     # Two comparisons, not np.abs: an int operand may be INT64_MIN, whose abs wraps negative.
     return Check(f"({{0}} > {limit!r}) | ({{0}} < {-limit!r})", "OverflowError: math range error (conservative bound)")
 
 
-def _domain(pred: str) -> Check:
-    return Check(pred, "ValueError: math domain error")
+def _domain(pred: str, negative_only: bool = False) -> Check:
+    return Check(pred, "ValueError: math domain error", negative_only=negative_only)
+
+
+# Calls whose result is >= 0 or NaN for every argument: a check that needs a negative operand
+# cannot hold on them (abs of INT64_MIN wraps negative, but abs flags that lane itself).
+NONNEGATIVE_CALLS = frozenset({"math.exp", "math.exp2", "math.cosh", "math.sqrt", "math.fabs", "math.hypot", "abs"})
 
 
 def _log(args: list[Val]) -> Impl:
@@ -479,14 +491,14 @@ CALLS: dict[str, Rule] = {
     "math.floor": _float_to_int("floor", "math.floor"),
     "math.ceil": _float_to_int("ceil", "math.ceil"),
     "math.trunc": _float_to_int("trunc", "math.trunc"),
-    "math.sqrt": _unary_float("sqrt", _domain("{0} < 0"), exact=True),
-    "math.exp": _unary_float("exp", _overflow_above(709.7)),
-    "math.expm1": _unary_float("expm1", _overflow_above(709.7)),
-    "math.exp2": _unary_float("exp2", _overflow_above(1023.9)),
+    "math.sqrt": _unary_float("sqrt", _domain("{0} < 0", negative_only=True), exact=True),
+    "math.exp": _unary_float("exp", _overflow_above(709.7, below=False)),
+    "math.expm1": _unary_float("expm1", _overflow_above(709.7, below=False)),
+    "math.exp2": _unary_float("exp2", _overflow_above(1023.9, below=False)),
     "math.log": _log,
     "math.log2": _unary_float("log2", _domain("{0} <= 0")),
     "math.log10": _unary_float("log10", _domain("{0} <= 0")),
-    "math.log1p": _unary_float("log1p", _domain("{0} <= -1")),
+    "math.log1p": _unary_float("log1p", _domain("{0} <= -1", negative_only=True)),
     "math.sin": _unary_float("sin", _domain("np.isinf({0})")),
     "math.cos": _unary_float("cos", _domain("np.isinf({0})")),
     "math.tan": _unary_float("tan", _domain("np.isinf({0})")),

@@ -12,6 +12,7 @@ uniform one stays a Python conditional, so only the side Python evaluates runs::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
@@ -205,9 +206,12 @@ class Expressions:
         self.depth -= len(ops) - 1
         return result
 
-    def call(self, node: cst.Call, mask: str | None) -> str:
+    def call_name(self, node: cst.Call) -> str:
         func = node.func
-        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+
+    def call(self, node: cst.Call, mask: str | None) -> str:
+        name = self.call_name(node)
         args = [a for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
         val = self.facts.val(node)
@@ -225,6 +229,10 @@ class Expressions:
             return self.apply(impl, [a.value for a in args], mask)
         operands = [a.value for a in args] + [a.value for a in keywords.values()]
         impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
+        first = operands[0] if operands else None
+        if isinstance(first, cst.Call) and self.call_name(first) in rules.NONNEGATIVE_CALLS:
+            # log1p(exp(x)): the domain check needs a negative operand, which exp never gives.
+            impl = dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.negative_only))
         return self.apply(impl, operands, mask)
 
     def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:
