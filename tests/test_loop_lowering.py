@@ -4,6 +4,7 @@ scalar function lane by lane (NumPy backend)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import check
@@ -25,3 +26,105 @@ def first_above(x: float) -> float:
 @given(st.lists(floats(), max_size=20))
 def test_literal_tuple_loop_with_return(xs):
     check(vectorize(first_above, fallback="error"), first_above, np.array(xs, dtype=np.float64))
+
+
+# -- lanes that break: names the next iteration reads need no merge for them (if_to_select) ------
+def is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    if n % 2 == 0:
+        return n == 2
+    d = 3
+    while d * d <= n:  # d is dead after the loop: the same on every lane still searching
+        if n % d == 0:
+            return False
+        d += 2
+    return True
+
+
+def last_divisor(n: int) -> int:
+    d = 3
+    while d * d <= n:
+        if n % d == 0:
+            break
+        d += 2
+    return d  # live after the loop: each lane keeps its own
+
+
+def first_divisor(n: int) -> int:
+    d = 2
+    r = -1
+    while d * d <= n:
+        if n % d == 0:
+            r = d  # read on the breaking lanes, in the iteration they leave
+            break
+        d += 1
+    return r
+
+
+def grow(x: float) -> int:
+    n = 0
+    while n < 40:
+        if x < 50.0:
+            x = x * 1.7 + 1.0
+        else:
+            break  # the else branch leaves: the then branch's x needs no merge
+        n += 1
+    return n
+
+
+def nested_break(x: float, k: int) -> float:
+    i = 0
+    acc = 0.0
+    while i < k:
+        if x > 0:
+            if acc > x:  # not at the top of the body: lanes with x <= 0 go on
+                break
+            acc = acc + x
+        else:
+            acc = acc - 1.0
+        i += 1
+    return acc + i
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(st.integers(-5, 5000), st.integers(-(2**63), 10**7)), max_size=20))  # the search runs sqrt(n) steps
+def test_breaking_lanes_need_no_merge(ns):
+    n = np.array(ns, dtype=np.int64)
+    for f in (is_prime, last_divisor, first_divisor):
+        check(vectorize(f, fallback="error"), f, n)
+
+
+def test_a_counter_dead_after_the_loop_becomes_uniform():
+    vf = vectorize(is_prime, backend="numpy", cache=False)
+    vf(np.arange(100))
+    kernel = vf.source.split("def _vz")[0]  # without the runtime helpers the module carries
+    assert "d = d + 2" in kernel and "_vz_where(" not in kernel
+    assert "(d == 0)" not in kernel  # d counts up from 3: never a zero divisor
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(floats(), st.integers(-2, 30)), max_size=20))
+def test_breaks_in_either_branch_or_deeper(rows):
+    x = np.array([r[0] for r in rows], dtype=np.float64)
+    k = np.array([r[1] for r in rows], dtype=np.int64)
+    check(vectorize(grow, fallback="error"), grow, x)
+    check(vectorize(nested_break, fallback="error"), nested_break, x, k)
+
+
+def countdown_mod(n: int, k: int) -> int:
+    d = k  # not a counter from 1 up: the zero-divisor check stays
+    s = 0
+    while d > -3:
+        s += n % d
+        d -= 1
+    return s
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.numba)])
+def test_a_counter_that_reaches_zero_keeps_its_check(backend):
+    n, k = np.array([7, 9, 11]), np.array([-5, -4, 2])  # lane 2 counts down through 0
+    with pytest.raises(ZeroDivisionError):
+        vectorize(countdown_mod, backend=backend)(n, k)
+    check(vectorize(countdown_mod, backend=backend), countdown_mod, n, k)
+    check(vectorize(countdown_mod, backend=backend), countdown_mod, n[:2], k[:2])

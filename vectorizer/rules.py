@@ -59,6 +59,7 @@ class Check:
     # Holds only for a negative operand {0}: dropped where {0} is known to be >= 0 or NaN
     # (`math.log1p(math.exp(x))`; see NONNEGATIVE_CALLS).
     negative_only: bool = False
+    divisor: bool = False  # holds only where operand {1} is 0: dropped for a counter that never is
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def _add_sub_mul(op: str) -> Rule:
 
 
 def _true_divide(a: Type, b: Type, va: Val, vb: Val) -> Impl:
-    checks = [Check("{1} == 0", "ZeroDivisionError")]
+    checks = [Check("{1} == 0", "ZeroDivisionError", divisor=True)]
     if a.is_intlike and b.is_intlike:
         # Python divides big ints exactly, then rounds once; float64 operands round first.
         checks.append(Check(f"{beyond_exact('{0}')} | {beyond_exact('{1}')}", "int/int beyond 2**53"))
@@ -170,7 +171,7 @@ def _true_divide(a: Type, b: Type, va: Val, vb: Val) -> Impl:
 def _floordiv_mod(op: str, np_name: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
         result = arith(a, b)
-        checks = [Check("{1} == 0", "ZeroDivisionError")]
+        checks = [Check("{1} == 0", "ZeroDivisionError", divisor=True)]
         if result is INT:
             x, y = _int(a, "{0}"), _int(b, "{1}")
             if op == "//":

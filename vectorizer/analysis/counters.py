@@ -1,6 +1,9 @@
 """Loop counters: names whose every assignment is a small literal or the name itself plus or
 minus a small literal (`n = 0` ... `n += 1`, or its predicated form `n = n + 1 if m else n`).
 
+A counter that starts at 1 or more and only counts up (`d = 3` ... `d += 2`) is never 0: dividing
+by it cannot raise, and the lowerings drop that check too.
+
 Such a counter cannot overflow int64 in any run that finishes: from |start| <= 2**32 with steps of
 at most 2**16, reaching 2**63 takes more than 2**46 executed increments (about a day of one core
 doing nothing else, per lane). The lowerings drop its overflow checks, which matters in tight
@@ -9,9 +12,15 @@ loops (a check costs as much as the increment). README, "The contract", states t
 
 from __future__ import annotations
 
+import dataclasses
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from .types import INT
+
+if TYPE_CHECKING:
+    from ..rules import Impl
 
 START_LIMIT = 2**32
 STEP_LIMIT = 2**16
@@ -64,6 +73,48 @@ def _counter_value(name: str, value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add | cst.Subtract):
         return isinstance(value.left, cst.Name) and value.left.value == name and _small(value.right, STEP_LIMIT)
     return False
+
+
+def positive(func: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
+    """The counters among `names` whose every value is >= 1: a start of 1 or more, steps up."""
+    ok = dict.fromkeys(names, True)
+
+    class Scan(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and target.target.value in ok:
+                    ok[target.target.value] &= _grows(target.target.value, node.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name) and node.target.value in ok:
+                ok[node.target.value] &= isinstance(node.operator, cst.AddAssign) and _literal(node.value) >= 0
+
+    func.body.visit(Scan())
+    return frozenset(n for n, good in ok.items() if good)
+
+
+def _literal(node: cst.BaseExpression) -> int:
+    """A non-negative int literal's value, else -1."""
+    return int(node.value.replace("_", ""), 0) if isinstance(node, cst.Integer) else -1
+
+
+def _grows(name: str, value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.IfExp):
+        return all((isinstance(s, cst.Name) and s.value == name) or _grows(name, s) for s in (value.body, value.orelse))
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return isinstance(value.left, cst.Name) and value.left.value == name and _literal(value.right) >= 0
+    return _literal(value) >= 1
+
+
+def without_counter_checks(impl: Impl, node: cst.BaseExpression, names: frozenset[str],
+                           nonzero: frozenset[str]) -> Impl:
+    """`impl` for `node`, less the checks counters make unnecessary: a step's overflow, and a
+    zero divisor where the divisor is a counter that is never 0."""
+    if is_counter_step(node, names):
+        return dataclasses.replace(impl, checks=())
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.right, cst.Name) and node.right.value in nonzero:
+        return dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.divisor))
+    return impl
 
 
 def is_counter_step(node: cst.BaseExpression, names: frozenset[str]) -> bool:

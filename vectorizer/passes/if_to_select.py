@@ -47,6 +47,7 @@ class _Predicate:
         self.seen: set[str] = set(ctx.params)  # assigned textually earlier (array code runs all of it)
         self.placeholders: dict[str, str] = {}  # merged before any value: initial typed zero
         self.bool_values: dict[str, bool] = {}  # name -> every assignment to it is a bool by syntax
+        self.leaving: dict[str, str] = {}  # loop mask -> its break flag (a lane that sets it leaves)
         self.types: dict[str, Type] = {}  # each assigned name's type, joined over its assignments
         for node, val in facts.vals.items():
             if isinstance(node, cst.Name) and isinstance(val.type, Type) and node.value not in self.types:
@@ -222,9 +223,16 @@ class _Predicate:
                 else_mask = self.ctx.namer.fresh("m")
                 out.append(assign(else_mask, f"{mask} and not {cond}"))
         after = self.live.live_out.get(s, frozenset())
-        out += self.block(then, then_mask, need | after | frozenset(_reads_all(other)))
+        # At the top of a masked loop's body, the lanes of a branch that breaks leave at the end
+        # of this iteration: like the lanes already gone, they read only what the loop's exit
+        # needs (`need`), not the names the next iteration reads (`after`), so the other
+        # branch's assignments to those need no merge.
+        leaves = self.leaving.get(mask or "")
+        then_after = frozenset() if leaves and _sets_true(other, leaves) else after
+        else_after = frozenset() if leaves and _sets_true(then, leaves) else after
+        out += self.block(then, then_mask, need | then_after | frozenset(_reads_all(other)))
         if other:
-            out += self.block(other, else_mask, need | after)
+            out += self.block(other, else_mask, need | else_after)
         return out
 
     def always_bool(self, name: str) -> bool:
@@ -242,6 +250,9 @@ class _Predicate:
         test = s.test
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
             after = self.live.live_out.get(s, frozenset())
+            flag = _break_flag(stmts[-1], test.value)
+            if flag is not None:
+                self.leaving[test.value] = flag
             body = self.block(stmts[:-1], test.value, need | after) + [stmts[-1]]
         else:
             assert mask is None, "while_to_masked lowers loops in batched control"
@@ -315,6 +326,34 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     inits = [assign(name, value) for name, value in sorted(pred.placeholders.items())]
     ctx.predicated = True
     return func.with_changes(body=block(inits + body))
+
+
+def _break_flag(update: cst.BaseStatement, mask: str) -> str | None:
+    """`brk` when a masked loop's last statement is `active = active and (not brk and ...)`:
+    a lane that sets `brk` is inactive from the next iteration on (break_continue's flag)."""
+    if not (isinstance(update, cst.SimpleStatementLine) and isinstance(update.body[0], cst.Assign)):
+        return None
+    value = update.body[0].value
+    if not (isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.And)
+            and isinstance(value.left, cst.Name) and value.left.value == mask):
+        return None
+    test = value.right
+    while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        test = test.left
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return test.expression.value
+    return None
+
+
+def _sets_true(stmts: list[cst.BaseStatement], flag: str) -> bool:
+    """A statement of the block itself (not nested) is `flag = True`."""
+    for s in stmts:
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                        and small.targets[0].target.value == flag and isinstance(small.value, cst.Name) and small.value.value == "True":
+                    return True
+    return False
 
 
 def _bool_syntax(test: cst.BaseExpression) -> bool:

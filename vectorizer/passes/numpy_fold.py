@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 
 import libcst as cst
 import numpy as np
@@ -153,3 +154,36 @@ def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
             return bool(eval(compile(ast.Expression(node), "<check>", "eval"), dict(names)))  # noqa: S307
     except NameError:
         return node
+
+
+_ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*) = ")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def drop_dead_assignments(lines: list[str]) -> list[str]:
+    """Drop `name = expr` lines whose name nothing reads (a branch mask whose checks all went
+    away, say). The lowered expressions are NumPy operations without effects, so dropping them
+    changes nothing else; comments do not count as reads."""
+    while True:
+        reads: dict[str, int] = {}
+        for ln in lines:
+            if not ln.lstrip().startswith("#"):
+                for word in _WORD.findall(ln):
+                    reads[word] = reads.get(word, 0) + 1
+        dead = {i for i, ln in enumerate(lines) if (m := _ASSIGN.match(ln)) and reads.get(m.group(1)) == 1}
+        if not dead:
+            return _fill_empty_blocks(lines)
+        lines = [ln for i, ln in enumerate(lines) if i not in dead]
+
+
+def _fill_empty_blocks(lines: list[str]) -> list[str]:
+    """A block header whose body went away gets `pass`."""
+    out: list[str] = []
+    for i, ln in enumerate(lines):
+        out.append(ln)
+        if ln.rstrip().endswith(":") and not ln.lstrip().startswith("#"):
+            indent = len(ln) - len(ln.lstrip())
+            body = next((nxt for nxt in lines[i + 1:] if not nxt.lstrip().startswith("#")), "")
+            if len(body) - len(body.lstrip()) <= indent or not body.strip():
+                out.append(" " * (indent + 4) + "pass")
+    return out

@@ -35,13 +35,12 @@ functions of the module go to their own lane functions (one per argument-type si
 from __future__ import annotations
 
 import ast
-import dataclasses
 
 import libcst as cst
 
 from .. import rules, special
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
-from ..analysis.counters import affine_parts, counters, is_counter_step
+from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
 from ..errors import VectorizeError
 from .base import Context, body_of, code, func_body, paren
@@ -125,6 +124,7 @@ class _Lanes:
         self.fail = f"return (({', '.join(zeros)},), True)" if facts.returns_tuple else f"return ({zeros[0]}, True)"
         self.storage = _storage_types(facts, ctx.params)
         self.counters: frozenset[str] = frozenset()
+        self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -294,8 +294,7 @@ class _Lanes:
         if isinstance(node, cst.BinaryOperation):
             left, right = self.facts.val(node.left), self.facts.val(node.right)
             impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
-            if is_counter_step(node, self.counters):
-                impl = dataclasses.replace(impl, checks=())  # a loop counter (analysis/counters.py)
+            impl = without_counter_checks(impl, node, self.counters, self.nonzero)  # analysis/counters.py
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
@@ -522,6 +521,7 @@ def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: st
     facts = ctx.analyze(func)
     lanes = _Lanes(ctx, facts, module)
     lanes.counters = counters(func)
+    lanes.nonzero = positive(func, lanes.counters)
     lanes.block(func_body(func))
     lines = lanes.lines
     if main and not any(lanes.fail in line for line in lines):

@@ -26,21 +26,20 @@ The runtime re-runs the original function on the first flagged lane (flag and pa
 from __future__ import annotations
 
 import ast
-import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
 
 from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
-from ..analysis.counters import affine_parts, counters, is_counter_step
+from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.liveness import Liveness, writes
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple
-from .numpy_fold import Folding, FoldRaised, NoFold, literal, static_check
+from .numpy_fold import Folding, FoldRaised, NoFold, drop_dead_assignments, literal, static_check
 
 _NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
@@ -57,6 +56,7 @@ class _Lower(Expressions, Folding):
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
         self.arrays = array_ops.ArrayOps(self)
         self.counters: frozenset[str] = frozenset()
+        self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
         self.ranges: dict[str, tuple[int, int]] = {}  # loop variables of range(constants): [lo, hi)
         batched = [n for n, v in ctx.params.items() if v.batched]
         self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
@@ -335,8 +335,7 @@ class _Lower(Expressions, Folding):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
             impl = rules.BINARY[op](left.type, right.type, left, right)
-            if is_counter_step(node, self.counters):
-                impl = dataclasses.replace(impl, checks=())  # a loop counter (analysis/counters.py)
+            impl = without_counter_checks(impl, node, self.counters, self.nonzero)  # analysis/counters.py
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
@@ -501,6 +500,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     facts = ctx.analyze(func)
     lower = _Lower(ctx, facts)
     lower.counters = counters(func)
+    lower.nonzero = positive(func, lower.counters)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
     batched = [n for n, v in ctx.params.items() if v.batched]
@@ -514,7 +514,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
     else:
         lines = [ln.replace(_NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
-    lines = [_minimal_parens(ln) for ln in lines]
+    lines = drop_dead_assignments([_minimal_parens(ln) for ln in lines])
     params = ", ".join(ctx.params)
     text = f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
     return cst.parse_statement(text)  # type: ignore[return-value]
