@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 from math import exp
 
+import numpy as np
 import pytest
 
 from vectorizer.api import prepare
-from vectorizer.costmodel import choose
+from vectorizer.costmodel import choose, numpy_has_simd_math
 
 
 def arithmetic(x: float) -> float:
@@ -139,4 +140,13 @@ def calls_gamma(x: float) -> float:
     (calls_gamma, "numpy"),
 ], ids=lambda v: v.__name__ if callable(v) else v)
 def test_auto_choice(func, expected):
-    assert choose(*prepare(func)) == expected
+    assert choose(*prepare(func), simd_math=True) == expected
+    # Without NumPy's AVX-512 exp/log (an AVX2 CPU) the loops run faster per lane on Numba too.
+    assert choose(*prepare(func), simd_math=False) == ("numpy" if func in (gamma_user, calls_gamma) else "numba")
+
+
+def test_simd_math_follows_this_cpu():
+    features = np._core._multiarray_umath.__cpu_features__
+    assert numpy_has_simd_math() is (features["AVX512F"] and features["AVX512_SKX"])
+    func = uniform_for_with_math
+    assert choose(*prepare(func)) == ("numpy" if numpy_has_simd_math() else "numba")

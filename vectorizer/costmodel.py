@@ -12,7 +12,8 @@ zeta_partial 320 vs 368). So:
 * NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
   algorithms; the C library's, which Numba calls, differ), in the function or a callee;
 * NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
-  included) calls exp/log/pow and never leaves the loop early, in a function without `while`;
+  included) calls exp/log/pow and never leaves the loop early, in a function without `while`,
+  on a CPU where NumPy's float64 exp/log are SIMD kernels (AVX-512; `numpy_has_simd_math`);
 * Numba otherwise. Functions of per-example arrays always use NumPy (see api.py).
 
 Per call size the picture differs: at 1e3 lanes the Numba backend's lower overhead wins even on
@@ -30,14 +31,29 @@ from .frontend.parse import ParsedFunction, parse_function
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
 
-# NumPy's float64 SIMD kernels (AVX-512 here): ~1-5 ns an element where libm takes ~10-20.
+# NumPy's float64 SIMD kernels (AVX-512): ~1-5 ns an element where libm takes ~10-20.
 SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
 
 
-def choose(parsed: ParsedFunction, namespace: Namespace) -> str:
+def numpy_has_simd_math() -> bool:
+    """NumPy runs float64 exp/log/pow as AVX-512 SIMD kernels on this CPU. Without AVX-512 (an
+    AVX2 machine, measured: zeta_partial 622 vs 494 ns a lane at 1e6, simpson_gauss 152 vs 118)
+    it calls scalar libm like Numba does, and the rule below does not hold."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:  # NumPy 1.x
+        from numpy.core._multiarray_umath import __cpu_features__ as features
+    return bool(features.get("AVX512F")) and bool(features.get("AVX512_SKX"))
+
+
+def choose(parsed: ParsedFunction, namespace: Namespace, simd_math: bool | None = None) -> str:
+    """The backend for `parsed`; `simd_math` is whether NumPy's exp/log are SIMD kernels here
+    (default: this CPU, `numpy_has_simd_math`)."""
     if _needs_numpy(parsed.func, namespace, {parsed.name}):
         return "numpy"
-    if _simd_math_in_fixed_loop(parsed.func, namespace):
+    if simd_math is None:
+        simd_math = numpy_has_simd_math()
+    if simd_math and _simd_math_in_fixed_loop(parsed.func, namespace):
         return "numpy"
     return "numba"
 
