@@ -51,6 +51,16 @@ def iabs(a: int) -> int:
     return abs(a)
 
 
+def collatz_step(a: int) -> int:
+    # The Numba lane tests 3 * a + 1 for overflow before the `if`: even lanes beyond 3e18 are
+    # flagged too, and their re-run gives a // 2 exactly.
+    if a % 2 == 0:
+        b = a // 2
+    else:
+        b = 3 * a + 1
+    return b
+
+
 def cube(a: int) -> int:
     return a**3
 
@@ -311,7 +321,7 @@ def test_int_binary_ops_match_python_ints(f, backend):
     run()
 
 
-@pytest.mark.parametrize("f", [neg, iabs], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [neg, iabs, collatz_step], ids=lambda f: f.__name__)
 def test_int_unary_ops_match_python_ints(f, backend):
     @SETTINGS
     @given(columns(INTS, dtypes=[np.int64]))
@@ -826,3 +836,15 @@ def test_package_works_without_numba(tmp_path):
     assert done.stdout.strip().endswith("OK")
     refused = done.stdout.split("REFUSED:", 1)[1]
     assert "needs Numba" in refused and "pip install" in refused
+
+
+@pytest.mark.numba
+def test_an_overflow_test_opening_a_branch_runs_before_the_if():
+    pytest.importorskip("numba")
+    vf = vec(collatz_step, "numba")
+    a = np.array([4, 3, 2**62, 2**62 + 2, -(2**62)])  # the even ones beyond 3e18 are flagged, then exact
+    check(vf, collatz_step, a)
+    lane = vf.source.split("def _lane_collatz_step")[1].split("\n\n")[0]
+    assert lane.index("3074457345618258602") < lane.index("if ((a % 2) == 0):"), lane
+    with pytest.raises(VectorizeOverflowError, match="int64"):  # 3 * a + 1 beyond int64, exactly
+        vf(np.array([3, 2**62 + 1]))

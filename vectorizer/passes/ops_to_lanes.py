@@ -125,6 +125,7 @@ class _Lanes:
         self.storage = _storage_types(facts, ctx.params)
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
+        self.overflow_checks: set[str] = set()  # `if <int64 overflow test>:` lines, see if_stmt
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -136,10 +137,13 @@ class _Lanes:
         self.emit(f"{name} = {text}")
         return name
 
-    def check(self, pred: str) -> None:
+    def check(self, pred: str, overflow: bool = False) -> None:
         if _static_false(pred, self.module.constants):
             return  # decided now: no lane can fail here
-        self.emit(f"if {scalar(pred)}:")
+        line = f"if {scalar(pred)}:"
+        if overflow:
+            self.overflow_checks.add(line)
+        self.emit(line)
         self.emit(f"    {self.fail}")
 
     def captured(self, run) -> tuple[list[str], str]:
@@ -216,11 +220,29 @@ class _Lanes:
 
     def if_stmt(self, s: cst.If) -> None:
         test = self.expr(s.test)
+        then, _ = self.captured(lambda: self.nested(body_of(s.body)))
+        other, _ = self.captured(lambda: self.nested(body_of(s.orelse))) if s.orelse is not None else ([], "")
+        # An int64 overflow test that opens a branch runs before the `if` instead: it holds only
+        # beyond +-3e18 (a lane it flags on the other branch is re-run exactly, as any flagged
+        # lane), and branches of plain arithmetic become selects. Collatz: 118 -> 80 ms a 1e6 call.
+        for lines in (then, other):
+            self.lines += self.hoist_overflow_checks(lines)
         self.emit(f"if {test}:")
-        self.nested(body_of(s.body))
+        self.lines += then
         if s.orelse is not None:
             self.emit("else:")
-            self.nested(body_of(s.orelse))
+            self.lines += other
+
+    def hoist_overflow_checks(self, lines: list[str]) -> list[str]:
+        """Take the overflow checks that open a branch's lines (after its comments) out of it."""
+        out: list[str] = []
+        i = next((k for k, ln in enumerate(lines) if not ln.lstrip().startswith("#")), len(lines))
+        while i + 1 < len(lines) and lines[i].strip() in self.overflow_checks and lines[i + 1].strip() == self.fail:
+            out += [ln[4:] for ln in lines[i:i + 2]]
+            del lines[i:i + 2]
+        if all(ln.lstrip().startswith("#") for ln in lines):
+            lines.append("    " * (self.depth + 1) + "pass")
+        return out
 
     def while_loop(self, s: cst.While) -> None:
         pre, test = self.captured(lambda: self.expr(s.test))
@@ -300,7 +322,7 @@ class _Lanes:
                 x, c, d = affine
                 lo, hi = rules.affine_range(c, d)
                 text = self.temp(self.expr(x))
-                self.check(f"({text} < {lo}) | ({text} > {hi})")
+                self.check(f"({text} < {lo}) | ({text} > {hi})", overflow=True)
                 return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
             return self.apply(impl, [node.left, node.right])
         if isinstance(node, cst.UnaryOperation):
@@ -339,13 +361,13 @@ class _Lanes:
             return paren(scalar(impl.expr.format(*args)))
         args = [self.temp(a) for a in args]
         result = scalar(impl.expr.format(*args))
-        preds = [c.lane or c.pred for c in impl.checks]  # the per-lane form where one is needed
-        if any("{r}" in p for p in preds):
+        preds = [(c.lane or c.pred, "int64 overflow" in c.why) for c in impl.checks]  # per-lane forms
+        if any("{r}" in p for p, _ in preds):
             result = self.temp(result, "r")
-        for p in preds:
+        for p, overflow in preds:
             pred = p.format(*args, r=result)
             if not _static_false(pred, self.module.constants):
-                self.check(pred)
+                self.check(pred, overflow)
         return paren(result)
 
     def lazy(self, node: cst.BaseExpression, target: str, t: Type) -> bool:
