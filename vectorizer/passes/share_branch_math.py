@@ -206,7 +206,28 @@ def _assigned_value(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
     return None
 
 
+def _candidate(node: cst.CSTNode) -> bool:
+    """An if/else whose branches both open with an assignment of costly math (syntax only)."""
+    if not (isinstance(node, cst.If) and isinstance(node.orelse, cst.Else)):
+        return False
+    firsts = [body_of(node.body)[:1], body_of(node.orelse)[:1]]
+    values = [_assigned_value(f[0]) if f else None for f in firsts]
+    return all(v is not None and _costly(v) for v in values)
+
+
+def _statements(stmts: list[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """Every statement, nested ones included (expressions are not entered)."""
+    for st in stmts:
+        yield st
+        if isinstance(st, cst.If | cst.While | cst.For):
+            yield from _statements(body_of(st.body))
+        if isinstance(st, cst.If | cst.While | cst.For) and st.orelse is not None:
+            yield from _statements(body_of(st.orelse))
+
+
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not any(_candidate(n) for n in _statements(body_of(func.body))):
+        return func  # the common case: no analysis run (it costs a few ms a function)
     facts = ctx.analyze(func)
     if not any(facts.batched_test.values()):
         return func
