@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -147,5 +146,12 @@ def markdown(doc: dict[str, Any]) -> list[str]:
 
 
 if __name__ == "__main__":
-    path = Path(sys.argv[1] if len(sys.argv) > 1 else "bench-results/bench.json")
+    import argparse
+
+    parser = argparse.ArgumentParser(description="The benchmark's targets, checked against one run's results.")
+    parser.add_argument("results", nargs="?", default="bench-results/bench.json", type=Path,
+                        help="a JSON file written by scripts/bench.py --json (default: %(default)s)")
+    path = parser.parse_args().results
+    if not path.is_file():
+        parser.error(f"{path}: no such file; write one with: python scripts/bench.py --json {path}")
     print("\n".join(markdown(json.loads(path.read_text()))))

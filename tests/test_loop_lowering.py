@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import is_prime  # d is dead after its loop: one number for all searching lanes
 from oracle import check
 from strategies import floats
 
@@ -29,19 +30,6 @@ def test_literal_tuple_loop_with_return(xs):
 
 
 # -- lanes that break: names the next iteration reads need no merge for them (if_to_select) ------
-def is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    if n % 2 == 0:
-        return n == 2
-    d = 3
-    while d * d <= n:  # d is dead after the loop: the same on every lane still searching
-        if n % d == 0:
-            return False
-        d += 2
-    return True
-
-
 def last_divisor(n: int) -> int:
     d = 3
     while d * d <= n:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, as_bool, assign, block, body_of, expr, if_stmt, replace
+from .base import Context, as_bool, assign, block, body_of, contains, expr, if_stmt, replace
 
 
 def _is(s: cst.CSTNode, kind: type) -> bool:
@@ -164,4 +164,6 @@ def _constant(test: cst.BaseExpression) -> bool:
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not contains(func.body, (cst.Break, cst.Continue)):
+        return func
     return func.visit(_Lower(ctx, func))

@@ -44,7 +44,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, assign, block, code, expr, if_stmt, paren, replace, stmt
+from .base import Context, assign, block, code, contains, expr, if_stmt, paren, replace, stmt
 
 _ZERO_STEP = "raise ValueError('range() arg 3 must not be zero')"
 
@@ -162,6 +162,8 @@ def _literal_int(text: str) -> int | None:
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not contains(func.body, cst.For):
+        return func
     facts = ctx.analyze(func)
     if not any(isinstance(n, cst.For) for n in facts.batched_test):
         return func

@@ -226,7 +226,19 @@ def _number(text: str) -> bool:
         return False
 
 
+def _calls_a_function(func: cst.FunctionDef, ctx: Context) -> bool:
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and ctx.namespace.resolve(n.func.value).kind == "function":
+            return True
+        stack.extend(n.children)
+    return False
+
+
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not _calls_a_function(func, ctx):
+        return func  # nothing to inline: no analysis
     facts = ctx.analyze(func)
     if not facts.calls:
         return func

@@ -36,7 +36,7 @@ from .. import array_rules
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, writes
 from ..analysis.types import ArrayType, Type
-from .base import Context, code, expr, paren, stmt
+from .base import Context, code, contains, expr, paren, stmt
 
 _SAFE_CALLS = ("np.",)  # NumPy ufuncs on elements never raise; math.* would (ValueError)
 
@@ -287,7 +287,7 @@ class _Vectorize(cst.CSTTransformer):
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
-    if ctx.namespace.resolve("np").kind != "numpy":
+    if ctx.namespace.resolve("np").kind != "numpy" or not contains(func.body, cst.For):
         return func  # `np` is something else in this module: the rewrites below emit np.sum etc.
     facts = ctx.analyze(func)
     if not any(isinstance(v.type, ArrayType) for v in ctx.params.values()) and \

@@ -31,7 +31,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, as_bool, assign, replace
+from .base import Context, as_bool, assign, contains, replace
 from .canonicalize import parenthesize
 
 
@@ -72,5 +72,7 @@ class _Lower(cst.CSTTransformer):
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not contains(func.body, cst.While):
+        return func
     facts = ctx.analyze(func)
     return func.visit(_Lower(ctx, facts))
