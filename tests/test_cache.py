@@ -361,6 +361,13 @@ def test_location_follows_the_environment(tmp_path, monkeypatch):
     assert cache.default_cache().directory() == tmp_path / "cache" / f"v{cache.SCHEMA}"
     monkeypatch.delenv("VECTORIZER_CACHE_DIR")
     assert cache.cache_root() == Path(platformdirs.user_cache_dir("vectorizer"))
+    # Linux computes it without importing platformdirs: the same answer for each XDG_CACHE_HOME.
+    for xdg in (str(tmp_path / "xdg"), "", "   ", None):
+        if xdg is None:
+            monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        else:
+            monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+        assert cache.cache_root() == Path(platformdirs.user_cache_dir("vectorizer")), xdg
 
 
 def test_numba_cache_writable(c, tmp_path):
