@@ -22,6 +22,8 @@ those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large b
 
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
 
 from .errors import VectorizeError
@@ -35,6 +37,7 @@ NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend
 SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
 
 
+@functools.cache
 def numpy_has_simd_math() -> bool:
     """NumPy runs float64 exp/log/pow as AVX-512 SIMD kernels on this CPU. Without AVX-512 (an
     AVX2 machine, measured: zeta_partial 622 vs 494 ns a lane at 1e6, simpson_gauss 152 vs 118)

@@ -11,7 +11,7 @@ lines onto the first statement of the replacement (`replace`), so the origin sur
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -167,16 +167,19 @@ def flatten(func: cst.FunctionDef, stmts_: Sequence[cst.BaseStatement]) -> cst.F
     return func.with_changes(body=func.body.with_changes(body=list(stmts_)))
 
 
-def contains(node: cst.CSTNode, kinds: type | tuple[type, ...]) -> bool:
-    """A node of one of `kinds` under `node`: a pass with nothing to do returns before its
-    analysis (a few ms a pass on a cold transform)."""
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and every node under it (iteratively: no recursion limit, no generator chain)."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, kinds):
-            return True
+        yield n
         stack.extend(n.children)
-    return False
+
+
+def contains(node: cst.CSTNode, kinds: type | tuple[type, ...]) -> bool:
+    """A node of one of `kinds` under `node`: a pass with nothing to do returns before its
+    analysis (a few ms a pass on a cold transform)."""
+    return any(isinstance(n, kinds) for n in walk(node))
 
 
 def func_body(func: cst.FunctionDef) -> list[cst.BaseStatement]:

@@ -35,7 +35,7 @@ import libcst as cst
 from ..analysis.batched import Facts
 from ..analysis.calls import default_val, default_value
 from ..analysis.liveness import writes
-from .base import Context, assign, block, body_of, code, func_body, replace
+from .base import Context, assign, block, body_of, code, func_body, replace, walk
 from .numpy_fold import literal
 
 
@@ -227,13 +227,8 @@ def _number(text: str) -> bool:
 
 
 def _calls_a_function(func: cst.FunctionDef, ctx: Context) -> bool:
-    stack: list[cst.CSTNode] = [func.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and ctx.namespace.resolve(n.func.value).kind == "function":
-            return True
-        stack.extend(n.children)
-    return False
+    return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+               and ctx.namespace.resolve(n.func.value).kind == "function" for n in walk(func.body))
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:

@@ -38,7 +38,7 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.types import Type
-from .base import Context, assign, body_of, replace
+from .base import Context, assign, body_of, replace, walk
 
 # Calls that cost more than a select of their operand (NumPy: a C library call or a SIMD kernel).
 COSTLY = frozenset({
@@ -107,7 +107,7 @@ def _difference(a: cst.BaseExpression, b: cst.BaseExpression) -> tuple[cst.BaseE
 
 
 def _costly(node: cst.BaseExpression) -> bool:
-    for part in _walk(node):
+    for part in walk(node):
         if isinstance(part, cst.Call):
             func = part.func
             name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
@@ -118,14 +118,8 @@ def _costly(node: cst.BaseExpression) -> bool:
     return False
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    yield node
-    for child in node.children:
-        yield from _walk(child)
-
-
 def _size(node: cst.CSTNode) -> int:
-    return sum(1 for _ in _walk(node))
+    return sum(1 for _ in walk(node))
 
 
 class _Replace(cst.CSTTransformer):
