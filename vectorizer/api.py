@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from . import cache, fastpath, jit, runtime
+from . import autotrial, cache, fastpath, jit, runtime
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -64,6 +64,9 @@ class VectorizedFunction:
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
+        self._trials: dict[Key, autotrial.Trial | None] = {}  # auto on Numba: None until measured
+        self._large: dict[Key, Kernel] = {}  # the NumPy kernel, where it won the trial
+        self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
         self._warned = False
@@ -90,7 +93,9 @@ class VectorizedFunction:
         kernel = self._kernels.get(self._last) if self._last is not None else None
         if isinstance(kernel, VectorizeError):
             return "python"
-        return kernel.backend if isinstance(kernel, Kernel) else self._resolve_backend(None)
+        if isinstance(kernel, Kernel):
+            return self._last_backend or kernel.backend
+        return self._resolve_backend(None)
 
     @property
     def source(self) -> str:
@@ -137,13 +142,19 @@ class VectorizedFunction:
             return self._per_element(batch)
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
         kernel = self._kernel(key)
-        self._last = key
+        self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return self._per_element(batch)
+        large = batch.size >= autotrial.TRIAL_LANES and key in self._trials
         try:
-            result = self._run(kernel, batch)
+            if large and self._trials[key] is None:
+                result = self._auto_trial(key, kernel, batch)  # type: ignore[arg-type]
+            else:
+                kernel = self._large.get(key, kernel) if large else kernel  # type: ignore[assignment]
+                result = self._run(kernel, batch)  # type: ignore[arg-type]
         except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
+            self._trials.pop(key, None)
             self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
                 jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
@@ -162,11 +173,40 @@ class VectorizedFunction:
             self._warn(error.message)
             return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
+        # Calls of TRIAL_LANES or more of a specialization auto measures take the general path.
+        self._last_backend = self._large[key].backend if large and key in self._large else kernel.backend
         numpy_backend = kernel.backend == "numpy"
-        self._fast = None if example_ndims else fastpath.plan(
+        self._fast = None if example_ndims or self._last_backend != kernel.backend else fastpath.plan(
             kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-            runtime.PARALLEL_MIN_LANES - 1 if numpy_backend else sys.maxsize)  # larger: chunks on threads
+            runtime.PARALLEL_MIN_LANES - 1 if numpy_backend  # larger: chunks on threads
+            else autotrial.TRIAL_LANES - 1 if key in self._large or self._trials.get(key, 0) is None else sys.maxsize)
         return result
+
+    def _auto_trial(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> Any:
+        """backend="auto" chose Numba without seeing data: time both backends on this call's lanes
+        and keep the faster (autotrial.py)."""
+        try:
+            numpy_kernel: Kernel | VectorizeError = self._build(key, "numpy")
+        except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
+            numpy_kernel = exc
+        if not isinstance(numpy_kernel, Kernel) or numpy_kernel.result_types != kernel.result_types \
+                or numpy_kernel.returns_tuple != kernel.returns_tuple:
+            self._trials.pop(key)
+            return self._run(kernel, batch)
+        measured = autotrial.run(batch, {"numba": kernel, "numpy": numpy_kernel}, self._run, kernel.returns_tuple)
+        if measured is None:  # a lane raised: the whole call raises it again (the next measures)
+            return self._run(kernel, batch)
+        result, self._trials[key] = measured
+        if measured[1].choice == "numpy":
+            self._large[key] = numpy_kernel
+        return result
+
+    @property
+    def auto_trial(self) -> autotrial.Trial | None:
+        """backend="auto": what the first call of at least `autotrial.TRIAL_LANES` lanes measured for
+        the last specialization used (time a lane on each backend, and the backend such calls use),
+        else None."""
+        return self._trials.get(self._last) if self._last is not None else None
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
         try:
@@ -200,8 +240,11 @@ class VectorizedFunction:
     def _kernel(self, key: Key) -> Kernel | VectorizeError:
         found = self._kernels.get(key)
         if found is None:
-            found = self._build(key, self._resolve_backend(key))
+            backend = self._resolve_backend(key)
+            found = self._build(key, backend)
             self._kernels[key] = found
+            if self.options.backend == "auto" and backend == "numba" and isinstance(found, Kernel):
+                self._trials[key] = None  # measured at the first large call
         return found
 
     def _resolve_backend(self, key: Key | None) -> str:

@@ -17,7 +17,9 @@ zeta_partial 320 vs 368). So:
 * Numba otherwise. Functions of per-example arrays always use NumPy (see api.py).
 
 Per call size the picture differs: at 1e3 lanes the Numba backend's lower overhead wins even on
-those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large batches.
+those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large batches. What the
+source cannot show (how alike the lanes' trip counts are) is measured where this picks Numba: the
+first call of at least `autotrial.TRIAL_LANES` lanes times both backends (autotrial.py).
 """
 
 from __future__ import annotations

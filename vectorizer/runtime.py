@@ -45,12 +45,19 @@ class UnknownResultError(ValueError):
     """An empty batch ran element by element, and nothing says what the function returns."""
 
 
-KERNEL_FAILED = "vectorizer: raised by the generated code itself, not by the scalar function"
+LANE_NOTE = "vectorizer: raised by "
+KERNEL_FAILED = LANE_NOTE + "the generated code itself, not by the scalar function"
 
 
 def kernel_failed(exc: BaseException) -> bool:
     """The exception came out of a generated kernel (an engine bug), not from re-running a lane."""
     return KERNEL_FAILED in getattr(exc, "__notes__", ())
+
+
+def from_a_lane(exc: BaseException) -> bool:
+    """The exception came out of a generated kernel or the scalar function re-run on a lane (the
+    notes `_call_kernel` and `_patch` add), not from the runtime itself."""
+    return any(note.startswith(LANE_NOTE) for note in getattr(exc, "__notes__", ()))
 
 
 def _call_kernel(kernel: Callable, args: Sequence[object]) -> tuple[object, object]:
@@ -307,7 +314,7 @@ def per_element(scalar: Callable[..., object], batch: Batch,
         try:
             results.append(call_lane(scalar, batch.names, batch.lane(j)))
         except Exception as exc:
-            exc.add_note(f"vectorizer: raised by {getattr(scalar, '__qualname__', scalar)} on {batch.where(j)}")
+            exc.add_note(f"{LANE_NOTE}{getattr(scalar, '__qualname__', scalar)} on {batch.where(j)}")
             raise
     if not results:
         return _empty(scalar, batch, structure)
@@ -386,7 +393,7 @@ def _ready_allocator() -> None:
     del block
 
 
-def _threads() -> int:
+def threads() -> int:
     import os
 
     try:
@@ -398,13 +405,13 @@ def _threads() -> int:
 def _map(fn: Callable[[int], object], starts: range) -> list:
     """fn over chunk starts, in order, on a thread pool when there are cores (NumPy drops the GIL)."""
     global _pool
-    threads = min(_threads(), len(starts))
-    if threads <= 1:
+    count = min(threads(), len(starts))
+    if count <= 1:
         return [fn(start) for start in starts]
-    if _pool is None or _pool._max_workers != threads:  # type: ignore[attr-defined]
+    if _pool is None or _pool._max_workers != count:  # type: ignore[attr-defined]
         from concurrent.futures import ThreadPoolExecutor
 
-        _pool = ThreadPoolExecutor(threads, thread_name_prefix="vectorizer")
+        _pool = ThreadPoolExecutor(count, thread_name_prefix="vectorizer")
     return [future.result() for future in [_pool.submit(fn, start) for start in starts]]
 
 
@@ -417,11 +424,11 @@ PARALLEL_MIN_LANES = 1 << 16
 def chunk_starts(size: int, chunk: int = CHUNK) -> range | None:
     """Where each chunk starts (its length is the range's step), or None to run in one piece:
     chunks of at most `chunk` lanes, and at least one per thread above PARALLEL_MIN_LANES."""
-    threads = _threads()
+    count = threads()
     if size > 2 * chunk:
         return range(0, size, chunk)
-    if threads > 1 and size >= PARALLEL_MIN_LANES:
-        step = -(-size // threads)
+    if count > 1 and size >= PARALLEL_MIN_LANES:
+        step = -(-size // count)
         return range(0, size, step)
     return None
 
@@ -542,7 +549,7 @@ def _patch(scalar, batch: Batch, flagged, outs, results, returns_tuple, qualname
             value = call_lane(scalar, batch.names, lane)
         except Exception as exc:
             args = ", ".join(f"{n}={v!r}" for n, v in zip(batch.names, lane))
-            exc.add_note(f"vectorizer: raised by {qualname} on {batch.where(j)} ({args})")
+            exc.add_note(f"{LANE_NOTE}{qualname} on {batch.where(j)} ({args})")
             raise
         values = list(value) if returns_tuple else [value]
         for out, v, r in zip(outs, values, results):

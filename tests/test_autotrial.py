@@ -1,0 +1,106 @@
+"""backend="auto" measures both backends on the first large call (vectorizer/autotrial.py).
+
+Timings decide which backend wins, so the tests that need a given winner set `autotrial.MARGIN`
+(0: Numba always keeps it; huge: NumPy always wins); the rest hold whichever wins. Every large call
+is checked lane by lane against the scalar oracle: its lanes are computed by both backends, in
+pieces, and stitched back together.
+
+PYTEST_DONT_REWRITE: the scalar functions' own messages must not be rewritten.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from oracle import check
+
+from vectorizer import autotrial, runtime, vectorize
+
+pytestmark = pytest.mark.numba
+LARGE = autotrial.TRIAL_LANES
+
+
+def halvings(x: float, limit: float) -> tuple[int, float]:
+    """A while loop whose trip count differs per lane; a tuple result and a uniform argument."""
+    n = 0
+    while x > limit:
+        x = x * 0.5
+        n += 1
+    return n, x
+
+
+def thirds(x: float) -> int:
+    if x < 0.0:
+        raise ValueError(f"negative input {x}")
+    n = 0
+    while x > 1.0:
+        x = x / 3.0
+        n += 1
+    return n
+
+
+def hostile(size: int, seed: int = 0) -> np.ndarray:
+    """Magnitudes from subnormal to 2**40 (the scalar oracle runs a Python loop per halving), with
+    nan, -inf, -0.0, the largest and the smallest floats mixed in (+inf would never halve)."""
+    rng = np.random.default_rng(seed)
+    x = np.ldexp(rng.uniform(0.5, 1.0, size), rng.integers(-1074, 40, size))
+    specials = np.array([np.nan, -np.inf, -0.0, 0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308])
+    x[rng.integers(0, size, size // 50)] = rng.choice(specials, size // 50)
+    return x
+
+
+@pytest.mark.parametrize("size", [LARGE, 10**6, 3 * 10**6])
+@pytest.mark.parametrize("chunk", [runtime.CHUNK, runtime.CHUNK_LOOP])
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_pieces_fit_in_the_call(size, chunk, threads):
+    lengths = autotrial.pieces(size, chunk, threads)
+    assert len(lengths) == len(autotrial.PLAN)
+    assert all(n > 0 for n in lengths) and sum(lengths) <= size
+    numpy_pieces = [n for n, (backend, _) in zip(lengths, autotrial.PLAN) if backend == "numpy"]
+    assert all(n <= chunk * threads for n in numpy_pieces)
+
+
+@pytest.mark.parametrize(("margin", "winner"), [(0.0, "numba"), (1e9, "numpy")])
+def test_large_calls_use_the_winner_and_small_ones_numba(monkeypatch, margin, winner):
+    monkeypatch.setattr(autotrial, "MARGIN", margin)
+    vf = vectorize(halvings, backend="auto")
+    x = hostile(LARGE).reshape(2, LARGE // 2)  # lanes in two dimensions
+    check(vf, halvings, x, 1.0)
+    trial = vf.auto_trial
+    assert trial is not None and trial.choice == winner and vf.backend == winner
+    assert trial.numba_ns > 0 and trial.numpy_ns > 0
+    check(vf, halvings, x[0, :1000], 1.0)
+    assert vf.backend == "numba" and vf.auto_trial is trial  # small batches: Numba's lower overhead
+    check(vf, halvings, hostile(LARGE + 12345, seed=1), 3.0)  # the rest goes to the winner
+    assert vf.backend == winner and vf.auto_trial is trial  # measured once
+
+
+def test_a_large_call_after_small_ones_is_measured():
+    vf = vectorize(halvings, backend="auto")
+    x = hostile(LARGE, seed=2)
+    for _ in range(2):  # the second small call takes the fast path
+        check(vf, halvings, x[:1000], 1.0)
+        assert vf.auto_trial is None
+    check(vf, halvings, x, 1.0)
+    assert vf.auto_trial is not None
+
+
+@pytest.mark.parametrize("at", [3, 40_000, LARGE - 1000])  # a warm-up piece, a Numba piece, NumPy's
+def test_a_lane_raising_during_the_trial_raises_as_the_scalar_function(monkeypatch, at):
+    monkeypatch.setattr(autotrial, "MARGIN", 1e9)
+    vf = vectorize(thirds, backend="auto")
+    x = np.abs(hostile(LARGE, seed=3))
+    x[np.isinf(x)] = 1e300  # +inf would never shrink
+    x[at] = -2.5
+    x[at + 7] = -1.0
+    check(vf, thirds, x)  # ValueError("negative input -2.5"), with the note naming lane (at,)
+    assert vf.auto_trial is None  # no choice from a call that raised
+    check(vf, thirds, np.abs(x))
+    assert vf.auto_trial is not None and vf.backend == "numpy"
+
+
+def test_only_auto_measures():
+    for backend in ("numba", "numpy"):
+        vf = vectorize(halvings, backend=backend)
+        check(vf, halvings, hostile(LARGE, seed=4), 1.0)
+        assert vf.auto_trial is None and vf.backend == backend
