@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import importlib
 import importlib.util
 import os
 import stat
@@ -82,11 +83,22 @@ def test_key_depends_on_library_versions(monkeypatch):
 def test_installed_versions_are_read_from_dist_info_in_path_order(tmp_path, monkeypatch):
     first, second = tmp_path / "a", tmp_path / "b"
     for folder, version in ((first, "2.0"), (second, "1.0")):
-        (folder / f"numpy-{version}.dist-info").mkdir(parents=True)
-    (second / "Numba-0.1.dist-info").mkdir()
+        (folder / f"vz_fake_one-{version}.dist-info").mkdir(parents=True)
+    (second / "Vz_Fake_Two-0.1.dist-info").mkdir()
     monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
-    monkeypatch.delitem(sys.modules, "libcst", raising=False)
-    assert cache._dist_versions("numpy", "numba", "libcst") == ["2.0", "0.1", "none"]
+    importlib.invalidate_caches()
+    assert cache._dist_versions("vz_fake_one", "vz-fake-two", "vz_fake_three") == ["2.0", "0.1", "none"]
+
+
+def test_the_dist_info_beside_the_imported_package_comes_first(tmp_path, monkeypatch):
+    stale, home = tmp_path / "a", tmp_path / "b"
+    (stale / "vz_fake_home-1.0.dist-info").mkdir(parents=True)  # earlier on the path, no package
+    (home / "vz_fake_home").mkdir(parents=True)
+    (home / "vz_fake_home" / "__init__.py").write_text("")
+    (home / "vz_fake_home-3.0.dist-info").mkdir()
+    monkeypatch.setattr(sys, "path", [str(stale), str(home)])
+    importlib.invalidate_caches()
+    assert cache._dist_versions("vz_fake_home") == ["3.0"]
 
 
 def test_compiled_code_is_kept_beside_the_entry_and_checked_against_it(tmp_path):

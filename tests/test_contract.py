@@ -711,7 +711,7 @@ def test_an_engine_bug_falls_back_visibly_or_is_a_refusal(monkeypatch, stage):
             vf(x)  # a working kernel first; then it raises, as a kernel with a bug would
             def broken_kernel(*args):
                 raise TypeError("injected")
-            vf._kernels[vf._last] = vf._kernels[vf._last]._replace(fn=broken_kernel)
+            vf._kernels[vf._last] = vf._kernels[vf._last].with_fn(broken_kernel)
             vf._fast = None
         if fallback == "warn":
             with pytest.warns(FallbackWarning, match="a vectorizer bug while .*halve_or_negate.*injected"):

@@ -18,9 +18,9 @@ import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from . import autotrial, cache, fastpath, jit, runtime
+from . import cache, fastpath, jit, runtime
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -34,15 +34,22 @@ from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options, disabled
 
+if TYPE_CHECKING:
+    from .autotrial import Trial
+
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
 
-class Kernel(NamedTuple):  # not a dataclass: a frozen dataclass costs ~0.8 ms of every start-up
-    fn: Callable[..., Any]
-    source: str
-    backend: str
-    result_types: tuple[str, ...]
-    returns_tuple: bool
+class Kernel:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up, a frozen dataclass ~0.8
+    __slots__ = ("fn", "source", "backend", "result_types", "returns_tuple")
+
+    def __init__(self, fn: Callable[..., Any], source: str, backend: str, result_types: tuple[str, ...],
+                 returns_tuple: bool) -> None:
+        self.fn, self.source, self.backend = fn, source, backend
+        self.result_types, self.returns_tuple = result_types, returns_tuple
+
+    def with_fn(self, fn: Callable[..., Any]) -> Kernel:
+        return Kernel(fn, self.source, self.backend, self.result_types, self.returns_tuple)
 
 
 class VectorizedFunction:
@@ -64,7 +71,7 @@ class VectorizedFunction:
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
-        self._trials: dict[Key, autotrial.Trial | None] = {}  # auto on Numba: None until measured
+        self._trials: dict[Key, Trial | None] = {}  # auto on Numba: None until measured
         self._large: dict[Key, Kernel] = {}  # the NumPy kernel, where it won the trial
         self._last_backend: str | None = None
         self._last: Key | None = None
@@ -146,7 +153,7 @@ class VectorizedFunction:
         if isinstance(kernel, VectorizeError):
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return self._per_element(batch)
-        large = batch.size >= autotrial.TRIAL_LANES and key in self._trials
+        large = batch.size >= runtime.TRIAL_LANES and key in self._trials
         try:
             if large and self._trials[key] is None:
                 result = self._auto_trial(key, kernel, batch)  # type: ignore[arg-type]
@@ -162,7 +169,7 @@ class VectorizedFunction:
             return self._run(kernel, batch)  # type: ignore[arg-type]
         except jit.cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
             fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
-            self._kernels[key] = kernel = kernel._replace(fn=fn)
+            self._kernels[key] = kernel = kernel.with_fn(fn)
             return self._run(kernel, batch)
         except Exception as exc:
             if not runtime.kernel_failed(exc):
@@ -179,7 +186,7 @@ class VectorizedFunction:
         self._fast = None if example_ndims or self._last_backend != kernel.backend else fastpath.plan(
             kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
             runtime.PARALLEL_MIN_LANES - 1 if numpy_backend  # larger: chunks on threads
-            else autotrial.TRIAL_LANES - 1 if key in self._large or self._trials.get(key, 0) is None else sys.maxsize)
+            else runtime.TRIAL_LANES - 1 if key in self._large or self._trials.get(key, 0) is None else sys.maxsize)
         return result
 
     def _auto_trial(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> Any:
@@ -193,6 +200,8 @@ class VectorizedFunction:
                 or numpy_kernel.returns_tuple != kernel.returns_tuple:
             self._trials.pop(key)
             return self._run(kernel, batch)
+        from . import autotrial
+
         measured = autotrial.run(batch, {"numba": kernel, "numpy": numpy_kernel}, self._run, kernel.returns_tuple)
         if measured is None:  # a lane raised: the whole call raises it again (the next measures)
             return self._run(kernel, batch)
@@ -202,8 +211,8 @@ class VectorizedFunction:
         return result
 
     @property
-    def auto_trial(self) -> autotrial.Trial | None:
-        """backend="auto": what the first call of at least `autotrial.TRIAL_LANES` lanes measured for
+    def auto_trial(self) -> Trial | None:
+        """backend="auto": what the first call of at least `runtime.TRIAL_LANES` lanes measured for
         the last specialization used (time a lane on each backend, and the backend such calls use),
         else None."""
         return self._trials.get(self._last) if self._last is not None else None

@@ -33,7 +33,7 @@ import numpy as np
 from . import jit, runtime
 from .errors import VectorizeError
 
-TRIAL_LANES = 1 << 19  # smaller calls keep the static choice (and the fast path)
+TRIAL_LANES = runtime.TRIAL_LANES  # smaller calls keep the static choice (and the fast path)
 NUMBA_PIECE = 1 << 16  # 2-20 ms of a per-lane loop on 2 cores
 MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at most 1/MARGIN)
 

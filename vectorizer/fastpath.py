@@ -12,7 +12,7 @@ which is the only one that decides anything.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -21,13 +21,14 @@ _CANONICAL = (np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64))
 _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONICAL[2]}
 
 
-class Plan(NamedTuple):
-    fn: Callable[..., Any]
-    dtypes: tuple[np.dtype, ...]
-    results: tuple[np.dtype, ...]
-    returns_tuple: bool
-    errstate: bool  # NumPy kernels run with floating-point warnings off (masked lanes compute garbage)
-    max_lanes: int  # larger batches are chunked by the general path
+class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
+    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes")
+
+    def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...],
+                 returns_tuple: bool, errstate: bool, max_lanes: int) -> None:
+        self.fn, self.dtypes, self.results, self.returns_tuple = fn, dtypes, results, returns_tuple
+        self.errstate = errstate  # NumPy kernels run with floating-point warnings off (masked lanes compute garbage)
+        self.max_lanes = max_lanes  # larger batches are chunked by the general path
 
 
 def _plain(a: object) -> bool:

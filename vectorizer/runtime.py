@@ -420,6 +420,10 @@ def _map(fn: Callable[[int], object], starts: range) -> list:
 # 28.3 vs 27.8 at 1e5; black_scholes 23.4 vs 14.4 and smoothstep 1.59 vs 1.18 at 1e5.
 PARALLEL_MIN_LANES = 1 << 16
 
+# backend="auto": the first call this large of a specialization on Numba times both backends
+# (autotrial.py, imported only then); calls this large then run on the faster.
+TRIAL_LANES = 1 << 19
+
 
 def chunk_starts(size: int, chunk: int = CHUNK) -> range | None:
     """Where each chunk starts (its length is the range's step), or None to run in one piece:
