@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from .tree import walk
 from .types import INT
 
 if TYPE_CHECKING:
@@ -28,9 +29,9 @@ STEP_LIMIT = 2**16
 
 def counters(func: cst.FunctionDef) -> frozenset[str]:
     ok: dict[str, bool] = {}
-
-    class Scan(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
+    for node in walk(func.body):
+        kind = type(node)
+        if kind is cst.Assign:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     name = target.target.value
@@ -39,18 +40,12 @@ def counters(func: cst.FunctionDef) -> frozenset[str]:
                     for el in getattr(target.target, "elements", ()):
                         if isinstance(el.value, cst.Name):
                             ok[el.value.value] = False
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                name = node.target.value
-                step = _small(node.value, STEP_LIMIT)
-                ok[name] = ok.get(name, True) and step and isinstance(node.operator, cst.AddAssign | cst.SubtractAssign)
-
-        def visit_For(self, node: cst.For) -> None:
-            if isinstance(node.target, cst.Name):
-                ok[node.target.value] = False
-
-    func.body.visit(Scan())
+        elif kind is cst.AugAssign and isinstance(node.target, cst.Name):
+            name = node.target.value
+            step = _small(node.value, STEP_LIMIT)
+            ok[name] = ok.get(name, True) and step and isinstance(node.operator, cst.AddAssign | cst.SubtractAssign)
+        elif kind is cst.For and isinstance(node.target, cst.Name):
+            ok[node.target.value] = False
     params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
     return frozenset(n for n, good in ok.items() if good and n not in params)
 
@@ -78,18 +73,14 @@ def _counter_value(name: str, value: cst.BaseExpression) -> bool:
 def positive(func: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
     """The counters among `names` whose every value is >= 1: a start of 1 or more, steps up."""
     ok = dict.fromkeys(names, True)
-
-    class Scan(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
+    for node in walk(func.body):
+        kind = type(node)
+        if kind is cst.Assign:
             for target in node.targets:
                 if isinstance(target.target, cst.Name) and target.target.value in ok:
                     ok[target.target.value] &= _grows(target.target.value, node.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name) and node.target.value in ok:
-                ok[node.target.value] &= isinstance(node.operator, cst.AddAssign) and _literal(node.value) >= 0
-
-    func.body.visit(Scan())
+        elif kind is cst.AugAssign and isinstance(node.target, cst.Name) and node.target.value in ok:
+            ok[node.target.value] &= isinstance(node.operator, cst.AddAssign) and _literal(node.value) >= 0
     return frozenset(n for n, good in ok.items() if good)
 
 

@@ -9,58 +9,40 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .tree import child_nodes, walk
+
 
 def reads(node: cst.CSTNode | None) -> set[str]:
-    """Names read (loaded) anywhere inside an expression or statement."""
-    if node is None:
-        return set()
+    """Names read (loaded) anywhere inside an expression or statement: every Name except
+    assignment targets that are names or tuples, attribute names, keyword names and `for` targets
+    (a `for`'s else block is not looked at)."""
     found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is cst.Name:
             found.add(n.value)
-
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> bool:
+        elif kind is cst.AssignTarget:
             if not isinstance(n.target, cst.Name | cst.Tuple):
-                n.target.visit(self)
-            return False
-
-        def visit_Attribute(self, n: cst.Attribute) -> bool:
-            n.value.visit(self)
-            return False
-
-        def visit_Arg(self, n: cst.Arg) -> bool:
-            n.value.visit(self)
-            return False
-
-        def visit_For(self, n: cst.For) -> bool:
-            n.iter.visit(self)
-            n.body.visit(self)
-            return False
-
-    node.visit(Collect())
+                stack.append(n.target)
+        elif kind is cst.Attribute or kind is cst.Arg:
+            stack.append(n.value)
+        elif kind is cst.For:
+            stack += (n.iter, n.body)
+        else:
+            stack.extend(child_nodes(n))
     return found
 
 
 def writes(node: cst.CSTNode) -> set[str]:
     """Names assigned anywhere inside a statement (or block)."""
     found: set[str] = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+    for n in walk(node):
+        kind = type(n)
+        if kind is cst.AssignTarget or kind is cst.AugAssign or kind is cst.For \
+                or (kind is cst.AnnAssign and n.value is not None):
             found.update(target_names(n.target))
-
-        def visit_AugAssign(self, n: cst.AugAssign) -> None:
-            found.update(target_names(n.target))
-
-        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
-            if n.value is not None:
-                found.update(target_names(n.target))
-
-        def visit_For(self, n: cst.For) -> None:
-            found.update(target_names(n.target))
-
-    node.visit(Collect())
     return found
 
 

@@ -14,6 +14,8 @@ import builtins
 
 import libcst as cst
 
+from .tree import walk
+
 # Names generated code refers to at module level; a fresh name must never shadow them.
 RESERVED = frozenset({"np", "math"}) | frozenset(dir(builtins))
 
@@ -37,11 +39,4 @@ class Namer:
 
     @classmethod
     def for_tree(cls, tree: cst.CSTNode) -> Namer:
-        names: set[str] = set()
-
-        class Collect(cst.CSTVisitor):
-            def visit_Name(self, node: cst.Name) -> None:
-                names.add(node.value)
-
-        tree.visit(Collect())
-        return cls(names)
+        return cls({n.value for n in walk(tree) if type(n) is cst.Name})

@@ -18,6 +18,7 @@ import math
 
 import libcst as cst
 
+from ..analysis.tree import walk
 from ..array_rules import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from ..errors import (
     UnsupportedCallError,
@@ -417,23 +418,11 @@ def _local_names(func: cst.FunctionDef) -> set[str]:
     """Parameters and every name the body binds (Python's rule: assigned anywhere = local)."""
     names = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
 
-    class Collect(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For,
+               cst.NamedExpr)  # a walrus is refused, but its name is a local, not a global
+    for node in walk(func.body):
+        if type(node) in binders:
             names.update(target_names(node.target))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            names.update(target_names(node.target))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            names.update(target_names(node.target))
-
-        def visit_For(self, node: cst.For) -> None:
-            names.update(target_names(node.target))
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            names.update(target_names(node.target))  # refused, but its name is a local, not a global
-
-    func.body.visit(Collect())
     return names
 
 

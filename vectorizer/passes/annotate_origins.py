@@ -20,10 +20,10 @@ from __future__ import annotations
 import libcst as cst
 
 from ..frontend.parse import ParsedFunction
-from .base import ORIGIN_PREFIX
+from .base import ORIGIN_PREFIX, StatementTransformer
 
 
-class _Annotate(cst.CSTTransformer):
+class _Annotate(StatementTransformer):
     def __init__(self, parsed: ParsedFunction) -> None:
         self.parsed = parsed
         self.lines = parsed.source.text.splitlines()

@@ -37,7 +37,19 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, as_bool, assign, block, body_of, contains, expr, if_stmt, replace
+from ..analysis.tree import child_nodes
+from .base import (
+    Context,
+    StatementTransformer,
+    as_bool,
+    assign,
+    block,
+    body_of,
+    contains,
+    expr,
+    if_stmt,
+    replace,
+)
 
 
 def _is(s: cst.CSTNode, kind: type) -> bool:
@@ -46,19 +58,14 @@ def _is(s: cst.CSTNode, kind: type) -> bool:
 
 def _own(node: cst.CSTNode, kind: type) -> bool:
     """Does `node` hold a `kind` (Break/Continue) of the loop being lowered, not of an inner loop?"""
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            nonlocal found
-            if isinstance(n, kind):
-                found = True
-            return not isinstance(n, cst.For | cst.While)
-
-    if isinstance(node, cst.For | cst.While):
-        return False
-    node.visit(Find())
-    return found
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            return True
+        if not isinstance(n, cst.For | cst.While):  # an inner loop's own break/continue
+            stack.extend(child_nodes(n))
+    return False
 
 
 def _always_leaves(stmts: list[cst.BaseStatement]) -> bool:
@@ -104,7 +111,7 @@ class _Loop:
         return out
 
 
-class _Lower(cst.CSTTransformer):
+class _Lower(StatementTransformer):
     def __init__(self, ctx: Context, func: cst.FunctionDef) -> None:
         self.ctx = ctx
         self.func = func

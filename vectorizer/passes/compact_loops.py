@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import Context, stmt, stmts
+from .base import Context, StatementTransformer, stmt, stmts
 
 
-class _Compact(cst.CSTTransformer):
+class _Compact(StatementTransformer):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 

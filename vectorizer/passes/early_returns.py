@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import Context, assign, block, body_of, func_body, if_stmt, replace, stmt
+from .base import Context, assign, block, body_of, contains, func_body, if_stmt, replace, stmt, walk
 
 
 class _NeedFlags(Exception):
@@ -48,15 +48,7 @@ def _is_raise(s: cst.CSTNode) -> bool:
 
 
 def _contains_return(node: cst.CSTNode) -> bool:
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_Return(self, n: cst.Return) -> None:
-            nonlocal found
-            found = True
-
-    node.visit(Find())
-    return found
+    return contains(node, cst.Return)
 
 
 def _always_exits(stmts: list[cst.BaseStatement]) -> bool:
@@ -139,7 +131,7 @@ class _Lower:
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     body = func_body(func)
-    n_returns = sum(isinstance(n, cst.Return) for n in _walk_returns(func))
+    n_returns = sum(type(n) is cst.Return for n in walk(func))
     if n_returns <= 1 and body and _is_return(body[-1]):
         return func  # already a single exit
     width = len(ctx.analyze(func).result)
@@ -152,12 +144,3 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     return func.with_changes(body=block(new_body + [lower.final()]))
 
 
-def _walk_returns(func: cst.FunctionDef) -> list[cst.Return]:
-    found: list[cst.Return] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Return(self, n: cst.Return) -> None:
-            found.append(n)
-
-    func.visit(Find())
-    return found

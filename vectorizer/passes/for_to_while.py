@@ -44,7 +44,19 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, assign, block, code, contains, expr, if_stmt, paren, replace, stmt
+from .base import (
+    Context,
+    StatementTransformer,
+    assign,
+    block,
+    code,
+    contains,
+    expr,
+    if_stmt,
+    paren,
+    replace,
+    stmt,
+)
 
 _ZERO_STEP = "raise ValueError('range() arg 3 must not be zero')"
 
@@ -68,7 +80,7 @@ def _breaks(body: cst.BaseSuite) -> bool:
     return found
 
 
-class _Lower(cst.CSTTransformer):
+class _Lower(StatementTransformer):
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
         self.facts = facts  # analysis facts, keyed by the original nodes

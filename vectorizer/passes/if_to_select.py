@@ -34,6 +34,7 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, target_names, writes
+from ..analysis.tree import walk
 from ..analysis.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
 
@@ -368,9 +369,9 @@ def _bool_syntax(test: cst.BaseExpression) -> bool:
 def _bool_assigned(func: cst.FunctionDef) -> dict[str, bool]:
     """For each assigned name: whether every value assigned to it is a bool by its syntax."""
     out: dict[str, bool] = {}
-
-    class Collect(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
+    for node in walk(func):
+        kind = type(node)
+        if kind is cst.Assign:
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
                     name, value = target.target.value, node.value
@@ -379,10 +380,7 @@ def _bool_assigned(func: cst.FunctionDef) -> dict[str, bool]:
                 else:
                     for n in target_names(target.target):
                         out[n] = False
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        elif kind is cst.AugAssign:
             for n in target_names(node.target):
                 out[n] = False
-
-    func.visit(Collect())
     return out

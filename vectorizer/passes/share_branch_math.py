@@ -38,7 +38,7 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.types import Type
-from .base import Context, assign, body_of, replace, walk
+from .base import Context, StatementTransformer, assign, body_of, replace, walk
 
 # Calls that cost more than a select of their operand (NumPy: a C library call or a SIMD kernel).
 COSTLY = frozenset({
@@ -130,7 +130,7 @@ class _Replace(cst.CSTTransformer):
         return self.new if original is self.old else updated
 
 
-class _Share(cst.CSTTransformer):
+class _Share(StatementTransformer):
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx, self.facts = ctx, facts
 

@@ -36,7 +36,7 @@ from .. import array_rules
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, writes
 from ..analysis.types import ArrayType, Type
-from .base import Context, code, contains, expr, paren, stmt
+from .base import Context, StatementTransformer, code, contains, expr, paren, stmt
 
 _SAFE_CALLS = ("np.",)  # NumPy ufuncs on elements never raise; math.* would (ValueError)
 
@@ -268,7 +268,7 @@ def _join(lines: list[str]) -> list[str]:
     return out
 
 
-class _Vectorize(cst.CSTTransformer):
+class _Vectorize(StatementTransformer):
     def __init__(self, ctx: Context, facts: Facts, live: Liveness) -> None:
         self.ctx, self.facts, self.live = ctx, facts, live
 

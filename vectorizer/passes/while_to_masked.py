@@ -31,11 +31,11 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from .base import Context, as_bool, assign, contains, replace
+from .base import Context, StatementTransformer, as_bool, assign, contains, replace
 from .canonicalize import parenthesize
 
 
-class _Lower(cst.CSTTransformer):
+class _Lower(StatementTransformer):
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
         self.facts = facts
