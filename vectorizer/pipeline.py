@@ -7,11 +7,13 @@ The order is the design; each comment says why a pass sits where it does.
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -41,7 +43,9 @@ from .passes import (
 )
 from .passes.base import Context
 
-Pass = Callable[[cst.FunctionDef, Context], cst.FunctionDef]
+# Passes up to ops_to_numpy rewrite a libcst tree; ops_to_numpy prints the array code, and the
+# passes after it edit that text (a tree of the lowered function costs more to build than they use).
+Pass = Callable[[Any, Context], Any]
 
 PASSES: list[tuple[str, Pass]] = [
     # One assignment form (`name = expr`) so later passes have a single case to handle.
@@ -116,9 +120,10 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
         except VectorizeError as exc:
             exc.add_note(f"vectorizer: raised in pass {name!r}")
             raise
-        _dump(name, lambda f=func: cst.Module(body=[f]).code)
+        _dump(name, lambda f=func: f if isinstance(f, str) else cst.Module(body=[f]).code)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    function = emit.tidy(cst.Module(body=[func]).code)
+    ast.parse(func)  # the text passes' output is Python, or this is an engine bug (refused visibly)
+    function = emit.tidy(func)
     result = emit.result_types(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)

@@ -19,6 +19,9 @@ _SKIPPED = (cst.BaseParenthesizableWhitespace, cst.Newline, cst.EmptyLine, cst.T
 _NODE, _SEQUENCE, _OTHER = 1, 2, 3
 _ROLE: dict[type, int] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# Fields that only ever hold whitespace, comments or parentheses: never read.
+_LAYOUT_FIELDS = frozenset({"lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer",
+                            "newline", "trailing_whitespace"})
 
 
 def _role(kind: type) -> int:
@@ -29,19 +32,28 @@ def _role(kind: type) -> int:
     return role
 
 
+def _fields(kind: type) -> tuple[str, ...]:
+    names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)  # type: ignore[arg-type]
+                                  if f.name not in _LAYOUT_FIELDS and not f.name.startswith("whitespace"))
+    return names
+
+
 def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The nodes directly under `node` (no whitespace, comments or parentheses)."""
     names = _FIELDS.get(type(node))
     if names is None:
-        names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))  # type: ignore[arg-type]
+        names = _fields(type(node))
+    roles = _ROLE
     out: list[cst.CSTNode] = []
     for name in names:
         value = getattr(node, name)
-        role = _role(type(value))
+        role = roles.get(type(value)) or _role(type(value))
         if role == _NODE:
             out.append(value)
         elif role == _SEQUENCE:
-            out.extend(v for v in value if _role(type(v)) == _NODE)
+            for v in value:
+                if (roles.get(type(v)) or _role(type(v))) == _NODE:
+                    out.append(v)
     return out
 
 

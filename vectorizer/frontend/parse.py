@@ -1,7 +1,9 @@
-"""Parse a function's source with libcst, strip its decorators, and keep positions for errors."""
+"""Parse a function's source with libcst, strip its decorators, and keep positions for errors
+(resolved when an error first needs them) and each statement's line (for origin comments)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -9,6 +11,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from ..errors import SourceLocation, UnsupportedSyntaxError, VectorizeError
+from .lines import statement_lines
 from .source import FunctionSource
 
 
@@ -18,7 +21,23 @@ class ParsedFunction:
 
     source: FunctionSource
     func: cst.FunctionDef  # decorators stripped
-    positions: Mapping[cst.CSTNode, CodeRange]
+    module: cst.Module  # as parsed: `func` is its FunctionDef without the decorators
+    lines: Mapping[cst.CSTNode, int] | None  # statement -> first line (of source.text), if mapped
+
+    @functools.cached_property
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        """Each parsed node's range in source.text (libcst re-prints the module to find them)."""
+        positions = dict(MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider))
+        original = next(s for s in self.module.body if isinstance(s, cst.FunctionDef))
+        positions[self.func] = positions[original]  # a new node over the parsed children
+        return positions
+
+    def line_of(self, node: cst.CSTNode) -> int | None:
+        """The line of statement `node` in source.text, or None for statements the passes created."""
+        if self.lines is not None:
+            return self.lines.get(node)
+        rng = self.positions.get(node)
+        return rng.start.line if rng is not None else None
 
     @property
     def name(self) -> str:
@@ -47,8 +66,6 @@ def parse_function(source: FunctionSource) -> ParsedFunction:
             source.file_line(exc.raw_line),
         )
         raise VectorizeError(f"syntax error: {exc.message}", loc, code="VEC-PARSE") from None
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
     defs = [s for s in module.body if isinstance(s, cst.FunctionDef)]
     if len(defs) != 1:
         raise UnsupportedSyntaxError(
@@ -56,8 +73,4 @@ def parse_function(source: FunctionSource) -> ParsedFunction:
             SourceLocation(source.filename, source.first_line, 1),
             hint="vectorize a function defined with 'def'",
         )
-    func = defs[0].with_changes(decorators=())
-    # The stripped node is new; its children are the parsed ones, so map it like the original.
-    positions = dict(positions)
-    positions[func] = positions[defs[0]]
-    return ParsedFunction(source, func, positions)
+    return ParsedFunction(source, defs[0].with_changes(decorators=()), module, statement_lines(module, source.text))

@@ -29,12 +29,12 @@ class _Annotate(StatementTransformer):
         self.lines = parsed.source.text.splitlines()
 
     def _origin(self, original: cst.CSTNode) -> list[cst.EmptyLine]:
-        loc = self.parsed.positions.get(original)
-        if loc is None:
+        at = self.parsed.line_of(original)
+        if at is None:
             return []
-        text = self.lines[loc.start.line - 1].strip() if loc.start.line <= len(self.lines) else ""
+        text = self.lines[at - 1].strip() if at <= len(self.lines) else ""
         text = text.split("  #")[0].rstrip() if "#" in text else text
-        line = self.parsed.source.first_line + loc.start.line - 1
+        line = self.parsed.source.first_line + at - 1
         return [cst.EmptyLine(comment=cst.Comment(f"{ORIGIN_PREFIX}{line}: {text}"))]
 
     def _leave(self, original, updated):
@@ -55,5 +55,5 @@ class _Annotate(StatementTransformer):
 
 
 def transform(func: cst.FunctionDef, parsed: ParsedFunction) -> cst.FunctionDef:
-    # `func` must be the parsed node itself: positions are keyed by the original nodes.
+    # `func` must be the parsed node itself: lines are keyed by the original nodes.
     return func.visit(_Annotate(parsed))

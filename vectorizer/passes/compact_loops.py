@@ -22,47 +22,73 @@ After::
 The carried names are the loop's batched values live at its test (recorded by ops_to_numpy);
 `_vz_Compaction` (runtime.py) gathers them when at most half the lanes are active and scatters
 them back after the loop. Temporaries computed inside the body need no carrying.
+
+This pass edits ops_to_numpy's text, one statement a line: a loop ends at the first line that is
+not indented deeper than its `while`.
 """
 
 from __future__ import annotations
 
-import libcst as cst
+from .base import Context
 
-from .base import Context, StatementTransformer, stmt, stmts
-
-
-class _Compact(StatementTransformer):
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-
-    def leave_While(self, original: cst.While, updated: cst.While):
-        mask = _loop_mask(updated.test)
-        if mask is None or mask not in self.ctx.loop_vars:
-            return updated
-        carried = [n for n in self.ctx.loop_vars[mask] if n != self.ctx.flag]
-        if self.ctx.flag:
-            carried = sorted([*carried, self.ctx.flag])
-        if not carried:
-            return updated
-        lanes = self.ctx.namer.fresh("lanes")
-        names = ", ".join(carried)
-        guard = stmts(f"if {lanes}.worth({mask}):\n    {mask}, {names} = {lanes}.compact({mask}, {names})\n")
-        body = updated.body.with_changes(body=[*guard, *updated.body.body])
-        after = stmt(f"{names}{',' if len(carried) == 1 else ''} = {lanes}.expand({names})")
-        loop = updated.with_changes(body=body, leading_lines=())
-        first = stmt(f"{lanes} = _vz_Compaction()").with_changes(leading_lines=updated.leading_lines)
-        return cst.FlattenSentinel([first, loop, after])
+_INDENT = "    "  # ops_to_numpy's text: one statement a line, four spaces a level
 
 
-def _loop_mask(test: cst.BaseExpression) -> str | None:
-    """`np.any(active)` -> "active"."""
-    if (isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "any"
-            and len(test.args) == 1 and isinstance(test.args[0].value, cst.Name)):
-        return test.args[0].value.value
+class _Loop:
+    def __init__(self, start: int, end: int, indent: str, mask: str) -> None:
+        self.start, self.end, self.indent, self.mask = start, end, indent, mask  # end: first line after it
+
+
+def _loops(lines: list[str], ctx: Context) -> list[_Loop]:
+    """The masked loops, innermost and first-ending first (the order names are handed out in)."""
+    found = []
+    for i, line in enumerate(lines):
+        text = line.lstrip(" ")
+        mask = _loop_mask(text)
+        if mask is None or mask not in ctx.loop_vars:
+            continue
+        indent = line[: len(line) - len(text)]
+        end = i + 1
+        while end < len(lines) and (not lines[end].strip() or _deeper(lines[end], indent)):
+            end += 1
+        while not lines[end - 1].strip():  # trailing blank lines belong to what follows
+            end -= 1
+        found.append(_Loop(i, end, indent, mask))
+    return sorted(found, key=lambda loop: (loop.end, -len(loop.indent)))
+
+
+def _deeper(line: str, indent: str) -> bool:
+    return line.startswith(indent + " ")
+
+
+def _loop_mask(text: str) -> str | None:
+    """`while np.any(active):` -> "active"."""
+    if text.startswith("while np.any(") and text.endswith("):"):
+        mask = text[len("while np.any("):-2]
+        return mask if mask.isidentifier() else None
     return None
 
 
-def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+def transform(text: str, ctx: Context) -> str:
     if not ctx.options.compact or not ctx.loop_vars:
-        return func
-    return func.visit(_Compact(ctx))
+        return text
+    lines = text.split("\n")
+    inserts: list[tuple[int, int, list[str]]] = []  # (before line, order among inserts there, lines)
+    for order, loop in enumerate(_loops(lines, ctx)):
+        carried = [n for n in ctx.loop_vars[loop.mask] if n != ctx.flag]
+        if ctx.flag:
+            carried = sorted([*carried, ctx.flag])
+        if not carried:
+            continue
+        lanes = ctx.namer.fresh("lanes")
+        names = ", ".join(carried)
+        inner = loop.indent + _INDENT
+        inserts.append((loop.start, order, [f"{loop.indent}{lanes} = _vz_Compaction()"]))
+        # An enclosing loop's guard goes first in its body, before what its first statement brings.
+        inserts.append((loop.start + 1, -1 - order, [
+            f"{inner}if {lanes}.worth({loop.mask}):",
+            f"{inner}{_INDENT}{loop.mask}, {names} = {lanes}.compact({loop.mask}, {names})"]))
+        inserts.append((loop.end, order, [f"{loop.indent}{names}{',' if len(carried) == 1 else ''} = {lanes}.expand({names})"]))
+    for at, _, new in sorted(inserts, key=lambda ins: (ins[0], ins[1]), reverse=True):
+        lines[at:at] = new
+    return "\n".join(lines)

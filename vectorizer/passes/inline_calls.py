@@ -91,15 +91,8 @@ class _Inliner:
         return hoist.pre, new  # type: ignore[return-value]
 
     def has_calls(self, node: cst.CSTNode) -> bool:
-        found = False
-
-        class Find(cst.CSTVisitor):
-            def visit_Call(inner, n: cst.Call) -> None:  # noqa: N805
-                nonlocal found
-                found = found or n in self.facts.calls
-
-        node.visit(Find())
-        return found
+        calls = self.facts.calls
+        return any(isinstance(n, cst.Call) and n in calls for n in walk(node))
 
     def block(self, stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []

@@ -485,18 +485,30 @@ class _Lower(Expressions, Folding):
         raise AssertionError((src, dst))
 
 
-def _minimal_parens(line: str) -> str:
-    """Re-print a statement with only the parentheses Python needs (comments pass through)."""
-    indent = line[: len(line) - len(line.lstrip())]
-    text = line.strip()
-    if text.startswith("#") or text == "else:":
-        return line
-    if text.endswith(":"):
-        return indent + ast.unparse(ast.parse(text + " pass")).splitlines()[0]
-    return indent + ast.unparse(ast.parse(text))
+def _minimal_parens(lines: list[str]) -> list[str]:
+    """Re-print each statement with only the parentheses Python needs (comments pass through).
+    The lines are parsed together, one statement each (a parse a line costs several times more)."""
+    todo = [i for i, line in enumerate(lines) if not _kept(line.strip())]
+    header = {i: lines[i].rstrip().endswith(":") for i in todo}  # `if m:`, `while ...:`: a body to parse
+    texts = [lines[i].strip() + (" pass" if header[i] else "") for i in todo]
+    body = ast.parse("\n".join(texts)).body
+    if len(body) != len(texts):  # a line of several statements: they go one a line
+        body = [ast.Module(ast.parse(text).body, []) for text in texts]
+    out = list(lines)
+    for i, node in zip(todo, body):
+        text = ast.unparse(node if isinstance(node, ast.Module) else ast.Module([node], []))
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        out[i] = indent + (text.splitlines()[0] if header[i] else text)
+    return out
 
 
-def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+def _kept(text: str) -> bool:
+    return text.startswith("#") or text == "else:"
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> str:
+    """The lowered function as text: from here on the pipeline edits lines (one statement a
+    line, as `_minimal_parens` prints them), which costs less than a libcst tree of it."""
     facts = ctx.analyze(func)
     lower = _Lower(ctx, facts)
     lower.counters = counters(func)
@@ -514,7 +526,6 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         lines = [ln.replace(_NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
     else:
         lines = [ln.replace(_NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
-    lines = drop_dead_assignments([_minimal_parens(ln) for ln in lines])
+    lines = drop_dead_assignments(_minimal_parens(lines))
     params = ", ".join(ctx.params)
-    text = f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
-    return cst.parse_statement(text)  # type: ignore[return-value]
+    return f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
