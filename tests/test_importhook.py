@@ -252,6 +252,33 @@ def test_second_start_uses_the_cached_bytecode_and_edits_invalidate_it(pkg: Path
     assert set(tagged_pycs(pkg)) == set(pycs)
 
 
+def test_debug_logger_names_each_transformed_module(pkg: Path) -> None:
+    """README: set the `vectorizer.importhook` logger to DEBUG to see each transformed module
+    (logging is imported only then: a warm start does not pay for it)."""
+    probe = """
+        import json, logging, sys
+        records = []
+        class Keep(logging.Handler):
+            def emit(self, record):
+                records.append(record.getMessage())
+        log = logging.getLogger("vectorizer.importhook")
+        log.setLevel(logging.DEBUG)
+        log.addHandler(Keep())
+        from vectorizer.importhook import install_import_hook
+        install_import_hook(["mypkg"])
+        import mypkg.kern
+        print(json.dumps(records))
+    """
+    cold = run(probe, pkg)
+    assert len(cold) == 2 and all(r.startswith("transformed ") for r in cold)
+    assert any("kern.py: " in r and "nothing selected" not in r for r in cold), cold
+    assert any("__init__.py: nothing selected" in r for r in cold), cold
+    assert run(probe, pkg) == []  # warm: the cached bytecode, nothing transformed
+    warm = run("import json, sys\nfrom vectorizer.importhook import install_import_hook\n"
+               "install_import_hook(['mypkg'])\nimport mypkg.kern\nprint(json.dumps('logging' in sys.modules))", pkg)
+    assert warm is False  # neither NumPy nor vectorizer imports logging on a warm start
+
+
 def test_tag_is_stable_across_processes_and_covers_the_options() -> None:
     tag = HookConfig(("a",)).tag
     other = run('from vectorizer.importhook import HookConfig; import json; '

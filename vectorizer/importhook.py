@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import importlib.util
-import json
-import logging
 import marshal
 import sys
 import types
@@ -30,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cache import _sha256  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
 from .errors import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError
 from .options import disabled
 
@@ -42,7 +40,6 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.im
     "select": (lambda v: v in SELECT_MODES, f"one of {SELECT_MODES}"),
     "strict": (lambda v: isinstance(v, bool), "true or false"),
 }
-_log = logging.getLogger("vectorizer.importhook")
 transformed: list[str] = []  # paths transformed in this process (a warm import adds none)
 
 
@@ -76,8 +73,8 @@ class HookConfig:
         """The pyc optimization tag: a stable hash (never `hash()`, which is salted per process).
 
         The package list is not in it: a module's transformed bytecode does not depend on it."""
-        key = json.dumps([__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize])
-        return "vz" + hashlib.sha256(key.encode()).hexdigest()[:16]
+        key = "\0".join(map(str, (__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize)))
+        return "vz" + _sha256(key.encode()).hexdigest()[:16]
 
 
 # -- selection and the appended line (runs on a cold import only; the result is in the pyc) -----
@@ -184,7 +181,10 @@ class VectorizerLoader(SourceFileLoader):
                 "Please report this as a bug.", ImportHookWarning, str(path), 1)
             return super().source_to_code(data, path, *args, **kwargs)
         transformed.append(str(path))
-        _log.debug("transformed %s: %s", path, "nothing selected" if new is None else new.rsplit("\n", 2)[-2])
+        import logging  # here: importing it costs ~3 ms of a hooked start-up, and only a cold import logs
+
+        summary = "nothing selected" if new is None else new.rsplit("\n", 2)[-2]
+        logging.getLogger("vectorizer.importhook").debug("transformed %s: %s", path, summary)
         return code
 
 
