@@ -5,8 +5,9 @@ results file:
 
     python scripts/bench_targets.py bench-results/bench.json
 
-Every ratio is variant time / baseline time from the same run (the baselines are timed side by
-side, interleaved). A target with no data (a backend or JAX not installed, a size not run) is
+Every ratio is variant time / baseline time from the same run: the baselines are timed side by
+side, interleaved, and a ratio is the median over the rounds of the two samples' ratio in each
+round (see `bench.add_ratios`). A target with no data (a backend or JAX not installed, a size not run) is
 reported as such, never as met.
 """
 
@@ -100,11 +101,7 @@ def targets(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                  "–" if g_loops is None else f"{g_loops:.2f}×", _verdict(None if g_loops is None else g_loops <= 0.5), "–"))
 
     for size in [s for s in res.sizes if s >= 100_000]:
-        auto = {}
-        for k in res.kernels:
-            a, p, n = (res.ns(k, size, v) for v in ("vec_auto", "vec_numpy", "vec_numba"))
-            if a and (p or n):
-                auto[k] = a / min(x for x in (p, n) if x)
+        auto = res.ratios(size, "vec_auto", "backends")
         rows.append((f"auto / faster of the two backends @{_size(size)}: every kernel ≤ 1.1×",
                      f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
                      _misses(auto, lambda x: x <= 1.1)))

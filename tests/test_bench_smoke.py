@@ -46,7 +46,7 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
         assert kernel in kernels and size in sizes and variant in VARIANTS
         assert r["status"] in STATUSES
         assert r["status"] not in ("mismatch", "error"), r
-        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python"}
+        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python", "backends"}
         if r["status"] != "ok":
             assert r["note"], r  # every variant that did not run says why
             continue
@@ -65,3 +65,46 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
                             "memcpy"):
                 assert cells[(kernel, size, variant)]["status"] == "ok", (kernel, size, variant)
             assert cells[(kernel, size, "vec_numpy")]["status"] in ("ok", "refused")
+
+
+def _bench_module():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    return bench
+
+
+def _cell(variant: str, samples: list[float], lanes: int = 1000) -> dict:
+    return {"kernel": "k", "size": 1000, "variant": variant, "lanes_timed": lanes, "samples_s": samples,
+            "ns_per_element": 1.0}  # any number: the cell ran
+
+
+def test_ratios_pair_the_samples_of_each_round() -> None:
+    """The machine runs whole rounds fast or slow; a ratio of medians could pick one variant's fast
+    samples and the other's slow ones, the paired ratio cannot."""
+    bench = _bench_module()
+    fast, slow = 1.0, 1.6
+    rounds = [fast, fast, slow, slow, slow, fast, slow]  # 4 slow rounds of 7: every median is slow
+    mine = _cell("vec_numba", [1.1 * r for r in rounds])
+    hand = _cell("numba_prange", [r if i != 4 else fast for i, r in enumerate(rounds)])  # its 5th is fast
+    other = _cell("numba_vectorize", [2.0 * r for r in rounds])
+    python = _cell("python", [50.0 * r for r in rounds[:3]], lanes=10)  # 3 rounds, on a slice of 10 lanes
+    results = [mine, hand, other, python]
+    bench.add_ratios(results)
+    # medians: mine 1.1 * 1.6, hand 1.0 (4 fast samples of 7): their quotient would read 1.76
+    assert mine["ratios"]["numba"] == pytest.approx(1.1)
+    assert hand["ratios"]["numba"] == pytest.approx(1.0)
+    assert other["ratios"]["numba"] == pytest.approx(2.0)  # numba_prange is the faster of the pair
+    # 3 rounds in common (MIN_REPEATS): paired per lane, 1.1 r / 1000 lanes against 50 r / 10 lanes
+    assert mine["ratios"]["python"] == pytest.approx((1.1 / 1000) / (50.0 / 10))
+    assert mine["ratios"]["jax"] is None and mine["ratios"]["numpy"] is None
+
+
+def test_ratios_of_medians_with_too_few_rounds_in_common() -> None:
+    bench = _bench_module()
+    mine = _cell("vec_numba", [2.0, 2.0, 2.0, 2.0])
+    hand = _cell("numba_prange", [1.0, 4.0])  # stopped after 2 samples: no pairing
+    bench.add_ratios([mine, hand])
+    assert mine["ratios"]["numba"] == pytest.approx(2.0 / 2.5)  # median 2.0 against median 2.5
