@@ -18,6 +18,7 @@ Adding `math.tanh` is one line: `_unary_float("tanh", exact=False)`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,8 +58,9 @@ class Check:
     # (overflow is undefined to LLVM), so a check of the wrapped result can be optimized away.
     lane: str | None = None
     # Holds only for a negative operand {0}: dropped where {0} is known to be >= 0 or NaN
-    # (`math.log1p(math.exp(x))`; see NONNEGATIVE_CALLS).
+    # (`math.log1p(math.exp(x))`, `math.sqrt(x * x + 1.0)`; see analysis/signs.py).
     negative_only: bool = False
+    positive_only: bool = False  # only for a positive {0}: dropped where {0} <= 0 (`math.exp(-x * x)`)
     divisor: bool = False  # holds only where operand {1} is 0: dropped for a counter that never is
 
 
@@ -335,7 +337,7 @@ def _overflow_above(limit: float, *, below: bool = True) -> Check:
     """|x| > limit (sinh, cosh...), or x > limit alone for the exponentials (exp(-1000) is 0.0,
     no error; NumPy's results there, subnormals included, are the C library's bits)."""
     if not below:
-        return Check(f"{{0}} > {limit!r}", "OverflowError: math range error (conservative bound)")
+        return Check(f"{{0}} > {limit!r}", "OverflowError: math range error (conservative bound)", positive_only=True)
     # Two comparisons, not np.abs: an int operand may be INT64_MIN, whose abs wraps negative.
     return Check(f"({{0}} > {limit!r}) | ({{0}} < {-limit!r})", "OverflowError: math range error (conservative bound)")
 
@@ -347,6 +349,16 @@ def _domain(pred: str, negative_only: bool = False) -> Check:
 # Calls whose result is >= 0 or NaN for every argument: a check that needs a negative operand
 # cannot hold on them (abs of INT64_MIN wraps negative, but abs flags that lane itself).
 NONNEGATIVE_CALLS = frozenset({"math.exp", "math.exp2", "math.cosh", "math.sqrt", "math.fabs", "math.hypot", "abs"})
+
+
+def without_sign_checks(impl: Impl, operand_sign: int | None) -> Impl:
+    """`impl` less the checks that need an operand {0} of the sign it cannot have (signs.py:
+    1 for >= 0, -1 for <= 0, NaN included in both)."""
+    if operand_sign is None:
+        return impl
+    kept = tuple(c for c in impl.checks if not (c.negative_only and operand_sign > 0)
+                 and not (c.positive_only and operand_sign < 0))
+    return impl if len(kept) == len(impl.checks) else dataclasses.replace(impl, checks=kept)
 
 
 def _log(args: list[Val]) -> Impl:

@@ -12,13 +12,13 @@ uniform one stays a Python conditional, so only the side Python evaluates runs::
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
 
 from .. import rules
 from ..analysis.batched import COMPARES, Facts
+from ..analysis.signs import sign
 from ..analysis.types import BOOL, ArrayType, TupleType, Type, Val
 from .base import Context, paren
 
@@ -229,10 +229,9 @@ class Expressions:
             return self.apply(impl, [a.value for a in args], mask)
         operands = [a.value for a in args] + [a.value for a in keywords.values()]
         impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
-        first = operands[0] if operands else None
-        if isinstance(first, cst.Call) and self.call_name(first) in rules.NONNEGATIVE_CALLS:
-            # log1p(exp(x)): the domain check needs a negative operand, which exp never gives.
-            impl = dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.negative_only))
+        if operands:  # log1p(exp(x)), exp(-x * x): checks that need the other sign go
+            nonnegative = lambda c: c not in self.facts.calls and self.call_name(c) in rules.NONNEGATIVE_CALLS  # noqa: E731
+            impl = rules.without_sign_checks(impl, sign(operands[0], nonnegative))
         return self.apply(impl, operands, mask)
 
     def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:

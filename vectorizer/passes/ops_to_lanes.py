@@ -41,6 +41,7 @@ import libcst as cst
 from .. import rules, special
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
+from ..analysis.signs import sign
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
 from ..errors import VectorizeError
 from .base import Context, body_of, code, func_body, paren
@@ -451,7 +452,17 @@ class _Lanes:
             impl = rules.KEYWORD_CALLS[name]([self.facts.val(a) for a in args], {k: self.facts.val(v) for k, v in keywords.items()})
             return self.apply(impl, args)
         operands = args + list(keywords.values())
-        return self.apply(rules.CALLS[name]([self.facts.val(o) for o in operands]), operands)
+        impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
+        if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
+            impl = rules.without_sign_checks(impl, sign(operands[0], self.nonnegative_call))
+        return self.apply(impl, operands)
+
+    def nonnegative_call(self, node: cst.Call) -> bool:
+        if node in self.facts.calls:  # a user function
+            return False
+        func = node.func
+        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        return name in rules.NONNEGATIVE_CALLS
 
     def min_max(self, name: str, operands: list[cst.BaseExpression]) -> str:
         op = "<" if name == "min" else ">"
@@ -475,7 +486,11 @@ class _Lanes:
         from ..analysis.calls import default_value
 
         bound = self.ctx.callees.bind(parsed, args, keywords, lambda d: literal(default_value(d)))  # type: ignore[union-attr]
-        result, failed = self.ctx.namer.fresh(f"{glob.name}_result"), self.ctx.namer.fresh("failed")
+        result = self.ctx.namer.fresh(f"{glob.name}_result")
+        if callee in self.module.never_fail:
+            self.emit(f"{result} = {callee}({', '.join(bound.values())})")
+            return result
+        failed = self.ctx.namer.fresh("failed")
         self.emit(f"{result}, {failed} = {callee}({', '.join(bound.values())})")
         self.emit(f"if {failed}:")
         self.emit(f"    {self.fail}")
@@ -517,6 +532,7 @@ class LaneModule:
         self.functions: dict[tuple, tuple[str, str]] = {}  # (callee, param types) -> (name, source)
         self.constants: dict[str, object] = {}
         self.infallible = False  # the main lane never fails: no flag array
+        self.never_fail: set[str] = set()  # lane functions of callees that return their value alone
 
     def lane_function(self, ctx: Context, glob, node: cst.Call, facts: Facts) -> str:
         parsed = ctx.callees.parse(glob)  # type: ignore[union-attr]
@@ -538,17 +554,21 @@ class LaneModule:
 
 
 def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> str:
-    """One lane function. Lanes return (value, failed); the main lane of a function that can
-    never fail returns the value alone, so its driver loop is simple enough for LLVM to vectorize."""
+    """One lane function. Lanes return (value, failed); one that can never fail returns the
+    value alone: the main lane's driver loop is then simple enough for LLVM to vectorize, and a
+    callee's caller has no exit to test after the call (a loop calling it stays one block)."""
     facts = ctx.analyze(func)
     lanes = _Lanes(ctx, facts, module)
     lanes.counters = counters(func)
     lanes.nonzero = positive(func, lanes.counters)
     lanes.block(func_body(func))
     lines = lanes.lines
-    if main and not any(lanes.fail in line for line in lines):
+    if not any(lanes.fail in line for line in lines):
         lines = [ln[: ln.index("return ")] + "return " + ln.strip()[len("return ("): -len(", False)")]
                  if ln.strip().startswith("return (") and ln.endswith(", False)") else ln for ln in lines]
-        module.infallible = True
+        if main:
+            module.infallible = True
+        else:
+            module.never_fail.add(name)
     params = ", ".join(ctx.params)
     return f"def {name}({params}):\n" + "\n".join(lines) + "\n"

@@ -1,0 +1,86 @@
+"""Signs of expressions, from their shape alone: checks that need an operand of the other sign go.
+
+`math.exp(-0.5 * x * x)` cannot overflow, whatever `x` is: its operand is a product with `x`
+twice and one negative constant, so it is <= 0 or NaN, and exp's overflow test (`t > 709.7`)
+cannot hold. `math.sqrt(x * x + y * y)` cannot raise for the same reason. Dropping such checks
+matters in loops: on the Numba backend a lane function with no check returns a plain value and
+its caller's loop has no exit to test (simpson_gauss: 33 exps a lane).
+
+NaN satisfies every sign here (no comparison with NaN holds, so no check fires on it) and so does
+-0.0. Only shapes whose sign holds for every value are recognised:
+
+* number literals; `-e`, `+e`; calls that never return a negative number (rules.NONNEGATIVE_CALLS);
+* a product or quotient of factors, each of known sign or appearing an even number of times as
+  the same name (`x * x`, `-0.5 * x * x`, `-x * x / (y * y)`; only names pair up, not calls);
+* `e ** k` for an even integer literal `k`;
+* sums and differences whose terms agree (`a + b` with both >= 0, `a - b` with a >= 0, b <= 0).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+NONNEG, NONPOS = 1, -1
+
+
+def sign(node: cst.BaseExpression, nonnegative_call) -> int | None:
+    """NONNEG (>= 0 or NaN), NONPOS (<= 0 or NaN), or None when the shape does not tell.
+    `nonnegative_call(call)` says whether a call's result is never negative."""
+    if isinstance(node, cst.Integer | cst.Float):
+        value = float(node.evaluated_value)
+        return NONNEG if value >= 0 else NONPOS
+    if isinstance(node, cst.UnaryOperation):
+        inner = sign(node.expression, nonnegative_call)
+        if isinstance(node.operator, cst.Minus):
+            return None if inner is None else -inner
+        return inner if isinstance(node.operator, cst.Plus) else None
+    if isinstance(node, cst.Call):
+        return NONNEG if nonnegative_call(node) else None
+    if isinstance(node, cst.BinaryOperation):
+        op = node.operator
+        if isinstance(op, cst.Multiply | cst.Divide):
+            return _product(node, nonnegative_call)
+        if isinstance(op, cst.Power):
+            k = node.right
+            even = isinstance(k, cst.Integer) and int(k.evaluated_value) % 2 == 0
+            return NONNEG if even else None
+        if isinstance(op, cst.Add | cst.Subtract):
+            left, right = sign(node.left, nonnegative_call), sign(node.right, nonnegative_call)
+            if left is None or right is None:
+                return None
+            right = right if isinstance(op, cst.Add) else -right
+            return left if left == right else None
+    return None
+
+
+def _product(node: cst.BinaryOperation, nonnegative_call) -> int | None:
+    factors: list[cst.BaseExpression] = []
+    _factors(node, factors)
+    names: dict[str, int] = {}
+    result = NONNEG
+    for f in factors:
+        if isinstance(f, cst.Name):
+            names[f.value] = names.get(f.value, 0) + 1
+            continue
+        s = sign(f, nonnegative_call)
+        if s is None:
+            return None
+        result *= s
+    if any(count % 2 for count in names.values()):  # an unpaired name: its sign decides, unknown here
+        return None
+    return result
+
+
+def _factors(node: cst.BaseExpression, out: list[cst.BaseExpression]) -> None:
+    """The factors of a product or quotient; a negation is a factor -1 (`-x * x`: -1, x, x)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply | cst.Divide):
+        _factors(node.left, out)
+        _factors(node.right, out)
+    elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        out.append(_MINUS_ONE)
+        _factors(node.expression, out)
+    else:
+        out.append(node)
+
+
+_MINUS_ONE = cst.UnaryOperation(cst.Minus(), cst.Integer("1"))
