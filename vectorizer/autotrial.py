@@ -13,8 +13,11 @@ split into pieces (`pieces`): lanes on Numba to compile or load its two drivers,
 on Numba, a piece on NumPy to warm its memory (a first NumPy run pays a page fault for each new
 page of temporaries), a timed piece on NumPy, and the rest on the faster. NumPy's pieces are as
 large as its own chunking makes them in a call this size (one chunk a thread), as its time a lane
-depends on that. Later calls of at least TRIAL_LANES lanes use the faster; smaller ones stay on
-Numba.
+depends on that. Where NumPy looks faster, one more Numba piece is timed before switching: a
+parallel piece of ~50 µs that shares the cores with another program's threads can take a whole
+scheduler time slice (poly_horner once read 10 ns a lane on Numba, against 0.8 measured alone,
+and went to NumPy at 10x the cost). Later calls of at least TRIAL_LANES lanes use the faster;
+smaller ones stay on Numba.
 
 Every lane is computed once, on one backend, and keeps the value contract there (DESIGN.md §1: the
 backends agree bit for bit except in transcendental functions, each within its ulp bound). If a
@@ -39,7 +42,7 @@ MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at
 
 
 class Trial(NamedTuple):
-    numba_ns: float  # time a lane on each backend (the faster of Numba's two pieces)
+    numba_ns: float  # time a lane on each backend (the fastest of Numba's two or three pieces)
     numpy_ns: float
     lanes: tuple[int, int]  # lanes timed on each
     choice: str
@@ -50,10 +53,15 @@ PLAN = (("numba", False), ("numba", False), ("numba", True), ("numba", True), ("
 
 
 def pieces(size: int, numpy_chunk: int, threads: int) -> list[int]:
-    """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES)."""
+    """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES); at
+    least NUMBA_PIECE lanes are left after them, for the confirming piece."""
     serial, parallel = 16, NUMBA_PIECE // 2  # above every PARALLEL_MIN_LANES (codegen/numba_module.py)
-    numpy = min(numpy_chunk * max(1, threads), (size - serial - parallel - 2 * NUMBA_PIECE) // 2)
+    numpy = min(numpy_chunk * max(1, threads), (size - serial - parallel - 3 * NUMBA_PIECE) // 2)
     return [serial, parallel, NUMBA_PIECE, NUMBA_PIECE, numpy, numpy]
+
+
+def _choice(per_lane: dict[str, float]) -> str:
+    return "numpy" if per_lane["numpy"] < MARGIN * per_lane["numba"] else "numba"
 
 
 def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any, runtime.Batch], Any],
@@ -79,9 +87,15 @@ def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any
             parts.append(values)
             if timed:
                 per_lane[backend] = min(per_lane[backend], seconds / (stop - start) * 1e9)
-        choice = "numpy" if per_lane["numpy"] < MARGIN * per_lane["numba"] else "numba"
-        if bounds[-1] < batch.size:
-            parts.append(piece(kernels[choice], bounds[-1], batch.size)[0])
+        start = bounds[-1]
+        if _choice(per_lane) == "numpy":  # a second look before leaving the static choice
+            values, seconds = piece(kernels["numba"], start, start + NUMBA_PIECE)
+            parts.append(values)
+            per_lane["numba"] = min(per_lane["numba"], seconds / NUMBA_PIECE * 1e9)
+            start += NUMBA_PIECE
+        choice = _choice(per_lane)
+        if start < batch.size:
+            parts.append(piece(kernels[choice], start, batch.size)[0])
     except (*jit.compile_errors(), *jit.cache_load_errors()):
         raise  # the caller's handlers: NumPy instead of Numba, or a reload
     except Exception as exc:
