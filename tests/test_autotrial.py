@@ -81,22 +81,25 @@ def cubic(x: float) -> float:
 
 def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
     """The two timed Numba pieces read 1 s each (another program on the cores, say): NumPy looks
-    faster, so one more Numba piece is timed, on the real clock, and Numba keeps the call."""
-    real = autotrial.time.perf_counter
-    calls = []
+    faster, so one more Numba piece is timed, and its time decides. A fake clock gives every piece
+    its duration (no real timing is asserted)."""
+    seconds = {2: 1.0, 3: 1.0, 5: 0.010, 6: 0.001}  # by piece: PLAN's timed ones, then the confirming one
+    readings = []
 
     def clock() -> float:
-        calls.append(None)
-        slowed = len(calls) in (6, 8)  # the end of PLAN's two timed Numba pieces (2 readings a piece)
-        return real() + (1.0 if slowed else 0.0)
+        readings.append(None)
+        piece, end = divmod(len(readings) - 1, 2)  # a piece reads the clock before and after
+        return 100.0 + (seconds.get(piece, 0.0) if end else 0.0)
 
     monkeypatch.setattr(autotrial, "time", type("Clock", (), {"perf_counter": staticmethod(clock)}))
     vf = vectorize(cubic, backend="auto")
     x = hostile(LARGE, seed=5)
     check(vf, cubic, x)
     trial = vf.auto_trial
-    assert len(calls) == 2 * (len(autotrial.PLAN) + 1)  # the plan, then the confirming piece
-    assert trial.choice == "numba" and trial.numba_ns < 1e9 / autotrial.NUMBA_PIECE  # the real piece
+    assert len(readings) == 2 * (len(autotrial.PLAN) + 1)  # the plan, then the confirming piece
+    assert trial.numpy_ns == pytest.approx(0.010 / trial.lanes[1] * 1e9)
+    assert trial.numba_ns == pytest.approx(0.001 / autotrial.NUMBA_PIECE * 1e9)  # the confirming piece
+    assert trial.choice == "numba" and vf.backend == "numba"
 
 
 def test_a_large_call_after_small_ones_is_measured():
