@@ -21,14 +21,13 @@ from vectorizer import rules, vectorize
 from vectorizer.analysis.signs import NONNEG, NONPOS, sign
 
 
-def _nonneg_call(node: cst.Call) -> bool:
+def _call_name(node: cst.Call) -> str:
     func = node.func
-    name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else func.value  # type: ignore[union-attr]
-    return name in rules.NONNEGATIVE_CALLS
+    return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else func.value  # type: ignore[union-attr]
 
 
 def _sign(text: str) -> int | None:
-    return sign(cst.parse_expression(text), _nonneg_call)
+    return sign(cst.parse_expression(text), _call_name)
 
 
 KNOWN = {

@@ -9,7 +9,8 @@ its caller's loop has no exit to test (simpson_gauss: 33 exps a lane).
 NaN satisfies every sign here (no comparison with NaN holds, so no check fires on it) and so does
 -0.0. Only shapes whose sign holds for every value are recognised:
 
-* number literals; `-e`, `+e`; calls that never return a negative number (rules.NONNEGATIVE_CALLS);
+* number literals; `-e`, `+e`; library calls that never return a negative number
+  (rules.NONNEGATIVE_CALLS);
 * a product or quotient of factors, each of known sign or appearing an even number of times as
   the same name (`x * x`, `-0.5 * x * x`, `-x * x / (y * y)`; only names pair up, not calls);
 * `e ** k` for an even integer literal `k`;
@@ -18,34 +19,38 @@ NaN satisfies every sign here (no comparison with NaN holds, so no check fires o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
+from ..rules import NONNEGATIVE_CALLS
+
 NONNEG, NONPOS = 1, -1
+CallName = Callable[[cst.Call], "str | None"]  # "math.exp", "abs"...; None for a user function
 
 
-def sign(node: cst.BaseExpression, nonnegative_call) -> int | None:
-    """NONNEG (>= 0 or NaN), NONPOS (<= 0 or NaN), or None when the shape does not tell.
-    `nonnegative_call(call)` says whether a call's result is never negative."""
+def sign(node: cst.BaseExpression, call_name: CallName) -> int | None:
+    """NONNEG (>= 0 or NaN), NONPOS (<= 0 or NaN), or None when the shape does not tell."""
     if isinstance(node, cst.Integer | cst.Float):
         value = float(node.evaluated_value)
         return NONNEG if value >= 0 else NONPOS
     if isinstance(node, cst.UnaryOperation):
-        inner = sign(node.expression, nonnegative_call)
+        inner = sign(node.expression, call_name)
         if isinstance(node.operator, cst.Minus):
             return None if inner is None else -inner
         return inner if isinstance(node.operator, cst.Plus) else None
     if isinstance(node, cst.Call):
-        return NONNEG if nonnegative_call(node) else None
+        return NONNEG if call_name(node) in NONNEGATIVE_CALLS else None
     if isinstance(node, cst.BinaryOperation):
         op = node.operator
         if isinstance(op, cst.Multiply | cst.Divide):
-            return _product(node, nonnegative_call)
+            return _product(node, call_name)
         if isinstance(op, cst.Power):
             k = node.right
             even = isinstance(k, cst.Integer) and int(k.evaluated_value) % 2 == 0
             return NONNEG if even else None
         if isinstance(op, cst.Add | cst.Subtract):
-            left, right = sign(node.left, nonnegative_call), sign(node.right, nonnegative_call)
+            left, right = sign(node.left, call_name), sign(node.right, call_name)
             if left is None or right is None:
                 return None
             right = right if isinstance(op, cst.Add) else -right
@@ -53,16 +58,16 @@ def sign(node: cst.BaseExpression, nonnegative_call) -> int | None:
     return None
 
 
-def _product(node: cst.BinaryOperation, nonnegative_call) -> int | None:
+def _product(node: cst.BinaryOperation, call_name: CallName) -> int | None:
     factors: list[cst.BaseExpression] = []
-    _factors(node, factors)
+    negations = _factors(node, factors)
     names: dict[str, int] = {}
-    result = NONNEG
+    result = NONPOS if negations % 2 else NONNEG
     for f in factors:
         if isinstance(f, cst.Name):
             names[f.value] = names.get(f.value, 0) + 1
             continue
-        s = sign(f, nonnegative_call)
+        s = sign(f, call_name)
         if s is None:
             return None
         result *= s
@@ -71,16 +76,12 @@ def _product(node: cst.BinaryOperation, nonnegative_call) -> int | None:
     return result
 
 
-def _factors(node: cst.BaseExpression, out: list[cst.BaseExpression]) -> None:
-    """The factors of a product or quotient; a negation is a factor -1 (`-x * x`: -1, x, x)."""
+def _factors(node: cst.BaseExpression, out: list[cst.BaseExpression]) -> int:
+    """Collect the factors of a product or quotient; the number of negations among them
+    (`-x * x`: factors x, x and one negation)."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply | cst.Divide):
-        _factors(node.left, out)
-        _factors(node.right, out)
-    elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        out.append(_MINUS_ONE)
-        _factors(node.expression, out)
-    else:
-        out.append(node)
-
-
-_MINUS_ONE = cst.UnaryOperation(cst.Minus(), cst.Integer("1"))
+        return _factors(node.left, out) + _factors(node.right, out)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return 1 + _factors(node.expression, out)
+    out.append(node)
+    return 0

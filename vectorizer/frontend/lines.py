@@ -33,13 +33,11 @@ def statement_lines(module: cst.Module, text: str) -> dict[cst.CSTNode, int] | N
 def _block(statements, nodes: list[ast.stmt], lines: dict[cst.CSTNode, int]) -> None:
     i = 0
     for s in statements:
-        if isinstance(s, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-            count = len(s.body)
-        else:
-            count = 1
+        simple = isinstance(s, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        count = len(s.body) if simple else 1  # `a = 1; b = 2` is one libcst line, two ast statements
         if i + count > len(nodes):
             raise _Mismatch
-        if isinstance(s, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+        if simple:
             lines[s] = nodes[i].lineno
         else:
             _compound(s, nodes[i], lines)

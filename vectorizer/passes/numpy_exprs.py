@@ -230,8 +230,7 @@ class Expressions:
         operands = [a.value for a in args] + [a.value for a in keywords.values()]
         impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
         if operands:  # log1p(exp(x)), exp(-x * x): checks that need the other sign go
-            nonnegative = lambda c: c not in self.facts.calls and self.call_name(c) in rules.NONNEGATIVE_CALLS  # noqa: E731
-            impl = rules.without_sign_checks(impl, sign(operands[0], nonnegative))
+            impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
         return self.apply(impl, operands, mask)
 
     def min_max(self, name: str, operands: list[cst.BaseExpression], t: Type, mask: str | None, batched: bool) -> str:

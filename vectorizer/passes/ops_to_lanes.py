@@ -431,11 +431,10 @@ class _Lanes:
         return "(" + " and ".join(parts) + ")"
 
     def call(self, node: cst.Call) -> str:
-        func = node.func
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)
-        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        name = self.call_name(node)
         args = [a.value for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         if name in NOT_CPYTHONS:
@@ -454,15 +453,15 @@ class _Lanes:
         operands = args + list(keywords.values())
         impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
         if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
-            impl = rules.without_sign_checks(impl, sign(operands[0], self.nonnegative_call))
+            impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
         return self.apply(impl, operands)
 
-    def nonnegative_call(self, node: cst.Call) -> bool:
-        if node in self.facts.calls:  # a user function
-            return False
+    def call_name(self, node: cst.Call) -> str | None:
+        """"math.exp", "abs"...; None for a call of a user function."""
+        if node in self.facts.calls:
+            return None
         func = node.func
-        name = f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
-        return name in rules.NONNEGATIVE_CALLS
+        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
 
     def min_max(self, name: str, operands: list[cst.BaseExpression]) -> str:
         op = "<" if name == "min" else ">"
