@@ -79,12 +79,10 @@ def cubic(x: float) -> float:
     return x * x * x - 2.0 * x + 0.5  # straight-line: Numba is many times faster than NumPy here
 
 
-def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
-    """The two timed Numba pieces read 1 s each (another program on the cores, say): NumPy looks
-    faster, so one more Numba piece is timed, and its time decides. A fake clock gives every piece
-    its duration (no real timing is asserted)."""
-    seconds = {2: 1.0, 3: 1.0, 5: 0.010, 6: 0.001}  # by piece: PLAN's timed ones, then the confirming one
-    readings = []
+def _fake_clock(monkeypatch, seconds: dict[int, float]) -> None:
+    """Give piece k (in the order run: PLAN's pieces, then any confirming one) seconds[k], else
+    0: no real timing is asserted."""
+    readings: list[None] = []
 
     def clock() -> float:
         readings.append(None)
@@ -92,14 +90,43 @@ def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
         return 100.0 + (seconds.get(piece, 0.0) if end else 0.0)
 
     monkeypatch.setattr(autotrial, "time", type("Clock", (), {"perf_counter": staticmethod(clock)}))
+
+
+TIMED = {backend: [k for k, (b, timed) in enumerate(autotrial.PLAN) if timed and b == backend]
+         for backend in ("numba", "numpy")}
+CONFIRMING = len(autotrial.PLAN)
+
+
+def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
+    """Both timed Numba pieces read 1 s (another program on the cores, say): NumPy looks faster,
+    so one more Numba piece is timed, and its time decides."""
+    first, second = TIMED["numba"]
+    _fake_clock(monkeypatch, {first: 1.0, second: 1.0, TIMED["numpy"][0]: 0.010,
+                                         TIMED["numpy"][1]: 0.020, CONFIRMING: 0.001})
     vf = vectorize(cubic, backend="auto")
     x = hostile(LARGE, seed=5)
     check(vf, cubic, x)
     trial = vf.auto_trial
-    assert len(readings) == 2 * (len(autotrial.PLAN) + 1)  # the plan, then the confirming piece
-    assert trial.numpy_ns == pytest.approx(0.010 / trial.lanes[1] * 1e9)
+    assert trial.numpy_ns == pytest.approx(0.010 / trial.lanes[1] * 1e9)  # its faster piece
     assert trial.numba_ns == pytest.approx(0.001 / autotrial.NUMBA_PIECE * 1e9)  # the confirming piece
     assert trial.choice == "numba" and vf.backend == "numba"
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize("slowed", ["numba", "numpy"])
+def test_one_slow_piece_does_not_decide(monkeypatch, slowed, which):
+    """One timed piece of either backend reads 10x its true time: the other piece of the same
+    backend decides (true times here: Numba 1 ns a lane, NumPy 2)."""
+    lanes = autotrial.pieces(LARGE, runtime.CHUNK, runtime.threads())
+    seconds = {k: (1e-9 if autotrial.PLAN[k][0] == "numba" else 2e-9) * lanes[k] for k in TIMED["numba"] + TIMED["numpy"]}
+    seconds[TIMED[slowed][which]] *= 10
+    _fake_clock(monkeypatch, seconds)
+    vf = vectorize(cubic, backend="auto")
+    check(vf, cubic, hostile(LARGE, seed=6))
+    trial = vf.auto_trial
+    # a confirming piece would have read 0 s: Numba read faster, so there was none
+    assert (trial.numba_ns, trial.numpy_ns) == (pytest.approx(1.0), pytest.approx(2.0))
+    assert trial.choice == "numba"
 
 
 def test_a_large_call_after_small_ones_is_measured():
@@ -132,3 +159,9 @@ def test_only_auto_measures():
         vf = vectorize(halvings, backend=backend)
         check(vf, halvings, hostile(LARGE, seed=4), 1.0)
         assert vf.auto_trial is None and vf.backend == backend
+
+
+def test_timed_pieces_alternate_between_backends():
+    """A slow stretch of the machine then lands on both backends' readings, not on one's."""
+    timed = [backend for backend, is_timed in autotrial.PLAN if is_timed]
+    assert timed == ["numba", "numpy"] * (len(timed) // 2)

@@ -9,15 +9,18 @@ a few thousand lanes, where NumPy's cost per operation dominates (cubic_root_bis
 2215 vs 178 ns a lane).
 
 So when auto picked Numba, the first call of a specialization with at least TRIAL_LANES lanes is
-split into pieces (`pieces`): lanes on Numba to compile or load its two drivers, two timed pieces
-on Numba, a piece on NumPy to warm its memory (a first NumPy run pays a page fault for each new
-page of temporaries), a timed piece on NumPy, and the rest on the faster. NumPy's pieces are as
-large as its own chunking makes them in a call this size (one chunk a thread), as its time a lane
-depends on that. Where NumPy looks faster, one more Numba piece is timed before switching: a
-parallel piece of ~50 µs that shares the cores with another program's threads can take a whole
-scheduler time slice (poly_horner once read 10 ns a lane on Numba, against 0.8 measured alone,
-and went to NumPy at 10x the cost). Later calls of at least TRIAL_LANES lanes use the faster;
-smaller ones stay on Numba.
+split into pieces (`pieces`): lanes on Numba to compile or load its two drivers, a piece on NumPy
+to warm its memory (a first NumPy run pays a page fault for each new page of temporaries), then
+two timed pieces on each backend, alternating, and the rest on the faster. Each backend's time is
+the faster of its pieces: this host's other load only ever slows a piece down, and alternating
+puts a slow stretch of a few hundred milliseconds on both backends' readings instead of one (a
+single NumPy reading once sent cubic_root_bisect to NumPy at 1.6x the cost). NumPy's pieces are
+at most as large as its own chunking makes them in a call this size (one chunk a thread), as its
+time a lane depends on that. Where NumPy looks faster, one more Numba piece is timed before
+switching: a parallel piece of ~50 µs that shares the cores with another program's threads can
+take a whole scheduler time slice (poly_horner once read 10 ns a lane on Numba, against 0.8
+measured alone, and went to NumPy at 10x the cost). Later calls of at least TRIAL_LANES lanes use
+the faster; smaller ones stay on Numba.
 
 Every lane is computed once, on one backend, and keeps the value contract there (DESIGN.md §1: the
 backends agree bit for bit except in transcendental functions, each within its ulp bound). If a
@@ -42,22 +45,23 @@ MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at
 
 
 class Trial(NamedTuple):
-    numba_ns: float  # time a lane on each backend (the fastest of Numba's two or three pieces)
+    numba_ns: float  # time a lane on each backend (its fastest timed piece)
     numpy_ns: float
-    lanes: tuple[int, int]  # lanes timed on each
+    lanes: tuple[int, int]  # lanes of each timed piece on each
     choice: str
 
 
 # (backend, timed?) of each piece, in order; the rest of the call goes to the faster backend.
-PLAN = (("numba", False), ("numba", False), ("numba", True), ("numba", True), ("numpy", False), ("numpy", True))
+PLAN = (("numba", False), ("numba", False), ("numpy", False),
+        ("numba", True), ("numpy", True), ("numba", True), ("numpy", True))
 
 
 def pieces(size: int, numpy_chunk: int, threads: int) -> list[int]:
     """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES); at
     least NUMBA_PIECE lanes are left after them, for the confirming piece."""
     serial, parallel = 16, NUMBA_PIECE // 2  # above every PARALLEL_MIN_LANES (codegen/numba_module.py)
-    numpy = min(numpy_chunk * max(1, threads), (size - serial - parallel - 3 * NUMBA_PIECE) // 2)
-    return [serial, parallel, NUMBA_PIECE, NUMBA_PIECE, numpy, numpy]
+    numpy = min(numpy_chunk * max(1, threads), (size - serial - parallel - 3 * NUMBA_PIECE) // 3)
+    return [serial, parallel, numpy, NUMBA_PIECE, numpy, NUMBA_PIECE, numpy]
 
 
 def _choice(per_lane: dict[str, float]) -> str:
@@ -104,4 +108,4 @@ def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any
         return None  # the caller runs the whole call, which raises it again
     outs = [np.concatenate([p[k] for p in parts]).reshape(batch.shape) for k in range(len(parts[0]))]
     result = tuple(outs) if returns_tuple else outs[0]
-    return result, Trial(per_lane["numba"], per_lane["numpy"], (2 * NUMBA_PIECE, lengths[-1]), choice)
+    return result, Trial(per_lane["numba"], per_lane["numpy"], (NUMBA_PIECE, lengths[-1]), choice)
