@@ -351,6 +351,19 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     return out, time.perf_counter() - start
 
 
+def calls_per_sample(timed_call: Callable[[], float], target_s: float) -> int:
+    """How many calls one timed sample makes, from calls after the first (a first call can include
+    a compilation: a second of compiling once left smoothstep's parallel kernels one call a sample
+    at 1e5, every sample paying the threads' wake-up). The fastest of three calls counts: one slow
+    call (a page fault, a late thread wake-up) would otherwise leave a variant few calls a sample
+    (poly_horner at 1e5: 23 calls a sample instead of ~150 read 1.3x slower than the same kernel
+    written by hand). A call of more than a second is timed once: a sample is one call anyway."""
+    seconds = timed_call()
+    if seconds < 1.0:
+        seconds = min(seconds, timed_call(), timed_call())
+    return max(1, min(100_000, math.ceil(target_s / max(seconds, 1e-9))))
+
+
 class Bench:
     def __init__(self, kernels: Sequence[Kernel], sizes: Sequence[int], repeats: int,
                  verify_lanes: int, target_s: float, slice_target_s: float,
@@ -470,17 +483,7 @@ class Bench:
                 f"lanes disagree with the scalar oracle, e.g. {v.get('examples', v.get('why'))}")
             return
         cell.run = lambda: call(args)
-        if cell.first_call_s > 1.0:  # slow enough: one call per sample, no calibration call
-            cell.number = 1
-            return
-        # Calls per sample from the fastest of three: one slow call (a page fault, a late thread
-        # wake-up) would otherwise leave a variant few calls a sample, each sample then carrying the
-        # wake-up of the worker threads after the pause (poly_horner at 1e5: 23 calls a sample
-        # instead of ~150 read 1.3x slower than the same kernel written by hand).
-        again = _timed(cell.run)[1]
-        if again < self.target_s:
-            again = min(again, *(_timed(cell.run)[1] for _ in range(2)))
-        cell.number = max(1, min(100_000, math.ceil(self.target_s / max(again, 1e-9))))
+        cell.number = calls_per_sample(lambda: _timed(cell.run)[1], self.target_s)
 
     def _measure(self, cells: list[Cell]) -> None:
         """Round-robin: every repeat times each variant once, starting one variant later. A variant

@@ -108,3 +108,21 @@ def test_ratios_of_medians_with_too_few_rounds_in_common() -> None:
     hand = _cell("numba_prange", [1.0, 4.0])  # stopped after 2 samples: no pairing
     bench.add_ratios([mine, hand])
     assert mine["ratios"]["numba"] == pytest.approx(2.0 / 2.5)  # median 2.0 against median 2.5
+
+
+@pytest.mark.parametrize(("calls", "want", "made"), [
+    ([0.004, 0.001, 0.002], 10, 3),  # the fastest of three: 10 ms / 1 ms
+    ([0.5, 0.001, 0.5], 10, 3),  # one slow call (a late thread wake-up) does not decide
+    ([0.05, 0.02, 0.03], 1, 3),  # slower than a sample: one call a sample
+    ([3.0], 1, 1),  # more than a second: timed once
+])
+def test_calls_per_sample_from_the_fastest_call(calls, want, made) -> None:
+    bench = _bench_module()
+    readings = iter(calls)
+    timed = []
+
+    def call() -> float:
+        timed.append(None)
+        return next(readings)
+
+    assert bench.calls_per_sample(call, 0.010) == want and len(timed) == made
