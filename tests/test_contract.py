@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -287,19 +288,20 @@ def test_first_failing_lane_wins_across_chunks():
 
 
 def test_mid_size_batches_split_per_thread_keep_lane_order(monkeypatch):
-    """From runtime.PARALLEL_MIN_LANES a batch runs as one chunk per thread (two here): the first
-    failing lane wins whichever chunk it is in, and a clean batch gives the unchunked values."""
+    """From runtime.PARALLEL_MIN_LANES_LIGHT (ex1 calls no libm-class function) a batch runs as
+    one chunk per thread (two here): the first failing lane wins whichever chunk it is in, and a
+    clean batch gives the unchunked values."""
     from vectorizer import runtime
 
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
-    size = runtime.PARALLEL_MIN_LANES + 1001
-    assert runtime.chunk_starts(size) == range(0, size, (size + 1) // 2)
+    size = runtime.PARALLEL_MIN_LANES_LIGHT + 1001
+    assert runtime.chunk_starts(size, min_lanes=runtime.PARALLEL_MIN_LANES_LIGHT) == range(0, size, (size + 1) // 2)
     vf = vec(C.ex1, "numpy")
     x = np.linspace(-0.5, 2.5, size)
     x[x == 3.0] = 2.0
     whole = vec(C.ex1, "numpy")
-    monkeypatch.setattr(runtime, "PARALLEL_MIN_LANES", 10**9)
-    assert runtime.chunk_starts(size) is None
+    monkeypatch.setattr(runtime, "PARALLEL_MIN_LANES_LIGHT", 10**9)
+    assert runtime.chunk_starts(size, min_lanes=runtime.PARALLEL_MIN_LANES_LIGHT) is None
     expected = whole(x)
     monkeypatch.undo()
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
@@ -657,6 +659,32 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
         assert warning.filename == __file__, (warning.filename, str(warning.message))
         if line is not None:
             assert warning.lineno == line
+
+
+def test_kernels_calling_libm_split_across_threads_earlier():
+    """runtime.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
+    PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT."""
+    from vectorizer import runtime
+
+    def light(x: float) -> float:
+        return x * 2.0 if x > 0 else -x
+
+    def heavy(x: float) -> float:
+        return math.exp(-x * x) if x > 0 else x
+
+    def heavy_erfc(x: float) -> float:
+        return math.erfc(x)
+
+    got = {}
+    for fn in (light, heavy, heavy_erfc):
+        vf = vec(fn, "numpy")
+        vf(np.ones(3))
+        ns: dict = {}
+        exec(compile(vf.source, "<generated>", "exec"), ns)
+        got[fn.__name__] = runtime.parallel_min_lanes(ns[fn.__name__])
+    assert got == {"light": runtime.PARALLEL_MIN_LANES_LIGHT, "heavy": runtime.PARALLEL_MIN_LANES,
+                   "heavy_erfc": runtime.PARALLEL_MIN_LANES}
+    assert runtime.PARALLEL_MIN_LANES < runtime.PARALLEL_MIN_LANES_LIGHT <= 2 * runtime.CHUNK
 
 
 def test_masked_loop_kernels_take_larger_chunks():

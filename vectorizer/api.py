@@ -185,7 +185,7 @@ class VectorizedFunction:
         numpy_backend = kernel.backend == "numpy"
         self._fast = None if example_ndims or self._last_backend != kernel.backend else fastpath.plan(
             kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-            runtime.PARALLEL_MIN_LANES - 1 if numpy_backend  # larger: chunks on threads
+            runtime.parallel_min_lanes(kernel.fn) - 1 if numpy_backend  # larger: chunks on threads
             else runtime.TRIAL_LANES - 1 if key in self._large or self._trials.get(key, 0) is None else sys.maxsize)
         return result
 

@@ -419,22 +419,42 @@ def _map(fn: Callable[[int], object], starts: range) -> list:
 # mandelbrot 12.7 vs 14.8 at 40,000 lanes (a loop of many small steps contends for the GIL),
 # 28.3 vs 27.8 at 1e5; black_scholes 23.4 vs 14.4 and smoothstep 1.59 vs 1.18 at 1e5.
 PARALLEL_MIN_LANES = 1 << 16
+# Kernels without a call to a libm-class function (`HEAVY_CALLS`) split later: their operations
+# are a pass over memory each, which a second thread shares rather than speeds up, and the two
+# threads take turns at the GIL between passes. Measured at 1e5 lanes, time on two threads /
+# one (paired, interleaved in one process): poly_horner 1.86, is_prime 2.04, mandelbrot 1.35,
+# quadratic_root 1.20, smoothstep 1.12, collatz 1.00, cubic_root_bisect 0.91; the kernels
+# calling exp/log/pow/sin/erfc 0.61-0.87. At 1.6e5 the light ones range 0.74-1.74, at 2.5e5
+# 0.74-0.96.
+PARALLEL_MIN_LANES_LIGHT = 1 << 17
+HEAVY_CALLS = frozenset({
+    "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
+    "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc",
+})  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
 
 # backend="auto": the first call this large of a specialization on Numba times both backends
 # (autotrial.py, imported only then); calls this large then run on the faster.
 TRIAL_LANES = 1 << 19
 
 
-def chunk_starts(size: int, chunk: int = CHUNK) -> range | None:
+def chunk_starts(size: int, chunk: int = CHUNK, min_lanes: int = PARALLEL_MIN_LANES) -> range | None:
     """Where each chunk starts (its length is the range's step), or None to run in one piece:
-    chunks of at most `chunk` lanes, and at least one per thread above PARALLEL_MIN_LANES."""
+    chunks of at most `chunk` lanes, and at least one per thread from `min_lanes` lanes."""
     count = threads()
     if size > 2 * chunk:
         return range(0, size, chunk)
-    if count > 1 and size >= PARALLEL_MIN_LANES:
+    if count > 1 and size >= min_lanes:
         step = -(-size // count)
         return range(0, size, step)
     return None
+
+
+def parallel_min_lanes(kernel: Callable) -> int:
+    """PARALLEL_MIN_LANES for a generated NumPy kernel that calls a HEAVY_CALLS function, else
+    PARALLEL_MIN_LANES_LIGHT. Only speed depends on it: lanes are independent."""
+    code = getattr(kernel, "__code__", None)
+    return PARALLEL_MIN_LANES if code is None or not HEAVY_CALLS.isdisjoint(code.co_names) else PARALLEL_MIN_LANES_LIGHT
 
 
 def chunk_lanes(kernel: Callable) -> int:
@@ -489,7 +509,7 @@ def run(
     size = batch.size
     if chunked and not _allocator_ready and size >= 1 << 14:
         _ready_allocator()
-    starts = chunk_starts(size, chunk_lanes(kernel)) if chunked and any(lanes_axis) else None
+    starts = chunk_starts(size, chunk_lanes(kernel), parallel_min_lanes(kernel)) if chunked and any(lanes_axis) else None
     if starts is not None:
         step = starts.step
 
