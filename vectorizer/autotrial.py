@@ -16,7 +16,9 @@ the faster of its pieces: this host's other load only ever slows a piece down, a
 puts a slow stretch of a few hundred milliseconds on both backends' readings instead of one (a
 single NumPy reading once sent cubic_root_bisect to NumPy at 1.6x the cost). NumPy's pieces are
 at most as large as its own chunking makes them in a call this size (one chunk a thread), as its
-time a lane depends on that. Where NumPy looks faster, one more Numba piece is timed before
+time a lane depends on that; in a call of fewer than ~650K lanes they are smaller, and those of a
+kernel without libm-class calls run on one thread (`runtime.parallel_min_lanes`), which leans the
+trial towards Numba. Where NumPy looks faster, one more Numba piece is timed before
 switching: a parallel piece of ~50 µs that shares the cores with another program's threads can
 take a whole scheduler time slice (poly_horner once read 10 ns a lane on Numba, against 0.8
 measured alone, and went to NumPy at 10x the cost). Later calls of at least TRIAL_LANES lanes use
