@@ -18,7 +18,9 @@ This is where the code becomes array code. Every operation goes through the tabl
   lanes (`& ~flag`) so a failing lane can never keep a loop running;
 * values change storage where paths meet: bool -> int64, int -> float64 for mixed (NUM) values,
   whose int lanes are flagged when float64 cannot hold them exactly;
-* operations on literals only are folded at transform time with Python's own arithmetic.
+* operations on literals only are folded at transform time with Python's own arithmetic;
+* a check the mask's own test rules out is not emitted (`if a == 0.0: ... else: c / a` needs no
+  `a == 0` flag; `analysis/guards.py`), outside loops.
 
 The runtime re-runs the original function on the first flagged lane (flag and patch).
 """
@@ -33,6 +35,7 @@ import libcst as cst
 from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
+from ..analysis.guards import Guards
 from ..analysis.liveness import Liveness, writes
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
@@ -54,6 +57,9 @@ class _Lower(Expressions, Folding):
         self.flag = ctx.namer.fresh("flag")
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
+        self.guards = Guards(self.folded)  # what masks guarantee (checks they rule out are not emitted)
+        self.guard_depth = self.depth
+        self.loops = 0  # loops around the current line (no guards there: compact_loops reorders lanes)
         self.arrays = array_ops.ArrayOps(self)
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
@@ -63,8 +69,12 @@ class _Lower(Expressions, Folding):
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
+        if self.depth != self.guard_depth:  # a block starts or ends: it may not run, or run again
+            self.guards.clear()
+            self.guard_depth = self.depth
         if not line.startswith((f"{self.flag} |=", "#")):
             self.checked.clear()  # an assignment or a block boundary: earlier checks may be stale
+            self.guards.emitted(line)
         self.lines.append("    " * self.depth + line)
 
     def check_uniform(self, mask: str | None, pred: str) -> None:
@@ -83,6 +93,8 @@ class _Lower(Expressions, Folding):
         static = static_check(pred, self.ctx.constants)
         if static is False:
             return  # decided at transform time: no lane can fail here
+        if not self.loops and static is not True and self.guards.ruled_out(mask, static):
+            return  # the mask's own test rules it out (analysis/guards.py)
         if static is True:
             line = f"{self.flag} |= {mask if mask is not None else 'True'}"
         else:
@@ -157,6 +169,8 @@ class _Lower(Expressions, Folding):
                 if name in self.ctx.loop_masks:
                     value = f"{paren(value)}{_NOT_FLAG}"
                 self.emit(f"{name} = {value}")
+                if not self.loops:
+                    self.guards.assign(name, small.value)
             else:
                 self.emit(f"{code(target)} = {value}")
         elif isinstance(small, cst.Raise):
@@ -274,7 +288,9 @@ class _Lower(Expressions, Folding):
                 self.emit(f"    if not {paren(cond)}:")
                 self.emit("        break")
         self.depth += 1
+        self.loops += 1
         self.suite(body_of(s.body), inner)
+        self.loops -= 1
         self.depth -= 1
         if inner is not mask:
             self.lanes.pop()
@@ -299,7 +315,9 @@ class _Lower(Expressions, Folding):
         if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
             self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
         self.depth += 1
+        self.loops += 1
         self.suite(body_of(s.body), mask)
+        self.loops -= 1
         self.depth -= 1
         if isinstance(s.target, cst.Name):
             self.ranges.pop(s.target.value, None)

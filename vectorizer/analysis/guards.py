@@ -1,0 +1,200 @@
+"""What a mask guarantees about the lanes it selects, so that checks it rules out are not emitted
+(NumPy backend, `ops_to_numpy`).
+
+A branch often guards the very operation a check is for: under `if a == 0.0: ... else: c / a`
+no lane that divides has `a == 0`. After `if_to_select` the branch is a mask, and each check is
+an array operation over every lane (`flag |= m_1 & (a == 0)`: three passes over memory), so a
+check the mask rules out is worth dropping::
+
+    m = a == 0.0                       m = a == 0.0
+    m_1 = not m            ->          m_1 = ~m
+    if m_1:                            r = c / a          # no `flag |= m_1 & (a == 0)`
+        r = c / a
+
+Facts are comparisons of a local with a number (`a == 0.0`, `disc < 0.0`), true or false on the
+lanes a mask selects: a comparison assigned to a name, `not`, and `and` of those. A fact holds
+while neither its local nor the mask is assigned again: `ops_to_numpy` reports every name it
+assigns (`assigned`), and forgets every fact at a change of indentation (a uniform `if` or a
+loop: its body may not run, or run again with other values). A false comparison also holds on
+NaN lanes, so a fact rules a check out only when no number and no NaN satisfies both; checks
+with `!=` (true on NaN) are never ruled out.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable
+
+import libcst as cst
+
+Key = tuple[str, str, float]  # `name op number`
+Fact = tuple[Key, bool]  # the comparison, and whether it holds on the selected lanes
+
+_OPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+        cst.Equal: "==", cst.NotEqual: "!="}
+_AST_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _number(value: object) -> float | None:
+    """A number that float64 holds exactly (a comparison with it means the same in both types)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if not math.isnan(number) and (isinstance(value, float) or int(number) == value) else None
+
+
+def comparison(node: cst.BaseExpression, constant: Callable[[cst.BaseExpression], object]) -> Key | None:
+    """`name op number` or `number op name` as a Key, else None. `constant` gives the value of an
+    expression of literals and module constants (else None)."""
+    if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+        return None
+    target = node.comparisons[0]
+    op = _OPS.get(type(target.operator))
+    left, right = node.left, target.comparator
+    if op is None:
+        return None
+    if isinstance(left, cst.Name) and (number := _number(constant(right))) is not None:
+        return (left.value, op, number)
+    if isinstance(right, cst.Name) and (number := _number(constant(left))) is not None:
+        return (right.value, _FLIPPED[op], number)
+    return None
+
+
+def check_key(pred: str) -> Key | None:
+    """A check's predicate (`a == 0`, `disc < 0`) as a Key, else None."""
+    try:
+        node = ast.parse(pred.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return None
+    op = _AST_OPS.get(type(node.ops[0]))
+    left, right = node.left, node.comparators[0]
+    if op is None:
+        return None
+    if isinstance(left, ast.Name) and (number := _ast_number(right)) is not None:
+        return (left.id, op, number)
+    if isinstance(right, ast.Name) and (number := _ast_number(left)) is not None:
+        return (right.id, _FLIPPED[op], number)
+    return None
+
+
+def _ast_number(node: ast.expr) -> float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _ast_number(node.operand)
+        return None if inner is None else -inner
+    return _number(node.value) if isinstance(node, ast.Constant) else None
+
+
+def _interval(op: str, c: float) -> tuple[float, bool, float, bool] | None:
+    """The floats x with `x op c` as (low, low included, high, high included), infinities
+    included (`x <= inf` holds at inf); None for `!=`."""
+    inf = math.inf
+    return {"<": (-inf, True, c, False), "<=": (-inf, True, c, True), ">": (c, False, inf, True),
+            ">=": (c, True, inf, True), "==": (c, True, c, True)}.get(op)
+
+
+def rules_out(fact: Fact, check: Key) -> bool:
+    """No lane where `fact` holds satisfies `check`."""
+    (name, op, c), holds = fact
+    check_name, check_op, k = check
+    if name != check_name or check_op == "!=":
+        return False
+    op = op if holds else _NEGATED[op]  # a false comparison: also NaN, which no check satisfies
+    wanted = _interval(check_op, k)
+    assert wanted is not None
+    if op == "!=":
+        return check_op == "==" and k == c
+    allowed = _interval(op, c)
+    assert allowed is not None
+    (lo1, lo1_in, hi1, hi1_in), (lo2, lo2_in, hi2, hi2_in) = allowed, wanted
+    lo, lo_in = max((lo1, lo1_in), (lo2, lo2_in), key=lambda b: (b[0], not b[1]))
+    hi, hi_in = min((hi1, hi1_in), (hi2, hi2_in), key=lambda b: (b[0], b[1]))
+    return lo > hi or (lo == hi and not (lo_in and hi_in))
+
+
+class Guards:
+    """The facts each mask name guarantees, kept while they hold."""
+
+    def __init__(self, constant: Callable[[cst.BaseExpression], object]) -> None:
+        self.constant = constant
+        self.atoms: dict[str, Key] = {}  # name -> the comparison it was assigned
+        self.holds: dict[str, frozenset[Fact]] = {}  # mask name -> facts on the lanes it selects
+
+    def facts(self, node: cst.BaseExpression) -> frozenset[Fact]:
+        """What holds on the lanes where the boolean expression `node` is true."""
+        if isinstance(node, cst.Name):
+            return self._of_name(node.value)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = node.expression
+            key = comparison(inner, self.constant) if not isinstance(inner, cst.Name) else self.atoms.get(inner.value)
+            return frozenset({(key, False)}) if key is not None else frozenset()
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
+            return self.facts(node.left) | self.facts(node.right)
+        key = comparison(node, self.constant)
+        return frozenset({(key, True)}) if key is not None else frozenset()
+
+    def _of_name(self, name: str) -> frozenset[Fact]:
+        atom = self.atoms.get(name)
+        own = self.holds.get(name, frozenset())
+        return own | {(atom, True)} if atom is not None else own
+
+    def assign(self, name: str, value: cst.BaseExpression) -> None:
+        """`name = value` was emitted (after `assigned(name)`): what `name` now guarantees."""
+        key = comparison(value, self.constant)
+        if key is not None and key[0] != name:
+            self.atoms[name] = key
+        facts = frozenset(f for f in self.facts(value) if f[0][0] != name)
+        if facts:
+            self.holds[name] = facts
+
+    def assigned(self, name: str) -> None:
+        """`name` changed: forget what it guaranteed and what was known about it."""
+        self.atoms.pop(name, None)
+        self.holds.pop(name, None)
+        self.atoms = {n: k for n, k in self.atoms.items() if k[0] != name}
+        self.holds = {n: kept for n, facts in self.holds.items()
+                      if (kept := frozenset(f for f in facts if f[0][0] != name))}
+
+    def clear(self) -> None:
+        self.atoms.clear()
+        self.holds.clear()
+
+    def ruled_out(self, mask: str | None, pred: str) -> bool:
+        """The check `pred`, on the lanes of `mask` (lowered text: names, `~`, `&`), cannot hold."""
+        check = check_key(pred) if mask is not None else None
+        if check is None:
+            return False
+        try:
+            tree = ast.parse(mask.strip(), mode="eval").body
+        except SyntaxError:
+            return False
+        return any(rules_out(f, check) for f in self._mask_facts(tree))
+
+    def _mask_facts(self, node: ast.expr) -> frozenset[Fact]:
+        if isinstance(node, ast.Name):
+            return self._of_name(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and isinstance(node.operand, ast.Name):
+            atom = self.atoms.get(node.operand.id)
+            return frozenset({(atom, False)}) if atom is not None else frozenset()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            return self._mask_facts(node.left) | self._mask_facts(node.right)
+        return frozenset()
+
+    def emitted(self, line: str) -> None:
+        """A line of lowered code (without its indentation) was emitted: forget what it may change.
+        Assignments forget their targets; any other statement but `return` forgets everything."""
+        match = _ASSIGNED.match(line)
+        if match is not None:
+            for name in match.group(1).split(","):
+                self.assigned(name.strip())
+        elif not line.startswith(("return ", "pass")) and line != "return":
+            self.clear()
+
+
+# `a = ...`, `a, b = ...`, `a += ...` (not `a == ...`, and no subscript or attribute target)
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
