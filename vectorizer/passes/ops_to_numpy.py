@@ -478,7 +478,7 @@ class _Lower(Expressions, Folding):
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
         arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises)."""
         val = self.facts.vals.get(node)
-        if val is not None and val.const is not None and not val.batched:
+        if val is not None and not val.batched and (val.const is not None or self.folded(node) is not None):
             return f"np.{t.dtype}({text})" if t is not BOOL else f"np.bool_({text})"
         return text
 
