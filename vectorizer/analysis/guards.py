@@ -11,13 +11,14 @@ check the mask rules out is worth dropping::
     if m_1:                            r = c / a          # no `flag |= m_1 & (a == 0)`
         r = c / a
 
-Facts are comparisons of a local with a number (`a == 0.0`, `disc < 0.0`), true or false on the
-lanes a mask selects: a comparison assigned to a name, `not`, and `and` of those. A fact holds
-while neither its local nor the mask is assigned again: `ops_to_numpy` reports every name it
-assigns (`assigned`), and forgets every fact at a change of indentation (a uniform `if` or a
-loop: its body may not run, or run again with other values). A false comparison also holds on
-NaN lanes, so a fact rules a check out only when no number and no NaN satisfies both; checks
-with `!=` (true on NaN) are never ruled out.
+Facts are read from the lowered lines as they are emitted, so they describe the code that runs:
+a comparison of a local with a number (or a module constant) assigned to a name, `~` of such a
+name, and `&` of those. A fact holds while neither its local nor the mask is assigned again:
+`emitted` forgets the targets of every assignment, and everything at any other statement;
+`ops_to_numpy` also forgets everything at a change of indentation (a uniform `if` or a loop: its
+body may not run, or run again with other values), and consults no fact inside a loop. A false
+comparison also holds on NaN lanes, so a fact rules a check out only when no number and no NaN
+satisfies both; checks with `!=` (true on NaN) are never ruled out.
 """
 
 from __future__ import annotations
@@ -25,15 +26,10 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable
-
-import libcst as cst
 
 Key = tuple[str, str, float]  # `name op number`
 Fact = tuple[Key, bool]  # the comparison, and whether it holds on the selected lanes
 
-_OPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
-        cst.Equal: "==", cst.NotEqual: "!="}
 _AST_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -47,46 +43,36 @@ def _number(value: object) -> float | None:
     return number if not math.isnan(number) and (isinstance(value, float) or int(number) == value) else None
 
 
-def comparison(node: cst.BaseExpression, constant: Callable[[cst.BaseExpression], object]) -> Key | None:
-    """`name op number` or `number op name` as a Key, else None. `constant` gives the value of an
-    expression of literals and module constants (else None)."""
-    if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
-        return None
-    target = node.comparisons[0]
-    op = _OPS.get(type(target.operator))
-    left, right = node.left, target.comparator
-    if op is None:
-        return None
-    if isinstance(left, cst.Name) and (number := _number(constant(right))) is not None:
-        return (left.value, op, number)
-    if isinstance(right, cst.Name) and (number := _number(constant(left))) is not None:
-        return (right.value, _FLIPPED[op], number)
-    return None
-
-
-def check_key(pred: str) -> Key | None:
+def check_key(pred: str, constants: dict[str, object] | None = None) -> Key | None:
     """A check's predicate (`a == 0`, `disc < 0`) as a Key, else None."""
     try:
         node = ast.parse(pred.strip(), mode="eval").body
     except SyntaxError:
         return None
+    return _key(node, constants or {})
+
+
+def _key(node: ast.expr, constants: dict[str, object]) -> Key | None:
+    """`name op number` or `number op name` as a Key (module constants count as numbers)."""
     if not isinstance(node, ast.Compare) or len(node.ops) != 1:
         return None
     op = _AST_OPS.get(type(node.ops[0]))
     left, right = node.left, node.comparators[0]
     if op is None:
         return None
-    if isinstance(left, ast.Name) and (number := _ast_number(right)) is not None:
+    if isinstance(left, ast.Name) and left.id not in constants and (number := _ast_number(right, constants)) is not None:
         return (left.id, op, number)
-    if isinstance(right, ast.Name) and (number := _ast_number(left)) is not None:
+    if isinstance(right, ast.Name) and right.id not in constants and (number := _ast_number(left, constants)) is not None:
         return (right.id, _FLIPPED[op], number)
     return None
 
 
-def _ast_number(node: ast.expr) -> float | None:
+def _ast_number(node: ast.expr, constants: dict[str, object]) -> float | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _ast_number(node.operand)
+        inner = _ast_number(node.operand, constants)
         return None if inner is None else -inner
+    if isinstance(node, ast.Name):
+        return _number(constants.get(node.id))
     return _number(node.value) if isinstance(node, ast.Constant) else None
 
 
@@ -120,37 +106,15 @@ def rules_out(fact: Fact, check: Key) -> bool:
 class Guards:
     """The facts each mask name guarantees, kept while they hold."""
 
-    def __init__(self, constant: Callable[[cst.BaseExpression], object]) -> None:
-        self.constant = constant
+    def __init__(self, constants: dict[str, object]) -> None:
+        self.constants = constants  # module constants (their values as of the transform)
         self.atoms: dict[str, Key] = {}  # name -> the comparison it was assigned
         self.holds: dict[str, frozenset[Fact]] = {}  # mask name -> facts on the lanes it selects
-
-    def facts(self, node: cst.BaseExpression) -> frozenset[Fact]:
-        """What holds on the lanes where the boolean expression `node` is true."""
-        if isinstance(node, cst.Name):
-            return self._of_name(node.value)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            inner = node.expression
-            key = comparison(inner, self.constant) if not isinstance(inner, cst.Name) else self.atoms.get(inner.value)
-            return frozenset({(key, False)}) if key is not None else frozenset()
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.And):
-            return self.facts(node.left) | self.facts(node.right)
-        key = comparison(node, self.constant)
-        return frozenset({(key, True)}) if key is not None else frozenset()
 
     def _of_name(self, name: str) -> frozenset[Fact]:
         atom = self.atoms.get(name)
         own = self.holds.get(name, frozenset())
         return own | {(atom, True)} if atom is not None else own
-
-    def assign(self, name: str, value: cst.BaseExpression) -> None:
-        """`name = value` was emitted (after `assigned(name)`): what `name` now guarantees."""
-        key = comparison(value, self.constant)
-        if key is not None and key[0] != name:
-            self.atoms[name] = key
-        facts = frozenset(f for f in self.facts(value) if f[0][0] != name)
-        if facts:
-            self.holds[name] = facts
 
     def assigned(self, name: str) -> None:
         """`name` changed: forget what it guaranteed and what was known about it."""
@@ -166,7 +130,7 @@ class Guards:
 
     def ruled_out(self, mask: str | None, pred: str) -> bool:
         """The check `pred`, on the lanes of `mask` (lowered text: names, `~`, `&`), cannot hold."""
-        check = check_key(pred) if mask is not None else None
+        check = check_key(pred, self.constants) if mask is not None else None
         if check is None:
             return False
         try:
@@ -186,15 +150,33 @@ class Guards:
         return frozenset()
 
     def emitted(self, line: str) -> None:
-        """A line of lowered code (without its indentation) was emitted: forget what it may change.
-        Assignments forget their targets; any other statement but `return` forgets everything."""
+        """A line of lowered code (without its indentation) was emitted: forget what it may change,
+        and learn what a mask it assigns guarantees. Assignments forget their targets; any other
+        statement but `return` forgets everything."""
         match = _ASSIGNED.match(line)
-        if match is not None:
-            for name in match.group(1).split(","):
-                self.assigned(name.strip())
-        elif not line.startswith(("return ", "pass")) and line != "return":
-            self.clear()
+        if match is None:
+            if not line.startswith(("return ", "pass")) and line != "return":
+                self.clear()
+            return
+        targets = [name.strip() for name in match.group(1).split(",")]
+        for name in targets:
+            self.assigned(name)
+        if len(targets) == 1 and match.group(2) is None:  # `name = value`, not `name += value`
+            self._learn(targets[0], line[match.end():])
+
+    def _learn(self, name: str, value: str) -> None:
+        """`name = value` (plain assignment): what `name` now guarantees."""
+        try:
+            node = ast.parse(value.strip(), mode="eval").body
+        except SyntaxError:
+            return  # not plain Python (a placeholder the passes fill in later)
+        key = _key(node, self.constants)
+        if key is not None and key[0] != name:
+            self.atoms[name] = key
+        facts = frozenset(f for f in self._mask_facts(node) if f[0][0] != name)
+        if facts:
+            self.holds[name] = facts
 
 
 # `a = ...`, `a, b = ...`, `a += ...` (not `a == ...`, and no subscript or attribute target)
-_ASSIGNED = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*([-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")

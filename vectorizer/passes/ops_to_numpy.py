@@ -57,7 +57,7 @@ class _Lower(Expressions, Folding):
         self.flag = ctx.namer.fresh("flag")
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
-        self.guards = Guards(self.folded)  # what masks guarantee (checks they rule out are not emitted)
+        self.guards = Guards(ctx.constants)  # what masks guarantee (checks they rule out are not emitted)
         self.guard_depth = self.depth
         self.loops = 0  # loops around the current line (no guards there: compact_loops reorders lanes)
         self.arrays = array_ops.ArrayOps(self)
@@ -169,8 +169,6 @@ class _Lower(Expressions, Folding):
                 if name in self.ctx.loop_masks:
                     value = f"{paren(value)}{_NOT_FLAG}"
                 self.emit(f"{name} = {value}")
-                if not self.loops:
-                    self.guards.assign(name, small.value)
             else:
                 self.emit(f"{code(target)} = {value}")
         elif isinstance(small, cst.Raise):
