@@ -54,3 +54,24 @@ def test_compaction_restores_full_arrays():
     expected[active] *= 2
     assert back_x.tolist() == expected.tolist() and x[1] == 1.0  # the caller's array was not written
     assert (back_scalar == 7.0).all()
+
+
+def dead_store_after_branch_loop(x: float, k: bool):
+    if x > 0:
+        pass
+    elif k:
+        n = 0
+        while n < -x and n < 60:
+            n += 1
+    else:
+        x = 2.0  # dead: its mask's definition goes, and the loop above must not carry the mask
+    return 3
+
+
+@pytest.mark.parametrize("k", [False, True])
+def test_a_mask_dropped_as_dead_is_not_carried(k):
+    # Found by the fuzzer (reg_b59be45d7d): the loop carried a mask whose line had been dropped,
+    # an UnboundLocalError in the generated code.
+    x = floats_with_specials(-50.0, 50.0)
+    check(vectorize(dead_store_after_branch_loop, backend="numpy", fallback="error"),
+          dead_store_after_branch_loop, x, k)

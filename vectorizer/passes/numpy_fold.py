@@ -160,6 +160,11 @@ _ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*) = ")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def names_in(lines: list[str]) -> set[str]:
+    """Every identifier the code lines mention (comments aside)."""
+    return {word for ln in lines if not ln.lstrip().startswith("#") for word in _WORD.findall(ln)}
+
+
 def drop_dead_assignments(lines: list[str]) -> list[str]:
     """Drop `name = expr` lines whose name nothing reads (a branch mask whose checks all went
     away, say). The lowered expressions are NumPy operations without effects, so dropping them
