@@ -116,3 +116,35 @@ def test_a_counter_that_reaches_zero_keeps_its_check(backend):
         vectorize(countdown_mod, backend=backend)(n, k)
     check(vectorize(countdown_mod, backend=backend), countdown_mod, n, k)
     check(vectorize(countdown_mod, backend=backend), countdown_mod, n[:2], k[:2])
+
+
+# -- names a batched branch assigns are per-lane, even where every lane that goes on took it -------
+def return_or_raise_in_a_loop(n: int) -> int:
+    for _ in range(1):
+        if n > 0:
+            return n  # `brk = True if m else brk`: the loop's test is per-lane
+        else:
+            raise ValueError("not positive")
+    return 0
+
+
+def range_from_a_branch(n: int) -> int:
+    if n:
+        n = 0  # merged as `n = 0 if m else n`: the range below reads the merged array
+        k = n
+        total = 1
+        for j in range(k, k + 2):
+            total += j
+    else:
+        return n - 1  # reads n: the branch's assignment must merge
+    return total
+
+
+@pytest.mark.parametrize("f", [return_or_raise_in_a_loop, range_from_a_branch])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(ns=st.lists(st.integers(-3, 3), min_size=1, max_size=12))
+def test_uniform_assignments_under_a_batched_branch(f, ns):
+    # Found by the fuzzer (reg_manual_return_or_raise_in_uniform_for, reg_382974b094): the
+    # analysis called these names uniform, the generated code made them arrays.
+    check(vectorize(f, backend="numpy", fallback="error"), f, np.array(ns, dtype=np.int64))
+

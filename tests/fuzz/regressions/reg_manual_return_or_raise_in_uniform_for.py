@@ -1,5 +1,5 @@
 # vectorizer differential-fuzz regression, replayed by tests/fuzz/test_fuzz.py.
-# status: open   (set to 'fixed' once the engine passes it: open ones are strict xfails)
+# status: fixed   (set to 'fixed' once the engine passes it: open ones are strict xfails)
 # found: manual, while checking the fix for reg_2c5e33d19e (both branches of a batched if leave a uniform for loop)
 # classb: no
 # backend: numpy
