@@ -148,3 +148,20 @@ def test_uniform_assignments_under_a_batched_branch(f, ns):
     # analysis called these names uniform, the generated code made them arrays.
     check(vectorize(f, backend="numpy", fallback="error"), f, np.array(ns, dtype=np.int64))
 
+
+def carried_through(x: float) -> float:
+    for i in range(2):
+        k = 0.0
+        while k < x and k < 5.0:  # compacted; must not carry the return value, unbound here at first
+            k += 1.0
+        for _ in range(1):
+            return k + i  # a uniform loop: every lane returns here, on the first iteration
+    return x
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(floats(), min_size=1, max_size=20))
+def test_a_loop_carries_only_the_names_it_touches(xs):
+    # Found by the fuzzer (reg_4a72488561): compaction carried a name only live through the
+    # loop, unbound there on the first iteration: UnboundLocalError in the generated code.
+    check(vectorize(carried_through, backend="numpy", fallback="error"), carried_through, np.array(xs * 300))

@@ -36,7 +36,7 @@ from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.guards import Guards
-from ..analysis.liveness import Liveness, writes
+from ..analysis.liveness import Liveness, reads, writes
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from . import array_ops
@@ -274,9 +274,12 @@ class _Lower(Expressions, Folding):
             self.emit(f"while np.any({test.value}):")
             inner: str | None = test.value
             self.lanes.append(f"len({test.value})")
-            # What compact_loops must carry: the loop's batched values that are live at its test.
+            # What compact_loops must carry: the loop's batched values that it reads live from its
+            # entry or writes live to its exit. A name live through the loop that it never touches
+            # stays as it is (it may even be unbound here, assigned on a later iteration outside).
             header = self.facts.loop_header.get(s, {})
-            carried = (self.live.live_in.get(s, frozenset()) | (writes(s) & self.live.live_out.get(s, frozenset())))
+            carried = ((self.live.live_in.get(s, frozenset()) & reads(s))
+                       | (writes(s) & self.live.live_out.get(s, frozenset())))
             self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
                                                     and n != test.value)
         else:
