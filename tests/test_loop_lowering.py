@@ -165,3 +165,29 @@ def test_a_loop_carries_only_the_names_it_touches(xs):
     # Found by the fuzzer (reg_4a72488561): compaction carried a name only live through the
     # loop, unbound there on the first iteration: UnboundLocalError in the generated code.
     check(vectorize(carried_through, backend="numpy", fallback="error"), carried_through, np.array(xs * 300))
+
+
+def bound_in_the_branch_that_stays(n: int) -> int:
+    if n:
+        n = 0
+        stop = 2  # first bound here, and uniform: the other branch raises
+    else:
+        raise ValueError("zero")
+    total = 0
+    for i in range(stop):  # a uniform loop, whose body holds a batched one
+        j = 0
+        while j < 3 and n <= i * j:
+            j += 1
+            if not n:
+                break
+        total += j
+    return total
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(ns=st.lists(st.integers(-3, 3), min_size=1, max_size=12))
+def test_a_name_first_bound_in_the_branch_that_stays_is_uniform(ns):
+    # Found by the fuzzer (reg_f183ff7881): the loop over `stop` became a masked loop that the
+    # NumPy lowering then read as uniform (`if active:` on an array).
+    check(vectorize(bound_in_the_branch_that_stays, backend="numpy", fallback="error"),
+          bound_in_the_branch_that_stays, np.array(ns, dtype=np.int64))

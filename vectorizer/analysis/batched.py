@@ -288,10 +288,8 @@ class Analyzer(ExpressionAnalysis):
         self.ctrl_depth -= test.batched
         out = self.join_env(then, other, batched=predicated)
         if predicated and out is not None and (then is None or other is None):
-            # A branch that leaves (raise, return) still merged what it assigned before leaving,
-            # and the branch that stays merged its own assignments as `x = e if m else x` too:
-            # per-lane, even though every lane that goes on took that branch.
-            left = writes(stmt.body) | (writes(stmt.orelse) if stmt.orelse else set())
+            # A branch that leaves (raise, return) still merged what it assigned before leaving.
+            left = writes(stmt.body) if then is None else writes(stmt.orelse) if stmt.orelse else set()
             out = {n: Binding(b.val.with_batched(True), b.maybe_unbound) if n in left else b for n, b in out.items()}
         self.facts.branch_ends[stmt] = (then, other, out)
         return out
