@@ -191,3 +191,20 @@ def test_a_name_first_bound_in_the_branch_that_stays_is_uniform(ns):
     # NumPy lowering then read as uniform (`if active:` on an array).
     check(vectorize(bound_in_the_branch_that_stays, backend="numpy", fallback="error"),
           bound_in_the_branch_that_stays, np.array(ns, dtype=np.int64))
+
+
+def returns_after_a_batched_inner_loop(x: float) -> float:
+    for _ in range(3):
+        for _ in range(round(x), 2):  # batched trip count, a return inside
+            return 1.0
+        return 3.0  # every lane that gets here leaves: the outer loop's mask looks uniform again
+    return 4.0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.floats(-10.0, 10.0), min_size=1, max_size=20))
+def test_a_loop_mask_stays_per_lane(xs):
+    # Found by the fuzzer (reg_1e40db57bb and 33 more): while_to_masked made the outer loop a
+    # masked loop, and the NumPy lowering's own analysis then read its mask as uniform.
+    check(vectorize(returns_after_a_batched_inner_loop, backend="numpy", fallback="error"),
+          returns_after_a_batched_inner_loop, np.array(xs))

@@ -85,8 +85,10 @@ class Analyzer(ExpressionAnalysis):
         check_unbound: bool = True,
         masked_blocks: bool = False,
         under_control: bool = False,
+        loop_masks: frozenset[str] = frozenset(),
     ) -> None:
         self.masked_blocks = masked_blocks
+        self.loop_masks = loop_masks  # while_to_masked's masks: per-lane by its decision
         self.ns = namespace
         self.locate = locate
         self.callee_result = callee_result
@@ -213,9 +215,10 @@ class Analyzer(ExpressionAnalysis):
             if isinstance(val.type, TupleType):
                 raise self.error(value_node, "a tuple can only be unpacked into names or returned",
                                  "write 'a, b = ...'")
-            if self.ctrl_depth > 0 and not self.masked_blocks and target.value in env:
+            if target.value in self.loop_masks or (self.ctrl_depth > 0 and not self.masked_blocks and target.value in env):
                 # if_to_select merges it (`x = e if m else x`): per-lane from here, even in this
-                # branch, whose later statements read the merged name.
+                # branch, whose later statements read the merged name. A loop's mask is per-lane
+                # even where this analysis would find it uniform (while_to_masked decided).
                 val = val.with_batched(True)
             env[target.value] = Binding(val)
             self.facts.vals[target] = val
@@ -450,6 +453,7 @@ def analyze(
     check_unbound: bool = True,
     masked_blocks: bool = False,
     under_control: bool = False,
+    loop_masks: frozenset[str] = frozenset(),
 ) -> Facts:
     """Run the analysis of `func` for one specialization (`params`: name -> Val).
 
@@ -457,7 +461,8 @@ def analyze(
     where the user's code defined them (predication), which this analysis cannot see.
     `under_control` analyzes a callee whose call site runs under a batched test or loop.
     """
-    return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control).run(func, params)
+    return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control,
+                    loop_masks).run(func, params)
 
 
 def literal_range_length(it: cst.BaseExpression, namespace: Namespace) -> int | None:

@@ -54,7 +54,8 @@ class Context:
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
         return analyze(func, self.params, self.namespace, callee_result=callee_result, check_unbound=False,
-                       masked_blocks=self.predicated, under_control=self.under_control)
+                       masked_blocks=self.predicated, under_control=self.under_control,
+                       loop_masks=frozenset(self.loop_masks))
 
     def child(self, name: str, params: dict[str, Val], under_control: bool = False) -> Context:
         """The context of an inlined callee: its own parameters, the caller's namer and tables."""
