@@ -215,10 +215,12 @@ class Analyzer(ExpressionAnalysis):
             if isinstance(val.type, TupleType):
                 raise self.error(value_node, "a tuple can only be unpacked into names or returned",
                                  "write 'a, b = ...'")
-            if target.value in self.loop_masks or (self.ctrl_depth > 0 and not self.masked_blocks and target.value in env):
-                # if_to_select merges it (`x = e if m else x`): per-lane from here, even in this
-                # branch, whose later statements read the merged name. A loop's mask is per-lane
-                # even where this analysis would find it uniform (while_to_masked decided).
+            # Under batched control if_to_select merges a bound name (`x = e if m else x`): it is
+            # per-lane from here, even in this branch, whose later statements read the merged
+            # name. A loop's mask is per-lane even where this analysis would find it uniform
+            # (while_to_masked decided so, on an earlier tree).
+            merged = self.ctrl_depth > 0 and not self.masked_blocks and target.value in env
+            if merged or target.value in self.loop_masks:
                 val = val.with_batched(True)
             env[target.value] = Binding(val)
             self.facts.vals[target] = val
@@ -459,7 +461,8 @@ def analyze(
 
     `check_unbound` is for the user's own tree; the passes' trees read names only on the lanes
     where the user's code defined them (predication), which this analysis cannot see.
-    `under_control` analyzes a callee whose call site runs under a batched test or loop.
+    `under_control` analyzes a callee whose call site runs under a batched test or loop;
+    `loop_masks` are the masks of loops already lowered to masked loops (per-lane by decision).
     """
     return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control,
                     loop_masks).run(func, params)
