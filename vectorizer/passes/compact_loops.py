@@ -19,7 +19,8 @@ After::
         active = active & (zr * zr + zi * zi <= 4.0) & ~flag
     cr, flag, n, zi, zr = lanes.expand(cr, flag, n, zi, zr)
 
-The carried names are the loop's batched values live at its test (recorded by ops_to_numpy);
+The carried names are the loop's batched values that it reads from its entry or writes for after
+it (recorded by ops_to_numpy), less any whose every assignment was dropped as dead;
 `_vz_Compaction` (runtime.py) gathers them when at most half the lanes are active and scatters
 them back after the loop. Temporaries computed inside the body need no carrying.
 
@@ -30,6 +31,7 @@ not indented deeper than its `while`.
 from __future__ import annotations
 
 from .base import Context
+from .numpy_fold import names_in
 
 _INDENT = "    "  # ops_to_numpy's text: one statement a line, four spaces a level
 
@@ -73,9 +75,10 @@ def transform(text: str, ctx: Context) -> str:
     if not ctx.options.compact or not ctx.loop_vars:
         return text
     lines = text.split("\n")
+    present = names_in(lines)  # a name whose every assignment was dropped as dead is not carried
     inserts: list[tuple[int, int, list[str]]] = []  # (before line, order among inserts there, lines)
     for order, loop in enumerate(_loops(lines, ctx)):
-        carried = [n for n in ctx.loop_vars[loop.mask] if n != ctx.flag]
+        carried = [n for n in ctx.loop_vars[loop.mask] if n != ctx.flag and n in present]
         if ctx.flag:
             carried = sorted([*carried, ctx.flag])
         if not carried:

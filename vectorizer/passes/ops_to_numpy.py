@@ -42,15 +42,7 @@ from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple
-from .numpy_fold import (
-    Folding,
-    FoldRaised,
-    NoFold,
-    drop_dead_assignments,
-    literal,
-    names_in,
-    static_check,
-)
+from .numpy_fold import Folding, FoldRaised, NoFold, drop_dead_assignments, literal, static_check
 
 _NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
@@ -554,9 +546,5 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     else:
         lines = [ln.replace(_NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
     lines = drop_dead_assignments(_minimal_parens(lines))
-    # A name whose assignments were all dropped as dead is no longer there for compact_loops to carry.
-    left = names_in(lines)
-    for mask, carried in ctx.loop_vars.items():
-        ctx.loop_vars[mask] = [n for n in carried if n in left]
     params = ", ".join(ctx.params)
     return f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
