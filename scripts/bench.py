@@ -3,7 +3,7 @@
 
 For each kernel of `bench_kernels.py` and each size, every variant below is checked against the
 scalar oracle (the kernel itself, run on Python scalars) on a sample of lanes, then timed:
-variants are interleaved round-robin within each repeat (the starting variant rotates, a 5 ms
+variants are interleaved within each repeat (in an order shuffled afresh each round; a 5 ms
 pause before each sample lets the last variant's spinning worker threads park), each
 sample runs the variant enough times to last a few milliseconds, and the median sample is kept.
 Ratios pair the samples of each round (the median of the per-round ratios: `add_ratios`).
@@ -38,6 +38,7 @@ import json
 import math
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -486,12 +487,14 @@ class Bench:
         cell.number = calls_per_sample(lambda: _timed(cell.run)[1], self.target_s)
 
     def _measure(self, cells: list[Cell]) -> None:
-        """Round-robin: every repeat times each variant once, starting one variant later. A variant
-        whose samples already took `budget_s` stops after MIN_REPEATS samples (the slow loops at
-        1e6 elements would otherwise dominate the run time)."""
-        for r in range(self.repeats):
-            k = r % len(cells) if cells else 0
-            for cell in cells[k:] + cells[:k]:
+        """Every repeat times each variant once, in an order shuffled afresh each round (seeded, so
+        a rerun uses the same orders): no variant always runs right after the same other one,
+        whose worker threads or cache footprint would then bias it the same way every round. A
+        variant whose samples already took `budget_s` stops after MIN_REPEATS samples (the slow
+        loops at 1e6 elements would otherwise dominate the run time)."""
+        order = random.Random(len(cells))
+        for _ in range(self.repeats):
+            for cell in order.sample(cells, len(cells)):
                 assert cell.run is not None
                 spent = sum(cell.samples_s) * cell.number
                 if len(cell.samples_s) >= MIN_REPEATS and spent > self.budget_s:
