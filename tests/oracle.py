@@ -71,22 +71,26 @@ _INEXACT = re.compile(r"returned the int (-?\d+) on lane (\([\d, ]*\)), which fl
 def _inexact_int_refusal(exc: Exception, f, args, example_ndims) -> bool:
     """A result typed int-or-float is float64, so an int that float64 cannot hold exactly is
     refused (README). The static type is invisible to the oracle, whose lanes may all return
-    ints: the refusal is right when its lane's int is such an int and no earlier lane raises."""
+    ints: the refusal is right when its lane's int is such an int, in a result slot where no
+    earlier lane returned one, and no earlier lane raises."""
     from vectorizer import VectorizeOverflowError
 
     match = _INEXACT.search(str(exc))
     if not isinstance(exc, VectorizeOverflowError) or match is None:
         return False
     value, lane = int(match[1]), match[2]
+    inexact_before: set[int] = set()  # the result slots where an earlier lane gave such an int
     _, all_lanes, indices = lanes(*args, example_ndims=example_ndims)
     for one, idx in zip(all_lanes, indices):
         try:
             result = f(*one)
         except Exception:  # noqa: BLE001 - an earlier failing lane: the ordinary check applies
             return False
+        results = result if isinstance(result, tuple) else (result,)
+        inexact = {k for k, v in enumerate(results) if type(v) is int and not _exact_float(v)}
         if str(tuple(int(i) for i in idx)) == lane:
-            results = result if isinstance(result, tuple) else (result,)
-            return any(type(v) is int and v == value for v in results) and not _exact_float(value)
+            return any(results[k] == value for k in inexact - inexact_before)
+        inexact_before |= inexact
     return False
 
 

@@ -427,10 +427,16 @@ def test_the_oracle_accepts_a_mixed_result_refusing_an_int_every_lane_returns(ba
     the static type is int-or-float (float64), which cannot hold lane 1's int. Fuzz reg_55b417b7d9."""
     vf = vec(C.int_or_half, backend)
     check(vf, C.int_or_half, np.array([5, 2**63 - 1, 7]))
-    wrong_lane = VectorizeOverflowError("error[VEC-OVERFLOW]: int_or_half returned the int 9223372036854775807 "
-                                        "on lane (0,), which float64 cannot hold exactly")
-    with pytest.raises(AssertionError):  # lane 0 returns 5: a refusal naming it would be wrong
-        check(lambda a: (_ for _ in ()).throw(wrong_lane), C.int_or_half, np.array([5, 2**63 - 1]))
+
+    def refusing(lane: int):
+        exc = VectorizeOverflowError(f"error[VEC-OVERFLOW]: int_or_half returned the int 9223372036854775807 "
+                                     f"on lane ({lane},), which float64 cannot hold exactly")
+        return lambda a: (_ for _ in ()).throw(exc)
+
+    with pytest.raises(AssertionError):  # lane 0 returns 5
+        check(refusing(0), C.int_or_half, np.array([5, 2**63 - 1]))
+    with pytest.raises(AssertionError):  # lane 1 is the first to return that int
+        check(refusing(2), C.int_or_half, np.array([5, 2**63 - 1, 2**63 - 1]))
 
 
 @pytest.mark.parametrize("backend, arg", [
