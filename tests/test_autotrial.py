@@ -55,9 +55,11 @@ def hostile(size: int, seed: int = 0) -> np.ndarray:
 def test_pieces_fit_in_the_call(size, chunk, threads):
     lengths = autotrial.pieces(size, chunk, threads)
     assert len(lengths) == len(autotrial.PLAN)
-    assert all(n > 0 for n in lengths) and sum(lengths) + autotrial.NUMBA_PIECE <= size  # room to confirm
+    assert all(n > 0 for n in lengths) and sum(lengths) + lengths[-1] <= size  # room to confirm
     numpy_pieces = [n for n, (backend, _) in zip(lengths, autotrial.PLAN) if backend == "numpy"]
     assert all(n <= chunk * threads for n in numpy_pieces)
+    # one length for every timed piece: a backend's cost per call weighs the same in both readings
+    assert len({n for n, (_, timed) in zip(lengths, autotrial.PLAN) if timed}) == 1
 
 
 @pytest.mark.parametrize(("margin", "winner"), [(0.0, "numba"), (1e9, "numpy")])
@@ -108,7 +110,7 @@ def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
     check(vf, cubic, x)
     trial = vf.auto_trial
     assert trial.numpy_ns == pytest.approx(0.010 / trial.lanes[1] * 1e9)  # its faster piece
-    assert trial.numba_ns == pytest.approx(0.001 / autotrial.NUMBA_PIECE * 1e9)  # the confirming piece
+    assert trial.numba_ns == pytest.approx(0.001 / trial.lanes[0] * 1e9)  # the confirming piece
     assert trial.choice == "numba" and vf.backend == "numba"
 
 

@@ -11,18 +11,21 @@ a few thousand lanes, where NumPy's cost per operation dominates (cubic_root_bis
 So when auto picked Numba, the first call of a specialization with at least TRIAL_LANES lanes is
 split into pieces (`pieces`): lanes on Numba to compile or load its two drivers, a piece on NumPy
 to warm its memory (a first NumPy run pays a page fault for each new page of temporaries), then
-two timed pieces on each backend, alternating, and the rest on the faster. Each backend's time is
+two timed pieces on each backend, alternating, and the rest on the faster. Every timed piece has
+the same length, so that each backend's cost per call weighs the same in its time a lane: Numba's
+worker threads, asleep after a NumPy piece, take 0.3-0.6 ms to wake on this VM, which once made a
+Numba piece of 65,536 lanes read 9 ns a lane for a kernel that runs at 1 ns (poly_horner), against
+NumPy's 256K-lane pieces at 7, and sent it to NumPy at 6.5x the cost. Each backend's time is
 the faster of its pieces: this host's other load only ever slows a piece down, and alternating
 puts a slow stretch of a few hundred milliseconds on both backends' readings instead of one (a
 single NumPy reading once sent cubic_root_bisect to NumPy at 1.6x the cost). NumPy's pieces are
 at most as large as its own chunking makes them in a call this size (one chunk a thread), as its
-time a lane depends on that; in a call of fewer than ~650K lanes they are smaller, and those of a
-kernel without libm-class calls run on one thread (`runtime.parallel_min_lanes`), which leans the
-trial towards Numba. Where NumPy looks faster, one more Numba piece is timed before
-switching: a parallel piece of ~50 µs that shares the cores with another program's threads can
-take a whole scheduler time slice (poly_horner once read 10 ns a lane on Numba, against 0.8
-measured alone, and went to NumPy at 10x the cost). Later calls of at least TRIAL_LANES lanes use
-the faster; smaller ones stay on Numba.
+time a lane depends on that; in a call of fewer than ~1.6M lanes they are smaller, and those of a
+kernel without libm-class calls may run on one thread (`runtime.parallel_min_lanes`), which leans
+the trial towards Numba. Where NumPy looks faster, one more Numba piece is timed before
+switching: a parallel piece that shares the cores with another program's threads can take a
+whole scheduler time slice. Later calls of at least TRIAL_LANES lanes use the faster; smaller
+ones stay on Numba.
 
 Every lane is computed once, on one backend, and keeps the value contract there (DESIGN.md §1: the
 backends agree bit for bit except in transcendental functions, each within its ulp bound). If a
@@ -42,7 +45,7 @@ from . import jit, runtime
 from .errors import VectorizeError
 
 TRIAL_LANES = runtime.TRIAL_LANES  # smaller calls keep the static choice (and the fast path)
-NUMBA_PIECE = 1 << 16  # 2-20 ms of a per-lane loop on 2 cores
+NUMBA_PIECE = 1 << 16  # the untimed parallel piece is half this, above every PARALLEL_MIN_LANES
 MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at most 1/MARGIN)
 
 
@@ -59,11 +62,12 @@ PLAN = (("numba", False), ("numba", False), ("numpy", False),
 
 
 def pieces(size: int, numpy_chunk: int, threads: int) -> list[int]:
-    """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES); at
-    least NUMBA_PIECE lanes are left after them, for the confirming piece."""
+    """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES): the NumPy
+    warm-up and the timed pieces all have one length, and as many lanes are left after them for
+    the confirming piece."""
     serial, parallel = 16, NUMBA_PIECE // 2  # above every PARALLEL_MIN_LANES (codegen/numba_module.py)
-    numpy = min(numpy_chunk * max(1, threads), (size - serial - parallel - 3 * NUMBA_PIECE) // 3)
-    return [serial, parallel, numpy, NUMBA_PIECE, numpy, NUMBA_PIECE, numpy]
+    piece = min(numpy_chunk * max(1, threads), (size - serial - parallel) // 6)
+    return [serial, parallel, piece, piece, piece, piece, piece]
 
 
 def _choice(per_lane: dict[str, float]) -> str:
@@ -95,10 +99,10 @@ def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any
                 per_lane[backend] = min(per_lane[backend], seconds / (stop - start) * 1e9)
         start = bounds[-1]
         if _choice(per_lane) == "numpy":  # a second look before leaving the static choice
-            values, seconds = piece(kernels["numba"], start, start + NUMBA_PIECE)
+            values, seconds = piece(kernels["numba"], start, start + lengths[-1])
             parts.append(values)
-            per_lane["numba"] = min(per_lane["numba"], seconds / NUMBA_PIECE * 1e9)
-            start += NUMBA_PIECE
+            per_lane["numba"] = min(per_lane["numba"], seconds / lengths[-1] * 1e9)
+            start += lengths[-1]
         choice = _choice(per_lane)
         if start < batch.size:
             parts.append(piece(kernels[choice], start, batch.size)[0])
@@ -110,4 +114,4 @@ def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any
         return None  # the caller runs the whole call, which raises it again
     outs = [np.concatenate([p[k] for p in parts]).reshape(batch.shape) for k in range(len(parts[0]))]
     result = tuple(outs) if returns_tuple else outs[0]
-    return result, Trial(per_lane["numba"], per_lane["numpy"], (NUMBA_PIECE, lengths[-1]), choice)
+    return result, Trial(per_lane["numba"], per_lane["numpy"], (lengths[-1], lengths[-1]), choice)
