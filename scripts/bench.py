@@ -362,13 +362,18 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 def calls_per_sample(timed_call: Callable[[], float], target_s: float) -> int:
     """How many calls one timed sample makes, from calls after the first (a first call can include
     a compilation: a second of compiling once left smoothstep's parallel kernels one call a sample
-    at 1e5, every sample paying the threads' wake-up). The fastest of three calls counts: one slow
-    call (a page fault, a late thread wake-up) would otherwise leave a variant few calls a sample
-    (poly_horner at 1e5: 23 calls a sample instead of ~150 read 1.3x slower than the same kernel
-    written by hand). A call of more than a second is timed once: a sample is one call anyway."""
+    at 1e5, every sample paying the threads' wake-up). The fastest call counts, of at least three
+    and of as many as fit in `target_s`: one slow call (a page fault, a late thread wake-up) would
+    otherwise leave a variant few calls a sample, each sample then paying the threads' wake-up
+    (poly_horner at 1e5 on the Numba backend: 11 calls a sample, with three calls timed, instead
+    of ~120, read 1.72x the same kernel written by hand). A call of more than a second is timed
+    once: a sample is one call anyway."""
     seconds = timed_call()
     if seconds < 1.0:
-        seconds = min(seconds, timed_call(), timed_call())
+        calls = [timed_call() for _ in range(2)]
+        while sum(calls) < target_s:
+            calls.append(timed_call())
+        seconds = min(seconds, *calls)
     return max(1, min(100_000, math.ceil(target_s / max(seconds, 1e-9))))
 
 
