@@ -370,10 +370,10 @@ def calls_per_sample(timed_call: Callable[[], float], target_s: float) -> int:
     once: a sample is one call anyway."""
     seconds = timed_call()
     if seconds < 1.0:
-        calls = [timed_call() for _ in range(2)]
+        calls = [seconds, timed_call(), timed_call()]
         while sum(calls) < target_s:
             calls.append(timed_call())
-        seconds = min(seconds, *calls)
+        seconds = min(calls)
     return max(1, min(100_000, math.ceil(target_s / max(seconds, 1e-9))))
 
 

@@ -111,8 +111,9 @@ def test_ratios_of_medians_with_too_few_rounds_in_common() -> None:
 
 
 @pytest.mark.parametrize(("calls", "want", "made"), [
-    ([0.004, 0.001, 0.002], 10, 3),  # the fastest of three: 10 ms / 1 ms
+    ([0.004, 0.001, 0.002, 0.003], 10, 4),  # calls until they took a sample's time: 10 ms / 1 ms
     ([0.5, 0.001, 0.5], 10, 3),  # one slow call (a late thread wake-up) does not decide
+    ([0.003, 0.003, 0.003, 0.0025], 4, 4),  # nor do three: a fourth fits in 10 ms, and counts
     ([0.05, 0.02, 0.03], 1, 3),  # slower than a sample: one call a sample
     ([3.0], 1, 1),  # more than a second: timed once
 ])
