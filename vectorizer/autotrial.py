@@ -13,9 +13,10 @@ split into pieces (`pieces`): lanes on Numba to compile or load its two drivers,
 to warm its memory (a first NumPy run pays a page fault for each new page of temporaries), then
 two timed pieces on each backend, alternating, and the rest on the faster. Every timed piece has
 the same length, so that each backend's cost per call weighs the same in its time a lane: Numba's
-worker threads, asleep after a NumPy piece, take 0.3-0.6 ms to wake on this VM, which once made a
-Numba piece of 65,536 lanes read 9 ns a lane for a kernel that runs at 1 ns (poly_horner), against
-NumPy's 256K-lane pieces at 7, and sent it to NumPy at 6.5x the cost. Each backend's time is
+worker threads, asleep after a NumPy piece, take 0.3-0.6 ms to wake on this VM. With Numba pieces
+of 65,536 lanes and NumPy's of 256K, poly_horner (~1 ns a lane on Numba, ~7 on NumPy, at 1e6)
+read a median of 10 ns a lane on Numba and 2.1x that on NumPy over 10 fresh processes, and once
+went to NumPy at 6.5x the cost; with one length, 6.5 ns and 3.5x. Each backend's time is
 the faster of its pieces: this host's other load only ever slows a piece down, and alternating
 puts a slow stretch of a few hundred milliseconds on both backends' readings instead of one (a
 single NumPy reading once sent cubic_root_bisect to NumPy at 1.6x the cost). NumPy's pieces are
@@ -45,7 +46,7 @@ from . import jit, runtime
 from .errors import VectorizeError
 
 TRIAL_LANES = runtime.TRIAL_LANES  # smaller calls keep the static choice (and the fast path)
-NUMBA_PIECE = 1 << 16  # the untimed parallel piece is half this, above every PARALLEL_MIN_LANES
+WARM_PARALLEL = 1 << 15  # the untimed parallel Numba piece: above every PARALLEL_MIN_LANES
 MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at most 1/MARGIN)
 
 
@@ -65,7 +66,7 @@ def pieces(size: int, numpy_chunk: int, threads: int) -> list[int]:
     """The length of each piece of PLAN in a call of `size` lanes (at least TRIAL_LANES): the NumPy
     warm-up and the timed pieces all have one length, and as many lanes are left after them for
     the confirming piece."""
-    serial, parallel = 16, NUMBA_PIECE // 2  # above every PARALLEL_MIN_LANES (codegen/numba_module.py)
+    serial, parallel = 16, WARM_PARALLEL  # PARALLEL_MIN_LANES: codegen/numba_module.py
     piece = min(numpy_chunk * max(1, threads), (size - serial - parallel) // 6)
     return [serial, parallel, piece, piece, piece, piece, piece]
 
