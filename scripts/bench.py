@@ -930,6 +930,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.kernel_list = [k for k in bench_kernels.KERNELS if k.quick or not args.quick]
     args.sizes = args.sizes or list(QUICK_SIZES if args.quick else FULL_SIZES)
     args.repeats = args.repeats or (QUICK_REPEATS if args.quick else FULL_REPEATS)
+    args.max_repeats = args.repeats * (1 if args.quick else EXTRA_ROUNDS)  # quick rounds go on
     if args.chart is not None:
         try:
             importlib.import_module("matplotlib")
@@ -954,7 +955,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "machine": machine_info(),
         "versions": versions(),
         "config": {"quick": args.quick, "sizes": args.sizes, "repeats": args.repeats,
-                   "max_repeats": args.repeats * (1 if args.quick else EXTRA_ROUNDS),
+                   "max_repeats": args.max_repeats,
                    "min_repeats": MIN_REPEATS, "budget_s": args.budget,
                    "kernels": [k.name for k in args.kernel_list], "verify_lanes": args.verify_lanes,
                    "numpy_erfc": bench_kernels.NUMPY_ERFC},
@@ -973,7 +974,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = Bench(args.kernel_list, args.sizes, args.repeats, args.verify_lanes,
                   target_s=0.002 if args.quick else 0.01,
                   slice_target_s=0.005 if args.quick else 0.05, log=log, budget_s=args.budget,
-                  max_repeats=args.repeats * (1 if args.quick else EXTRA_ROUNDS))
+                  max_repeats=args.max_repeats)
     with np.errstate(all="ignore"):
         bench.run()
 
