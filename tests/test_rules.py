@@ -18,7 +18,7 @@ import pytest
 from oracle import Raised, oracle, same_value, ulp_distance
 
 from vectorizer import VectorizeError, VectorizeOverflowError, rules, vectorize
-from vectorizer.passes.ops_to_lanes import NOT_CPYTHONS
+from vectorizer.passes.lane_exprs import NOT_CPYTHONS
 
 RNG = np.random.default_rng(7)
 SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, math.pi, math.inf, -math.inf, math.nan, 5e-324, 1e-300, 1e300,

@@ -35,7 +35,7 @@ from .errors import VectorizeTypeError
 ULP_BOUND = 5
 # CPython computes these itself instead of calling the C library, so per-lane compiled code (the
 # Numba backend, which calls libm) is not bit-exact for them: relative error bound, measured.
-# (gamma and lgamma are refused by the Numba backend: passes/ops_to_lanes.py, NOT_CPYTHONS.)
+# (gamma and lgamma are refused by the Numba backend: passes/lane_exprs.py, NOT_CPYTHONS.)
 NOT_LIBM_IN_CPYTHON = {"math.hypot": 0.0}
 
 I64_MIN = "-9223372036854775808"

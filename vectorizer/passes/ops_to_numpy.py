@@ -28,7 +28,6 @@ The runtime re-runs the original function on the first flagged lane (flag and pa
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
 import libcst as cst
 
@@ -36,19 +35,19 @@ from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.guards import Guards
-from ..analysis.liveness import Liveness, reads, writes
+from ..analysis.liveness import Liveness
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple
 from .numpy_fold import Folding, FoldRaised, NoFold, drop_dead_assignments, literal, static_check
+from .numpy_loops import NP_SCALAR, Loops
 
-_NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 _NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
 
 
-class _Lower(Expressions, Folding):
+class _Lower(Expressions, Folding, Loops):
     def __init__(self, ctx: Context, facts: Facts) -> None:
         self.ctx = ctx
         self.facts = facts
@@ -218,111 +217,6 @@ class _Lower(Expressions, Folding):
         if len(self.lines) == start + 1:
             del self.lines[start:]  # no else branch, and nothing to convert on the fall-through
 
-    def convert_join(self, end: dict | None, after: dict | None, mask: str | None) -> None:
-        """At the end of a branch of a uniform `if`, give the names the storage they have after
-        it: only one branch runs, and the other may have widened a bool to an int."""
-        if end is not None and after is not None:
-            self.convert(end, after, mask)
-
-    def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
-        """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
-        entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
-        lanes = lambda: self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)  # noqa: E731
-        self.convert(entry, header, mask, lanes)
-
-    def convert(self, now: dict, then: dict, mask: str | None, lanes: Callable[[], str] | None = None) -> None:
-        """Names stored as `now` has them, converted to the storage `then` gives them: a narrower
-        type widened (bool -> int -> float), a Python scalar that becomes per-lane made a NumPy
-        scalar (`~` on a Python bool is -1, not the logical not), and with `lanes`, a uniform array
-        that becomes per-lane repeated over the lanes. A name unbound in `now` is only read
-        where it has been set since."""
-        scalars: list[str] = []
-        for name in sorted(then):
-            if name not in now or now[name].maybe_unbound or name in self.ctx.loop_masks:
-                continue
-            before, after = now[name].val, then[name].val
-            if lanes is not None and isinstance(before.type, ArrayType) and after.batched and not before.batched:
-                self.emit(f"{name} = np.repeat({name}[None], {lanes()}, axis=0)")
-            elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
-                converted = self.coerce(name, before.type, after.type, mask)
-                if converted != name:  # float -> NUM keeps its storage
-                    self.emit(f"{name} = {converted}")
-            elif after.batched and not before.batched and after.type in _NP_SCALAR:
-                scalars.append(name)
-        if scalars:
-            converted = ", ".join(f"np.{_NP_SCALAR[then[n].val.type]}({n})" for n in scalars)
-            self.emit(f"{', '.join(scalars)} = {converted}")
-
-    def loop_lanes(self, loop: cst.While) -> str:
-        test = loop.test
-        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
-            return f"len({test.value})"
-        return self.lanes[-1]
-
-    def while_loop(self, s: cst.While, mask: str | None) -> None:
-        self.convert_entry(s, mask)
-        test = s.test
-        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
-            self.emit(f"while np.any({test.value}):")
-            inner: str | None = test.value
-            self.lanes.append(f"len({test.value})")
-            # What compact_loops must carry: the loop's batched values that it reads live from its
-            # entry or writes live to its exit. A name live through the loop that it never touches
-            # stays as it is (it may even be unbound here, assigned on a later iteration outside).
-            header = self.facts.loop_header.get(s, {})
-            carried = ((self.live.live_in.get(s, frozenset()) & reads(s))
-                       | (writes(s) & self.live.live_out.get(s, frozenset())))
-            self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
-                                                    and n != test.value)
-        else:
-            inner = mask
-            start, self.depth = len(self.lines), self.depth + 1
-            cond = self.lower(test, mask)
-            self.depth -= 1
-            setup = self.lines[start:]
-            del self.lines[start:]
-            if not setup:
-                self.emit(f"while {cond}:")
-            else:  # the test needs statements: they must run before every test, not once
-                self.emit("while True:")
-                self.lines.extend(setup)
-                self.emit(f"    if not {paren(cond)}:")
-                self.emit("        break")
-        self.depth += 1
-        self.loops += 1
-        self.suite(body_of(s.body), inner)
-        self.loops -= 1
-        self.depth -= 1
-        if inner is not mask:
-            self.lanes.pop()
-
-    def for_loop(self, s: cst.For, mask: str | None) -> None:
-        self.convert_entry(s, mask)
-        it = s.iter
-        # Iterate NumPy scalars: uniform arithmetic must follow the same checked rules as lanes
-        # (Python ints would raise ZeroDivisionError or grow past int64 on their own).
-        if isinstance(it, cst.Call):
-            args = [self.lower(a.value, mask) for a in it.args]
-            head = f"np.arange({', '.join(args)})"
-            if len(args) == 3 and self.folded(it.args[2].value) is None:
-                # A zero step raised (for_to_while checks it), but under a mask that only flags
-                # the lanes: the loop must then be empty, not divide by zero in np.arange.
-                head = f"{head} if {args[2]} != 0 else ()"
-        else:
-            head = f"np.asarray({self.lower(it, mask)})"
-        self.emit(f"for {code(s.target)} in {head}:")
-        values = [a.value for a in it.args] if isinstance(it, cst.Call) else []
-        consts = [c for c in map(self.folded, values) if isinstance(c, int)]
-        if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
-            self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
-        self.depth += 1
-        self.loops += 1
-        self.suite(body_of(s.body), mask)
-        self.loops -= 1
-        self.depth -= 1
-        if isinstance(s.target, cst.Name):
-            self.ranges.pop(s.target.value, None)
-
     # -- expressions -------------------------------------------------------------------------
     def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
         if isinstance(node, cst.Name) and node.value not in self.facts_locals() and node.value not in ("True", "False"):
@@ -473,7 +367,7 @@ class _Lower(Expressions, Folding):
 
     def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
         t = self.facts.vals[node].type if node in self.facts.vals else None
-        return f"np.{_NP_SCALAR[t]}({text})" if t in _NP_SCALAR else text
+        return f"np.{NP_SCALAR[t]}({text})" if t in NP_SCALAR else text
 
     def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type) -> str:
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the

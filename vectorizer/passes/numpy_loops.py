@@ -1,0 +1,148 @@
+"""Loops of `ops_to_numpy`, and the storage changes where paths meet.
+
+A masked loop (`while active:`, from while_to_masked and if_to_select) runs while any lane is
+active; a loop-carried name that becomes per-lane inside it (a Python scalar before) is made a
+NumPy value first, so that `~`, `&` and overflow follow NumPy's rules from the first iteration::
+
+    n = 0                                   n = 0
+    active = x > 1.0                        active = x > 1.0
+    while active:                   ->      n = np.int64(n)
+        x = x / 2.0                         while np.any(active):
+        n = (n + 1) if active else n            x = x / 2.0
+        active = active and (x > 1.0)           n = _vz_where(active, n + 1, n)
+                                                active = active & (x > 1.0)
+
+A uniform `while` keeps its test (re-evaluated after any statements it needs); a `for` over
+`range` iterates NumPy scalars (`np.arange`), so uniform arithmetic is checked as lanes are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..analysis.batched import Facts
+from ..analysis.liveness import Liveness, reads, writes
+from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
+from .base import Context, body_of, code, paren
+
+NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
+
+
+class Loops:
+    """Mixed into ops_to_numpy's lowering, whose `emit`, `lower`, `coerce`, `suite`, ... these use."""
+
+    ctx: Context
+    facts: Facts
+    lines: list[str]
+    depth: int
+    loops: int
+    lanes: list[str]
+    live: Liveness
+    ranges: dict[str, tuple[int, int]]
+
+    def convert_join(self, end: dict | None, after: dict | None, mask: str | None) -> None:
+        """At the end of a branch of a uniform `if`, give the names the storage they have after
+        it: only one branch runs, and the other may have widened a bool to an int."""
+        if end is not None and after is not None:
+            self.convert(end, after, mask)
+
+    def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
+        """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
+        entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
+        lanes = lambda: self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)  # noqa: E731
+        self.convert(entry, header, mask, lanes)
+
+    def convert(self, now: dict, then: dict, mask: str | None, lanes: Callable[[], str] | None = None) -> None:
+        """Names stored as `now` has them, converted to the storage `then` gives them: a narrower
+        type widened (bool -> int -> float), a Python scalar that becomes per-lane made a NumPy
+        scalar (`~` on a Python bool is -1, not the logical not), and with `lanes`, a uniform array
+        that becomes per-lane repeated over the lanes. A name unbound in `now` is only read
+        where it has been set since."""
+        scalars: list[str] = []
+        for name in sorted(then):
+            if name not in now or now[name].maybe_unbound or name in self.ctx.loop_masks:
+                continue
+            before, after = now[name].val, then[name].val
+            if lanes is not None and isinstance(before.type, ArrayType) and after.batched and not before.batched:
+                self.emit(f"{name} = np.repeat({name}[None], {lanes()}, axis=0)")
+            elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
+                converted = self.coerce(name, before.type, after.type, mask)
+                if converted != name:  # float -> NUM keeps its storage
+                    self.emit(f"{name} = {converted}")
+            elif after.batched and not before.batched and after.type in NP_SCALAR:
+                scalars.append(name)
+        if scalars:
+            converted = ", ".join(f"np.{NP_SCALAR[then[n].val.type]}({n})" for n in scalars)
+            self.emit(f"{', '.join(scalars)} = {converted}")
+
+    def loop_lanes(self, loop: cst.While) -> str:
+        test = loop.test
+        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
+            return f"len({test.value})"
+        return self.lanes[-1]
+
+    def while_loop(self, s: cst.While, mask: str | None) -> None:
+        self.convert_entry(s, mask)
+        test = s.test
+        if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
+            self.emit(f"while np.any({test.value}):")
+            inner: str | None = test.value
+            self.lanes.append(f"len({test.value})")
+            # What compact_loops must carry: the loop's batched values that it reads live from its
+            # entry or writes live to its exit. A name live through the loop that it never touches
+            # stays as it is (it may even be unbound here, assigned on a later iteration outside).
+            header = self.facts.loop_header.get(s, {})
+            carried = ((self.live.live_in.get(s, frozenset()) & reads(s))
+                       | (writes(s) & self.live.live_out.get(s, frozenset())))
+            self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
+                                                    and n != test.value)
+        else:
+            inner = mask
+            start, self.depth = len(self.lines), self.depth + 1
+            cond = self.lower(test, mask)
+            self.depth -= 1
+            setup = self.lines[start:]
+            del self.lines[start:]
+            if not setup:
+                self.emit(f"while {cond}:")
+            else:  # the test needs statements: they must run before every test, not once
+                self.emit("while True:")
+                self.lines.extend(setup)
+                self.emit(f"    if not {paren(cond)}:")
+                self.emit("        break")
+        self.depth += 1
+        self.loops += 1
+        self.suite(body_of(s.body), inner)
+        self.loops -= 1
+        self.depth -= 1
+        if inner is not mask:
+            self.lanes.pop()
+
+    def for_loop(self, s: cst.For, mask: str | None) -> None:
+        self.convert_entry(s, mask)
+        it = s.iter
+        # Iterate NumPy scalars: uniform arithmetic must follow the same checked rules as lanes
+        # (Python ints would raise ZeroDivisionError or grow past int64 on their own).
+        if isinstance(it, cst.Call):
+            args = [self.lower(a.value, mask) for a in it.args]
+            head = f"np.arange({', '.join(args)})"
+            if len(args) == 3 and self.folded(it.args[2].value) is None:
+                # A zero step raised (for_to_while checks it), but under a mask that only flags
+                # the lanes: the loop must then be empty, not divide by zero in np.arange.
+                head = f"{head} if {args[2]} != 0 else ()"
+        else:
+            head = f"np.asarray({self.lower(it, mask)})"
+        self.emit(f"for {code(s.target)} in {head}:")
+        values = [a.value for a in it.args] if isinstance(it, cst.Call) else []
+        consts = [c for c in map(self.folded, values) if isinstance(c, int)]
+        if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
+            self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
+        self.depth += 1
+        self.loops += 1
+        self.suite(body_of(s.body), mask)
+        self.loops -= 1
+        self.depth -= 1
+        if isinstance(s.target, cst.Name):
+            self.ranges.pop(s.target.value, None)
