@@ -184,7 +184,9 @@ def _block() -> str:
 def helper_source(code: str) -> str:
     """The helpers `code` calls, as text for its module ("" if none): the tables, the shared
     functions, and _vz_erf and/or _vz_erfc."""
-    used = {name for name in HELPERS if f"{name}(" in code}
+    import re  # not at the top: a warm start imports no `re`
+
+    used = {name for name in HELPERS if re.search(rf"\b{name}\b", code)}  # `_vz_erfc(x)`, `_vz_masked(m, _vz_erfc, x)`
     if not used:
         return ""
     parts = _block().split("\n\n\ndef ")

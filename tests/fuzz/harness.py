@@ -71,7 +71,8 @@ class Stats:
             + (f"  (other kinds ignored: {c['failed-other']})" if c["failed-other"] else ""),
             f"  passed via the NumPy-valued oracle: {c['passed-shim']}; lane-wise mix of the two oracles: "
             f"{c['passed-mixed']}; scalar function raised: {c['oracle-raised']}; "
-            f"empty batches: {c['empty']}",
+            f"empty batches: {c['empty']}; tiled to {TILED_LANES}+ lanes: {c['tiled']} "
+            f"({c['tiled-masked']} with gathered calls)",
             f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}",
             "  per backend (checks): " + "; ".join(
                 f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba")
@@ -294,6 +295,23 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
     except SyntaxError as exc:
         return Outcome("fail", f"generated source does not compile: {exc}")
     # 4. compare with the scalar oracle(s)
+    outcome = _against_oracles(vf, f, shim_module, args, classb, call_timeout)
+    # 5. the same lanes repeated into a batch of TILED_LANES: the paths of the generated helpers
+    #    that only large batches take (runtime.where's bit select, runtime.masked's gather)
+    big = tiled(args) if backend == "numpy" and outcome.status == "pass" else None
+    if big is not None and ("_vz_where(" in vf.source or "_vz_masked(" in vf.source):
+        STATS.counts["tiled"] += 1
+        STATS.counts["tiled-masked"] += "_vz_masked(" in vf.source
+        outcome = _against_oracles(vf, remembered(f), remembered(shim_module.f) if classb else None, big,
+                                   classb, call_timeout)
+        if outcome.status == "fail":
+            outcome.detail = f"the batch tiled to {big_size(big)} lanes: {outcome.detail}"
+    return outcome
+
+
+def _against_oracles(vf, f, shim, args: list, classb: bool, call_timeout: float) -> Outcome:
+    """Pass when vf keeps the contract against f, or (classb) against the NumPy-valued shim, or
+    lane by lane against either."""
     try:
         with time_limit(ORACLE_TIMEOUT + call_timeout, "oracle check"):
             problem = compare(vf, f, args)
@@ -301,7 +319,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
                 return Outcome("pass")
             if not classb:
                 return Outcome("fail", problem)
-            shim_f = shim_module.f
+            shim_f = getattr(shim, "f", shim)  # the shim module, or its (remembered) function
             if compare(vf, shim_f, args) is None:
                 return Outcome("pass", via="shim")
             mixed = lanewise_either(vf, f, shim_f, args)
@@ -310,6 +328,41 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
             return Outcome("fail", f"{problem}\n(NumPy-valued oracle: {mixed})")
     except FuzzTimeout as exc:
         return Outcome("fail", f"hang: {exc}")
+
+
+TILED_LANES = 4096  # where runtime.where's bit select and runtime.masked's gather begin
+
+
+def tiled(args: list) -> list | None:
+    """The 1-d batch repeated to at least TILED_LANES lanes (uniform arguments as they are), or
+    None when there is no 1-d batch of several lanes. Each lane's outcome is a lane of the small
+    batch's, and the first failing lane is the same one."""
+    sizes = {a.size for a in args if isinstance(a, np.ndarray) and a.ndim == 1 and a.size > 1}
+    if len(sizes) != 1:
+        return None
+    size = sizes.pop()
+    reps = -(-TILED_LANES // size)
+    return [np.tile(a, reps) if isinstance(a, np.ndarray) and a.ndim == 1 and a.size == size else a for a in args]
+
+
+def big_size(args: list) -> int:
+    return max(np.size(a) for a in args)
+
+
+def remembered(f):
+    """f with each distinct lane's value remembered (a tiled batch repeats a few lanes thousands
+    of times); exceptions are not remembered: the oracle stops at the first."""
+    values: dict = {}
+
+    def lane(*args):
+        key = tuple((type(a).__name__, repr(a)) for a in args)  # repr tells -0.0 from 0.0
+        if key not in values:
+            values[key] = f(*args)
+        return values[key]
+
+    lane.__name__, lane.__qualname__, lane.__module__ = f.__name__, f.__qualname__, f.__module__
+    lane.__signature__ = inspect.signature(f)
+    return lane
 
 
 def _engine_frames(exc: BaseException) -> str:

@@ -48,7 +48,7 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     parts.append(body.rstrip("\n"))
     # The helpers it calls come after it: the function is what a reader opens the file for.
     specials = special.helper_source(body)
-    for helper in ("where", "Compaction"):  # runtime's own, also called by the special functions
+    for helper in ("where", "masked", "Compaction"):  # runtime's own, also called by the special functions
         if f"_vz_{helper}(" in body + specials:
             parts.append(runtime_helper(helper))
     if specials:

@@ -31,13 +31,14 @@ import ast
 
 import libcst as cst
 
-from .. import rules
+from .. import rules, special
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.guards import Guards
 from ..analysis.liveness import Liveness
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
+from ..runtime import HEAVY_CALLS
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple
@@ -346,7 +347,7 @@ class _Lower(Expressions, Folding, Loops):
         # An operand the expression uses twice is computed once.
         args = [self.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
         if not impl.checks:
-            return paren(impl.expr.format(*args))
+            return paren(self.on_mask(impl.expr.format(*args), impl, operands, mask))
         args = [self.temp(a) for a in args]
         uses_result = any("{r}" in c.pred for c in impl.checks)
         uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
@@ -355,7 +356,7 @@ class _Lower(Expressions, Folding, Loops):
             # Only some lanes get here, and the check flags them: the value must not raise for the
             # others, as Python's `1 / 0` would. NumPy scalars give inf/nan instead (unobserved).
             values = [self.as_numpy_scalar(a, o) for a, o in zip(args, operands)] + args[len(operands):]
-        result = impl.expr.format(*values)
+        result = self.on_mask(impl.expr.format(*values), impl, operands, mask)
         if uses_result:
             result = self.temp(result, "r")
         for c in impl.checks:
@@ -364,6 +365,26 @@ class _Lower(Expressions, Folding, Loops):
             pred = (c.lane or c.pred) if uniform else c.pred
             (self.check_uniform if uniform else self.check)(mask, pred.format(*args, r=result))
         return paren(result)
+
+    def on_mask(self, text: str, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None) -> str:
+        """A costly call (`np.power(...)`, `_vz_erfc(...)`) of lanes under a batched mask, outside
+        loops, as `_vz_masked(mask, fn, ...)`: computed on those lanes alone when at most half the
+        lanes take the branch (runtime.masked). Lanes outside the mask are never read: a masked
+        block's values reach other lanes only through a select on its mask."""
+        if mask is None or self.loops or impl.result is not FLOAT or not text.startswith(("np.", "_vz_erf")):
+            return text
+        vals = [self.facts.vals.get(o) for o in operands]
+        if not any(v is not None and v.batched for v in vals) or any(v is None or not isinstance(v.type, Type) for v in vals):
+            return text
+        call = ast.parse(text, mode="eval").body
+        if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            return text
+        func = ast.unparse(call.func)
+        if func.removeprefix("np.") not in HEAVY_CALLS or not (func.startswith("np.") or func in special.HELPERS):
+            return text
+        parts = [mask, func, *map(ast.unparse, call.args), *(f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords)]
+        return f"_vz_masked({', '.join(parts)})"
 
     def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
         t = self.facts.vals[node].type if node in self.facts.vals else None
