@@ -75,3 +75,29 @@ def test_a_mask_dropped_as_dead_is_not_carried(k):
     x = floats_with_specials(-50.0, 50.0)
     check(vectorize(dead_store_after_branch_loop, backend="numpy", fallback="error"),
           dead_store_after_branch_loop, x, k)
+
+
+def raise_then_read(x: float, n: int) -> float:
+    total = 0.0
+    k = 0
+    while k < n:
+        if x > 1e300:
+            raise ValueError("huge")  # flags its lanes only: the others read x below
+        total += x
+        k += 1
+    return total
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_raise_in_a_masked_block_does_not_hide_later_reads(seed):
+    # Found by the fuzzer's tiled check (reg_5441f3be8f): liveness ended every path at the
+    # `raise` of a masked block, so `x`, read after it, was not carried when the loop compacted
+    # its lanes (shapes (2382,) and (5000,) in the generated code: a refusal as a vectorizer bug).
+    rng = np.random.default_rng(seed)
+    n = rng.integers(0, 40, 5000)
+    x = rng.normal(size=5000)
+    vf = vectorize(raise_then_read, backend="numpy", fallback="error")
+    check(vf, raise_then_read, x, n)
+    x[n > 0] = np.where(rng.random(np.count_nonzero(n > 0)) < 0.001, 1e301, x[n > 0])  # a few lanes raise
+    check(vf, raise_then_read, x, n)
+    assert ".compact(" in vf.source

@@ -62,6 +62,7 @@ class Liveness:
         self.live_out: dict[cst.CSTNode, frozenset[str]] = {}
         self.live_in: dict[cst.CSTNode, frozenset[str]] = {}
         self.masked_blocks = masked_blocks
+        self.masked_depth = 0  # inside a masked block, `raise` ends only the lanes of its mask
         self.block(func.body, frozenset())
 
     def block(self, block: cst.BaseSuite, out: frozenset[str]) -> frozenset[str]:
@@ -84,7 +85,11 @@ class Liveness:
                 live = self.small(small, live)
             return live
         if isinstance(stmt, cst.If) and stmt in self.masked_blocks:
-            return self.block(stmt.body, out) | reads(stmt.test)
+            self.masked_depth += 1
+            try:
+                return self.block(stmt.body, out) | reads(stmt.test)
+            finally:
+                self.masked_depth -= 1
         if isinstance(stmt, cst.If):
             then = self.block(stmt.body, out)
             if isinstance(stmt.orelse, cst.If):
@@ -120,7 +125,9 @@ class Liveness:
         if isinstance(small, cst.Return):
             return frozenset(reads(small.value))
         if isinstance(small, cst.Raise):
-            return frozenset()  # the path ends; the message is only built by the scalar re-run
+            # The path ends (the message is only built by the scalar re-run); in array code the
+            # other lanes go on past it.
+            return out if self.masked_depth else frozenset()
         if isinstance(small, cst.Assert):
             return out | reads(small.test)
         if isinstance(small, cst.AugAssign):
