@@ -208,3 +208,21 @@ def test_a_loop_mask_stays_per_lane(xs):
     # masked loop, and the NumPy lowering's own analysis then read its mask as uniform.
     check(vectorize(returns_after_a_batched_inner_loop, backend="numpy", fallback="error"),
           returns_after_a_batched_inner_loop, np.array(xs))
+
+
+def bool_stored_as_float(b: bool, x: float) -> float:
+    y = 1.0 / x  # a check: the function has a flag array, so loop masks drop flagged lanes
+    if x > 1.0:
+        x = b  # a bool here, stored as a float where it meets the lanes that keep their float
+        while x:
+            x = False
+    return x + y
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.booleans(), min_size=1, max_size=12), st.lists(floats(), min_size=12, max_size=12))
+def test_a_loop_mask_read_from_a_number_is_its_truth_value(bs, xs):
+    # Found by the fuzzer (reg_d95d757753): `while x:` on a bool stored as 0.0/1.0 made the mask
+    # a float array, and `& ~flag` raised TypeError (a refusal reported as a vectorizer bug).
+    b, x = np.array(bs), np.array(xs[: len(bs)])
+    check(vectorize(bool_stored_as_float, backend="numpy", fallback="error"), bool_stored_as_float, b, x)

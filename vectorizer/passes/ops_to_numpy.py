@@ -167,6 +167,9 @@ class _Lower(Expressions, Folding, Loops):
             if isinstance(target, cst.Name):
                 name = target.value
                 if name in self.ctx.loop_masks:
+                    t = self.facts.val(small.value).type
+                    if t is not BOOL and isinstance(t, Type):  # a bool stored as a number where paths met
+                        value = self.truthy(value, t)
                     value = f"{paren(value)}{_NOT_FLAG}"
                 self.emit(f"{name} = {value}")
             else:
