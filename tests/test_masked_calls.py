@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import check
 
-from vectorizer import special, vectorize
+from vectorizer import rules, special, vectorize
 from vectorizer.runtime import masked
 
 HOSTILE = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 5e-324, -5e-324, 1.7976931348623157e308,
@@ -169,3 +169,21 @@ def test_both_sides_of_an_even_split_are_gathered():
     vf = vectorize(two_sided)
     check(vf, two_sided, x)
     assert _gathered_calls(vf) == 2
+
+
+def pow_branch(x: float, y: float) -> float:
+    if x > 5.0:
+        return x ** y
+    return x
+
+
+@pytest.mark.parametrize("y", [0.5, 1.5, "lanes"])
+def test_a_gathered_helper_is_defined_in_the_module(y):
+    """`_vz_masked(m, _vz_power, x, y)` passes the helper without calling it: the module must
+    still define it (a NameError once, found by the fuzzer's tiled check)."""
+    rng = np.random.default_rng(11)
+    x = _floats(rng, 6000, -20.0, 10.0)
+    exponent = rng.uniform(-3.0, 3.0, 6000) if y == "lanes" else y
+    vf = vectorize(pow_branch)
+    check(vf, pow_branch, x, exponent, ulps=rules.ULP_BOUND)  # x ** 0.5 is sqrt: 1 ulp from glibc's pow at times
+    assert _gathered_calls(vf) == 1 and "def _vz_power(" in vf.source

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from oracle import Raised, oracle, same_value, ulp_distance
+from oracle import check as oracle_check
 
 from vectorizer import VectorizeError, VectorizeOverflowError, rules, vectorize
 from vectorizer.passes.lane_exprs import NOT_CPYTHONS
@@ -194,3 +195,97 @@ def test_erf_and_erfc_approximations_stay_within_the_bound_everywhere():
         assert same_value(math.erf(v), e, rules.ULP_BOUND), ("erf", v, math.erf(v), e)
         assert f or same_value(math.erfc(v), c, rules.ULP_BOUND), ("erfc", v, math.erfc(v), c)
     assert math.erfc(27.3) == 0.0 and math.erfc(26.5) > 2.2250738585072014e-308  # the flagged range
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("exponent", ["0.0", "0.5", "0.687", "0.99", "1.0", "1.01", "-0.5", "3"])
+def test_constant_powers_overflow_exactly_where_python_does(exponent, backend, tmp_path):
+    """`x ** c`: a constant exponent in [0, 0.99] cannot overflow (|x| ** c < 1e306), so its
+    check is not emitted; every other exponent keeps it. Each lane agrees with CPython either way,
+    DBL_MAX, inf, NaN and subnormals included, and negative bases under integral exponents."""
+    if backend == "numba":
+        pytest.importorskip("numba")
+    path = tmp_path / f"const_pow_{exponent.replace('.', '_').replace('-', 'm')}.py"
+    path.write_text(f"def f(x: float) -> float:\n    return x ** {exponent}\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = __import__(path.stem)
+    finally:
+        sys.path.pop(0)
+    vf = vectorize(module.f, fallback="error", backend=backend)
+    big = [1.7976931348623157e308, 1e308, 1e300, 5e-324, 0.0, -0.0, 1.0, math.inf, math.nan, 2.5, 1e-300]
+    negative = [-2.0, -1e308] if float(exponent).is_integer() else []  # else complex: refused, tested above
+    for values in (big, [*negative, *big], [*big, 1.7976931348623157e308 * 0.5]):
+        oracle_check(vf, module.f, np.array(values))
+    if backend == "numpy":
+        assert ("1e+308" in vf.source) == (not 0 <= float(exponent) <= 0.99)
+
+
+POW_SPECIALS = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, 4.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324,
+                1e-300, 1e300, 1.7976931348623157e308, -1.7976931348623157e308, 3.0, -3.0]
+
+
+@pytest.mark.parametrize("y", [0.0, -0.0, 0.25, -0.25, -0.5, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 1 / 3, 0.687, 1.5, math.nan])
+def test_numpys_scalar_exponents_are_cs_pow_except_one_half(y):
+    """rules.py emits np.power for a constant exponent other than 0.5: with one exponent for every
+    element NumPy may take a fast path (x ** 0.5 is sqrt: -0.0 at -0.0, NaN at -inf), so each
+    such exponent must give C's pow, bit for bit, on every special base. (An exponent array takes
+    no fast path.)"""
+    x = np.array(POW_SPECIALS)
+    with np.errstate(all="ignore"):
+        scalar = np.power(x, y, dtype=np.float64)
+        elementwise = np.power(x, np.full(x.size, y), dtype=np.float64)
+    assert scalar.tobytes() == elementwise.tobytes()
+
+
+def _pow_module(tmp: Path, stem: str, body: str):
+    (tmp / f"{stem}.py").write_text("import math\n\n\n" + textwrap.dedent(body))
+    sys.path.insert(0, str(tmp))
+    try:
+        return __import__(stem)
+    finally:
+        sys.path.pop(0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_exponent_of_one_half_is_cs_pow_at_minus_zero_and_minus_inf(backend, tmp_path):
+    """NumPy computes x ** 0.5 as sqrt(x) when the exponent is one number for every element:
+    -0.0 at -0.0 and NaN at -inf, where Python gives 0.0 and inf. Literal, uniform and batched
+    exponents, through `**`, pow() and math.pow, lane by lane against CPython."""
+    if backend == "numba":
+        pytest.importorskip("numba")
+    module = _pow_module(tmp_path, f"half_{backend}", """
+        def star(x: float) -> float:
+            return x ** 0.5
+
+
+        def call(x: float) -> float:
+            return pow(x, 0.5)
+
+
+        def math_pow(x: float) -> float:
+            return math.pow(x, 0.5)
+
+
+        def two(x: float, y: float) -> float:
+            return x ** y
+
+
+        def two_math(x: float, y: float) -> float:
+            return math.pow(x, y)
+        """)
+    x = np.array([-0.0, -math.inf, 0.0, math.inf, math.nan, 4.0, 2.0, 5e-324, 1.7976931348623157e308])
+    for name in ("star", "call", "math_pow"):
+        f = getattr(module, name)
+        vf = vectorize(f, fallback="error", backend=backend)
+        oracle_check(vf, f, x)
+        assert vf(np.array([-0.0])).tobytes() == np.array([0.0]).tobytes()
+    for name in ("two", "two_math"):
+        f = getattr(module, name)
+        vf = vectorize(f, fallback="error", backend=backend)
+        for y in (0.5, np.array([0.5]), np.full(x.size, 0.5), np.array(0.5)):
+            oracle_check(vf, f, x, y)
+        oracle_check(vf, f, -0.0, 0.5)  # both uniform: NumPy scalars take the fast path too
+        oracle_check(vf, f, np.float64(-math.inf), 0.5)
+    with pytest.raises(ValueError, match="math domain error"):  # a negative base: flagged, re-run
+        vectorize(module.math_pow, backend=backend)(np.array([4.0, -4.0]))

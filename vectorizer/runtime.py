@@ -179,6 +179,19 @@ def where(cond, yes, no):
     return bits.view(kind)
 
 
+def power(x, y):
+    """np.power(x, y) in float64, with pow's values at -0.0 and -inf for an exponent of 0.5.
+
+    When the exponent is one number for every element, NumPy computes x ** 0.5 as sqrt(x): -0.0
+    at -0.0 and NaN at -inf, where pow (and Python) give 0.0 and inf. sqrt(|x|) keeps the speed
+    (sqrt is correctly rounded; glibc's pow is at times 1 ulp from it, within the bound) and
+    pow's values there; a negative base's lane is flagged anyway (a complex result, or math.pow's
+    domain error). NumPy's other scalar exponents give C's pow (tests/test_rules.py)."""
+    if np.ndim(y) == 0 and y == 0.5:
+        return np.sqrt(np.abs(x), dtype=np.float64)
+    return np.power(x, y, dtype=np.float64)
+
+
 def masked(mask, fn, *args, **kwargs):
     """fn(*args, **kwargs) for the lanes of `mask`; the other lanes hold 0 (nothing reads them).
 
@@ -456,7 +469,7 @@ PARALLEL_MIN_LANES_LIGHT = 1 << 17
 HEAVY_CALLS = frozenset({
     "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc",
+    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power",
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
 
 # backend="auto": the first call this large of a specialization on Numba times both backends

@@ -55,6 +55,8 @@ class _Scalarize(ast.NodeTransformer):
         f = node.func
         if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr == "vectorize":
             return ast.Call(f.args[0], node.args, [])  # np.vectorize(math.gamma, ...)(x) -> math.gamma(x)
+        if isinstance(f, ast.Name) and f.id == "_vz_power":  # runtime.power -> libm's pow
+            return ast.Call(_math("pow"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
         if isinstance(f, ast.Name) and f.id in special.HELPERS:  # NumPy's erf/erfc -> libm's
             return ast.Call(_math(f.id.removeprefix("_vz_")), node.args, [])
         if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"):

@@ -31,7 +31,7 @@ import ast
 
 import libcst as cst
 
-from .. import rules, special
+from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.guards import Guards
@@ -370,11 +370,11 @@ class _Lower(Expressions, Folding, Loops):
         return paren(result)
 
     def on_mask(self, text: str, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None) -> str:
-        """A costly call (`np.power(...)`, `_vz_erfc(...)`) of lanes under a batched mask, outside
+        """A costly call (`np.exp(...)`, `_vz_power(...)`) of lanes under a batched mask, outside
         loops, as `_vz_masked(mask, fn, ...)`: computed on those lanes alone when at most half the
         lanes take the branch (runtime.masked). Lanes outside the mask are never read: a masked
         block's values reach other lanes only through a select on its mask."""
-        if mask is None or self.loops or impl.result is not FLOAT or not text.startswith(("np.", "_vz_erf")):
+        if mask is None or self.loops or impl.result is not FLOAT or not text.startswith(("np.", "_vz_")):
             return text
         vals = [self.facts.vals.get(o) for o in operands]
         if not any(v is not None and v.batched for v in vals) or any(v is None or not isinstance(v.type, Type) for v in vals):
@@ -383,8 +383,8 @@ class _Lower(Expressions, Folding, Loops):
         if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) \
                 or any(k.arg is None for k in call.keywords):
             return text
-        func = ast.unparse(call.func)
-        if func.removeprefix("np.") not in HEAVY_CALLS or not (func.startswith("np.") or func in special.HELPERS):
+        func = ast.unparse(call.func)  # np.exp, or a generated helper: _vz_erfc, _vz_power
+        if (func.removeprefix("np.") if func.startswith("np.") else func) not in HEAVY_CALLS:
             return text
         parts = [mask, func, *map(ast.unparse, call.args), *(f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords)]
         return f"_vz_masked({', '.join(parts)})"
