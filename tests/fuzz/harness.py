@@ -297,9 +297,10 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
     # 4. compare with the scalar oracle(s)
     outcome = _against_oracles(vf, f, shim_module, args, classb, call_timeout)
     # 5. the same lanes repeated into a batch of TILED_LANES: the paths of the generated helpers
-    #    that only large batches take (runtime.where's bit select, runtime.masked's gather)
+    #    that only large batches take (runtime.where's bit select, runtime.masked's gather, a
+    #    masked loop's compaction from Compaction.MIN_LANES)
     big = tiled(args) if backend == "numpy" and outcome.status == "pass" else None
-    if big is not None and ("_vz_where(" in vf.source or "_vz_masked(" in vf.source):
+    if big is not None and any(h in vf.source for h in ("_vz_where(", "_vz_masked(", "_vz_Compaction(")):
         STATS.counts["tiled"] += 1
         STATS.counts["tiled-masked"] += "_vz_masked(" in vf.source
         outcome = _against_oracles(vf, remembered(f), remembered(shim_module.f) if classb else None, big,
@@ -330,7 +331,7 @@ def _against_oracles(vf, f, shim, args: list, classb: bool, call_timeout: float)
         return Outcome("fail", f"hang: {exc}")
 
 
-TILED_LANES = 4096  # where runtime.where's bit select and runtime.masked's gather begin
+TILED_LANES = 4096  # where runtime.where's bit select and runtime.masked's gather begin (compaction: 2048)
 
 
 def tiled(args: list) -> list | None:
