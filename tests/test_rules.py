@@ -185,7 +185,9 @@ def test_erf_and_erfc_approximations_stay_within_the_bound_everywhere():
     rng = np.random.default_rng(7)
     edges = np.array([2.0**e * (1 + j / 4) for e in range(-1, 5) for j in range(4)] + [0.5, 26.5, 27.3])
     near = np.concatenate([np.nextafter(edges, -np.inf), edges, np.nextafter(edges, np.inf)])
-    x = np.concatenate([near, -near, rng.uniform(-0.5, 0.5, 3000), np.exp(rng.uniform(-745.0, 3.4, 3000)),
+    # the low 27 bits all set: |x| - h, and the argument of exp(-e)'s series, at their largest
+    tails = (rng.uniform(0.5, 27.3, 1000).view(np.int64) | ((1 << 27) - 1)).view(np.float64)
+    x = np.concatenate([near, -near, tails, rng.uniform(-0.5, 0.5, 3000), np.exp(rng.uniform(-745.0, 3.4, 3000)),
                         [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 1e300, -1e300]])
     with np.errstate(all="ignore"):
         got_erf, got_erfc = special._vz_erf(x), special._vz_erfc(x)
