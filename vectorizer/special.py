@@ -184,12 +184,18 @@ def _block() -> str:
     return block.split("# -- to here", 1)[0].rstrip()
 
 
+def mentions(code: str, name: str) -> bool:
+    """Whether `code` names `name` as a whole word: called, `_vz_erfc(x)`, or passed,
+    `_vz_masked(m, _vz_erfc, x)` (a generated module defines the helpers it mentions)."""
+    import re  # not at the top: a warm start imports no `re`
+
+    return re.search(rf"\b{re.escape(name)}\b", code) is not None
+
+
 def helper_source(code: str) -> str:
     """The helpers `code` calls, as text for its module ("" if none): the tables, the shared
     functions, and _vz_erf and/or _vz_erfc."""
-    import re  # not at the top: a warm start imports no `re`
-
-    used = {name for name in HELPERS if re.search(rf"\b{name}\b", code)}  # `_vz_erfc(x)`, `_vz_masked(m, _vz_erfc, x)`
+    used = {name for name in HELPERS if mentions(code, name)}
     if not used:
         return ""
     parts = _block().split("\n\n\ndef ")

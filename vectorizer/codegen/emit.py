@@ -16,7 +16,6 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 from __future__ import annotations
 
 import functools
-import re
 
 from .. import __version__, special
 from ..analysis.types import ArrayType, TupleType, Val
@@ -50,7 +49,7 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     # The helpers it calls come after it: the function is what a reader opens the file for.
     specials = special.helper_source(body)
     for helper in ("where", "masked", "power", "Compaction"):  # runtime's own, also called by the special functions
-        if re.search(rf"\b_vz_{helper}\b", body + specials):  # called, or passed: `_vz_masked(m, _vz_power, x, y)`
+        if special.mentions(body + specials, f"_vz_{helper}"):
             parts.append(runtime_helper(helper))
     if specials:
         parts.append(specials)
