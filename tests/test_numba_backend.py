@@ -258,6 +258,30 @@ def cube_root(x: float) -> float:
     return math.cbrt(x) + 1.0
 
 
+def range_step(n: int, s: int) -> int:
+    total = 0
+    for i in range(0, n, s):
+        total += i
+    return total
+
+
+def range_step_zero(n: int) -> int:
+    if n < 0:
+        return -n
+    total = 0
+    for i in range(0, n, 0):
+        total += i
+    return total
+
+
+def range_step_folded_to_zero(n: int) -> int:
+    s = 0
+    total = 0
+    for i in range(min(max(n * n, -3), 6), 6, s * s):  # the step folds to the literal 0
+        total += i
+    return total
+
+
 # -- helpers -----------------------------------------------------------------------------------
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
@@ -308,6 +332,28 @@ def scalar_exception(f, *args) -> BaseException:
 # Mostly small ints (results fit), some near 2**32 (products overflow), some anywhere in int64.
 INTS = st.one_of(ints(-1000, 1000), ints(-(2**32), 2**32), ints())
 HOSTILE = floats()
+
+
+def test_a_zero_range_step_raises_pythons_valueerror(backend):
+    """range(0, n, s) with s == 0 on some lanes: ValueError from the first such lane, as the
+    loop raises it; on Numba the lane is flagged and re-run, never Numba's own ValueError."""
+    @SETTINGS
+    @given(columns(ints(-20, 20), ints(-3, 3), dtypes=[np.int64, np.int64]))
+    def run(args):
+        run_check(range_step, backend, *args)
+
+    run()
+
+
+@pytest.mark.parametrize("f", [range_step_zero, range_step_folded_to_zero], ids=lambda f: f.__name__)
+def test_a_literal_zero_range_step_raises_pythons_valueerror(f, backend):
+    """A step that is the literal 0, written or folded from constants (found by the fuzzer: the
+    Numba backend checked only steps that were not numbers, so Numba's own ValueError escaped
+    as a vectorizer bug)."""
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        f(17)
+    run_check(f, backend, np.array([-2, 17, -8612230266, 0, 3], dtype=np.int64))
+    run_check(f, backend, np.array([-2, -5], dtype=np.int64))  # range_step_zero: every lane returns first
 
 
 # -- int64: Numba wraps silently; we patch exactly or refuse -----------------------------------

@@ -196,8 +196,9 @@ class _Lanes(LaneExpressions):
         it = s.iter
         if isinstance(it, cst.Call):
             args = [self.temp(self.expr(a.value)) for a in it.args]
-            if len(args) == 3 and not is_number(args[2]):
-                self.check(f"{args[2]} == 0")  # range() arg 3 must not be zero
+            if len(args) == 3 and (not is_number(args[2]) or float(args[2]) == 0):
+                # range() arg 3 must not be zero: a literal 0 (written, or folded) fails every lane
+                self.check(f"{args[2]} == 0")
             head = f"range({', '.join(args)})"
         else:
             head = self.expr(it)
