@@ -15,6 +15,7 @@ Ratios pair the samples of each round (the median of the per-round ratios: `add_
     numba ufunc   the scalar code under numba.vectorize (serial CPU target)
     jax           jax.jit(jax.vmap(f)) with lax control flow, x64 (inputs already on device)
     vec numpy     vectorizer, backend="numpy"
+    vec numpy+vm  vectorizer, backend="numpy", vector_math=True (glibc's vector math via Numba)
     vec numba     vectorizer, backend="numba"  (skipped with a note while unavailable)
     vec auto      vectorizer, backend="auto"   (skipped with a note while unavailable)
     memcpy floor  np.copyto of as many bytes as the kernel's inputs and output together
@@ -167,12 +168,12 @@ def build_jax(kernel: Kernel) -> Impl:
                 finish=lambda out: out.block_until_ready())
 
 
-def _vectorizer_builder(backend: str) -> Callable[[Kernel], Impl]:
+def _vectorizer_builder(backend: str, **options: bool) -> Callable[[Kernel], Impl]:
     def build(kernel: Kernel) -> Impl:
         from vectorizer import VectorizeError, vectorize
 
         try:
-            vf = vectorize(kernel.func, backend=backend, fallback="error")
+            vf = vectorize(kernel.func, backend=backend, fallback="error", **options)
         except VectorizeError as exc:
             raise Refused(_error_text(exc)) from None
         except (ValueError, TypeError) as exc:
@@ -218,6 +219,9 @@ VARIANTS: tuple[Variant, ...] = (
             "x64, inputs on device", build_jax, compiled=True),
     Variant("vec_numpy", "vectorizer numpy", 'vectorize(f, backend="numpy")',
             _vectorizer_builder("numpy"), compiled=True),
+    Variant("vec_numpy_vm", "vectorizer numpy+vm", 'vectorize(f, backend="numpy", vector_math=True): '
+            "exp, log, pow, erfc... through glibc's 4-lane vector math", _vectorizer_builder("numpy", vector_math=True),
+            compiled=True),
     Variant("vec_numba", "vectorizer numba", 'vectorize(f, backend="numba")',
             _vectorizer_builder("numba"), compiled=True),
     Variant("vec_auto", "vectorizer auto", 'vectorize(f, backend="auto")',
@@ -696,7 +700,7 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
     pairs = [("vec_numpy", "numpy"), ("vec_numpy", "numba"), ("vec_numpy", "jax"),
-             ("vec_numba", "numba"), ("vec_auto", "numpy")]
+             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_auto", "numpy")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

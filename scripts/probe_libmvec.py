@@ -14,8 +14,9 @@ a `<4 x double>` and stores the result), and reports, per function, on one threa
   uniform samples of a typical range and hostile values (0, -0.0, subnormals, huge, inf, NaN),
   counting lanes CPython raises on separately (vectorizer flags those lanes anyway).
 
-It needs Numba and a glibc with libmvec (2.22+; erfc and the others from 2.35). It is a probe for
-a possible NumPy-backend option, not something vectorizer uses.
+It needs Numba and a glibc with libmvec (2.22+; erfc and the others from 2.35). vectorizer's
+`vector_math=True` (vectorizer/vecmath.py) calls the same symbols the same way; this script
+measures them alone.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ def test_options_are_values_with_a_stable_key():
     a, b = Options(backend="numba", reassociate=True), Options(backend="numba", reassociate=True)
     assert a == b and hash(a) == hash(b) and a != Options(backend="numba")
     assert a.key() == (f"backend='numba',compact=True,fallback='warn',optimize={bool(sys.flags.optimize)},"
-                       "reassociate=True")
+                       "reassociate=True,vector_math=False")
     assert Options().optimize is bool(sys.flags.optimize) and Options(optimize=True).optimize is True
     with pytest.raises(AttributeError, match="immutable"):
         a.backend = "numpy"  # type: ignore[misc]

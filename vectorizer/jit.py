@@ -25,6 +25,13 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
+def cpu_has(feature: str) -> bool:
+    """Whether LLVM finds `feature` ("avx2") on this CPU (imports llvmlite, not Numba)."""
+    import llvmlite.binding as llvm
+
+    return bool(llvm.get_host_cpu_features().get(feature, False))
+
+
 def warn_once(kind: str, message: str) -> None:
     if kind not in _warned:
         _warned.add(kind)

@@ -38,6 +38,7 @@ from .passes import (
     ops_to_lanes,
     ops_to_numpy,
     share_branch_math,
+    vector_math,
     vectorize_loops,
     while_to_masked,
 )
@@ -77,6 +78,8 @@ PASSES: list[tuple[str, Pass]] = [
     ("ops_to_numpy", ops_to_numpy.transform),
     # Needs the carried names ops_to_numpy records for each masked loop.
     ("compact_loops", compact_loops.transform),
+    # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
+    ("vector_math", vector_math.transform),
 ]
 
 

@@ -470,6 +470,7 @@ HEAVY_CALLS = frozenset({
     "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power",
+    "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
 
 # backend="auto": the first call this large of a specialization on Numba times both backends

@@ -31,7 +31,8 @@ class Vmapped:
     """A vmapped function (call it like JAX's)."""
 
     def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
-                 *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False) -> None:
+                 *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
+                 vector_math: bool = False) -> None:
         for name, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
             if isinstance(axes, dict):
                 raise VectorizeValueError(f"vmap {name} as a dict needs dict arguments or results, which "
@@ -48,7 +49,7 @@ class Vmapped:
             inner = inner.base
         self.base: Callable[..., Any] = inner.scalar if isinstance(inner, VectorizedFunction) else inner
         self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
-            inner, backend=backend, fallback=fallback, reassociate=reassociate)
+            inner, backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
         functools.update_wrapper(self, self.base)
         self.__signature__ = inspect.signature(self.base)
 
@@ -144,7 +145,8 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_size: int | None = None,
-         backend: str = "numpy", fallback: str = "warn", reassociate: bool = False) -> Vmapped:
+         backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
+         vector_math: bool = False) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
@@ -153,8 +155,10 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_s
             tuple/list with one entry per positional argument. Keyword arguments map axis 0.
         out_axes: where the mapped axis goes in each output: an int, None, or one per output.
         axis_size: the size of the mapped axis when no argument is mapped.
+        backend, fallback, reassociate, vector_math: as for `vectorize`.
     """
-    return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate)
+    return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate,
+                   vector_math=vector_math)
 
 
 __all__: Sequence[str] = ["Vmapped", "vmap"]

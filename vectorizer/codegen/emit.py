@@ -70,7 +70,10 @@ def runtime_helper(name: str) -> str:
 
 def imports_for(code: str) -> list[str]:
     lines = [ln for ln in code.splitlines() if not ln.lstrip().startswith("#")]
-    return ["import numpy as np"] + (["import math"] if any("math." in ln for ln in lines) else [])
+    imports = ["import numpy as np"] + (["import math"] if any("math." in ln for ln in lines) else [])
+    if special.mentions("\n".join(lines), "_vz_vm"):  # vector_math=True (passes/vector_math.py)
+        imports.append("from vectorizer import vecmath as _vz_vm")
+    return imports
 
 
 def tidy(text: str) -> str:
