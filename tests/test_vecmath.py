@@ -229,3 +229,24 @@ def test_a_function_numba_cannot_compile_falls_back_with_a_warning(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         vecmath.exp(x)  # warned once; NumPy's exp from now on in this process
+
+
+@pytest.mark.numba
+def test_auto_backend_accepts_the_option():
+    needs_numba_and_libmvec()
+    vf = vectorize(piecewise, backend="auto", vector_math=True)
+    x, y = np.linspace(-5.0, 80.0, 3000), np.linspace(3.0, -2.0, 3000)
+    check(vf, piecewise, x, y, ulps=rules.ULP_BOUND + 1)
+    assert vf.backend == "numba"  # a call this small keeps the static choice (no trial)
+
+
+@pytest.mark.numba
+def test_the_compiled_loops_refuse_strided_arrays():
+    needs_numba_and_libmvec()
+    from numba.core.errors import TypingError
+
+    x = np.linspace(0.0, 1.0, 16)
+    with pytest.raises(TypingError):  # 4 doubles in a row would read across the stride
+        vecmath._load()["exp"](x[::2], np.empty(8))
+    with pytest.raises(TypingError):
+        vecmath._load()["exp"](x.astype(np.float32), np.empty(16, np.float32))

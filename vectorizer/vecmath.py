@@ -38,6 +38,7 @@ FUNCTIONS: dict[str, tuple[str, int, Callable]] = {
 # Not hypot: its OverflowError check reads the result (`np.isinf(r)`, rules.py), so a vector
 # function a few ulp below DBL_MAX where libm rounds to inf would hide the exception. pow's check
 # reads its result with a margin (|r| > 1e308), which a few ulp cannot cross.
+
 # What generated code names a function by besides `np.<name>`: the special functions' helpers.
 ALIASES = {"_vz_erf": "erf", "_vz_erfc": "erfc", "_vz_power": "power"}
 
@@ -68,13 +69,22 @@ def _four(symbol, arity):
         builder.store(builder.call(fn, ins), at(signature.args[-2], args[-2], args[-1]), align=8)
         return context.get_dummy_value()
     return codegen
+
+
+def _typed(symbol, *args):
+    """The intrinsic's signature and code, for contiguous float64 arrays only (4 doubles are read
+    and written in a row): anything else is a typing error, never a read across strides."""
+    arrays = args[0::2]
+    if any(not isinstance(a, types.Array) or a.layout != "C" or a.dtype != types.float64 for a in arrays):
+        return None
+    return types.void(*args), _four(symbol, len(arrays) - 1)
 '''
 
 _UNARY = '''
 
 @intrinsic
 def _{name}4(typingctx, x, i, out, j):
-    return types.void(x, i, out, j), _four("_ZGVdN4v_{name}", 1)
+    return _typed("_ZGVdN4v_{name}", x, i, out, j)
 
 
 @numba.njit(nogil=True, cache=NUMBA_CACHE)
@@ -95,7 +105,7 @@ _BINARY = '''
 
 @intrinsic
 def _{name}4(typingctx, x, i, y, k, out, j):
-    return types.void(x, i, y, k, out, j), _four("_ZGVdN4vv_{name}", 2)
+    return _typed("_ZGVdN4vv_{name}", x, i, y, k, out, j)
 
 
 @numba.njit(nogil=True, cache=NUMBA_CACHE)
@@ -164,7 +174,8 @@ def _load() -> dict[str, Callable]:
 
 def _compile() -> dict[str, Callable]:
     import ctypes
-    import hashlib
+
+    from .cache import cache_key
 
     if not jit.available():
         jit.warn_once("vecmath", "vectorizer: vector_math=True needs Numba (pip install numba); "
@@ -185,10 +196,7 @@ def _compile() -> dict[str, Callable]:
         jit.warn_once("vecmath", f"vectorizer: vector_math=True: this glibc's libmvec lacks {missing} "
                       "(glibc 2.35 has them all); NumPy's functions run for those")
     source = numba_source(path, names)
-    key = "vecmath-" + hashlib.sha256(source.encode()).hexdigest()
-    from .cache import cache_key
-
-    return dict(jit.load(source, cache_key(key), "KERNELS"))
+    return dict(jit.load(source, cache_key("vecmath", source), "KERNELS"))
 
 
 def _run(mvec: str, *arrays: np.ndarray) -> bool:
