@@ -181,7 +181,10 @@ def test_a_lane_value_does_not_depend_on_batch_size_shape_or_layout():
     assert vecmath.power(y[:, None], np.array([1.7])).ravel().tobytes() == full.tobytes()
     assert vecmath.power(2.5, y).tobytes() == vecmath.power(np.full(y.shape, 2.5), y).tobytes()
     assert vecmath.exp(np.empty(0)).shape == (0,)
-    assert isinstance(vecmath.exp(1.0), np.float64) and vecmath.exp(1.0) == np.exp(1.0)  # 0-d: NumPy's
+    for i in (0, 500, 1002):  # one number (a value uniform across lanes) gets the same value, a NumPy scalar
+        one = vecmath.exp(float(x[i]))
+        assert isinstance(one, np.float64) and one == whole[i]
+        assert vecmath.power(float(y[i]), 1.7) == full[i] and isinstance(vecmath.power(float(y[i]), 1.7), np.float64)
 
 
 @pytest.mark.numba

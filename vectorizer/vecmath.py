@@ -5,8 +5,9 @@ Each function here takes what the NumPy call takes and returns a float64 array o
 four lanes a call to glibc's AVX2 `_ZGVdN4v_exp`, from a loop compiled by Numba, 2-10x less time
 a lane than NumPy's scalar libm loop on CPUs without AVX-512 (scripts/probe_libmvec.py). The
 values stay within `rules.ULP_BOUND` of CPython's (tests/test_vecmath.py); they are not always
-the same bits. Every lane gets the vector function's value, the last few included (they run
-padded to four), so a lane's value does not depend on the batch size.
+the same bits. Every value gets the vector function's, the last few lanes included (they run
+padded to four) and a single number (a value uniform across lanes) too: a lane's value depends
+on its arguments alone, not on the batch size or on what else is batched.
 
 The Numba module is generated text, compiled once into the on-disk cache like a Numba backend
 kernel (jit.load). Where Numba, an AVX2 CPU, glibc's libmvec, or one of its functions is
@@ -38,6 +39,10 @@ FUNCTIONS: dict[str, tuple[str, int, Callable]] = {
 # Not hypot: its OverflowError check reads the result (`np.isinf(r)`, rules.py), so a vector
 # function a few ulp below DBL_MAX where libm rounds to inf would hide the exception. pow's check
 # reads its result with a margin (|r| > 1e308), which a few ulp cannot cross.
+
+# Exponents NumPy computes without pow (a square, sqrt, reciprocal...: exact, ~10x cheaper),
+# which stay NumPy's: a literal in the code (passes/vector_math.py), or one number at run time.
+CHEAP_EXPONENTS = (-1, 0, 0.5, 1, 2)
 
 # What generated code names a function by besides `np.<name>`: the special functions' helpers.
 ALIASES = {"_vz_erf": "erf", "_vz_erfc": "erfc", "_vz_power": "power"}
@@ -216,11 +221,16 @@ def _run(mvec: str, *arrays: np.ndarray) -> bool:
 
 
 def _as_lanes(x: object) -> np.ndarray | None:
-    """x as a float64 array with at least one dimension, or None (a 0-d value, another dtype)."""
+    """x as a contiguous float64 array, or None (another dtype: a Python int beyond int64...)."""
     a = np.asarray(x)
-    if a.ndim == 0 or a.dtype.kind not in "biuf" or (a.dtype.kind == "f" and a.dtype != np.float64):
+    if a.dtype.kind not in "biuf" or (a.dtype.kind == "f" and a.dtype != np.float64):
         return None
-    return np.ascontiguousarray(a, dtype=np.float64)
+    return np.asarray(a, dtype=np.float64, order="C")  # not ascontiguousarray: it makes 0-d 1-d
+
+
+def _result(out: np.ndarray) -> np.ndarray | np.float64:
+    """A NumPy scalar for one number (as a ufunc gives), else the array."""
+    return out[()] if out.ndim == 0 else out
 
 
 def _unary(name: str) -> Callable:
@@ -231,7 +241,7 @@ def _unary(name: str) -> Callable:
         if a is not None and a.size:
             out = np.empty(a.shape)
             if _run(mvec, a.reshape(-1), out.reshape(-1)):
-                return out
+                return _result(out)
         return numpy_fn(x)
 
     call.__name__ = call.__qualname__ = name
@@ -247,11 +257,13 @@ def _binary(name: str) -> Callable:
             raise TypeError(f"vector math computes in float64, not {dtype}")
         a, b = np.asarray(x), np.asarray(y)
         shape = np.broadcast_shapes(a.shape, b.shape)
-        if shape and 0 not in shape and (a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1):
+        if numpy_fn is runtime.power and b.ndim == 0 and b.dtype.kind in "biuf" and b in CHEAP_EXPONENTS:
+            return numpy_fn(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
+        if 0 not in shape and (a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1):
             xs, ys = _as_lanes(a.reshape(-1)), _as_lanes(b.reshape(-1))
             out = np.empty(shape)
             if xs is not None and ys is not None and _run(mvec, xs, ys, out.reshape(-1)):
-                return out
+                return _result(out)
         return numpy_fn(x, y) if numpy_fn is runtime.power else numpy_fn(x, y, dtype=np.float64)
 
     call.__name__ = call.__qualname__ = name

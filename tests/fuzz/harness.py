@@ -2,7 +2,8 @@
 
 `differential(program_module, shim_module, args, classb)` vectorizes `f` with `fallback="error"`
 on each backend of `BACKENDS` (`VECTORIZER_FUZZ_BACKENDS`, default `numpy`; `numpy,numba` checks
-the Numba backend too, compiling every program) and compares it with the scalar oracle (tests/oracle.py `check`): values bit-exact, exceptions of
+the Numba backend too, compiling every program; `numpy_vm` is the NumPy backend with
+`vector_math=True`, whose second oracle is the shim with vecmath's values) and compares it with the scalar oracle (tests/oracle.py `check`): values bit-exact, exceptions of
 the same type and message on the first failing lane. A `VectorizeError` refusal is not a failure
 (it is counted with its reason); anything else raised while transforming is. The generated source
 must be the same when generated twice, and must compile.
@@ -37,6 +38,7 @@ import strategies
 from hypothesis import strategies as st
 
 import vectorizer
+from fuzz import shim as fuzz_shim
 from vectorizer import (
     VectorizeError,
     VectorizeInputError,
@@ -75,7 +77,7 @@ class Stats:
             f"({c['tiled-masked']} with gathered calls)",
             f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}",
             "  per backend (checks): " + "; ".join(
-                f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba")
+                f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba", "numpy_vm")
                 if c[f"pass-{b}"] or c[f"refused-{b}"])
             + (f"; Numba could not compile (NumPy ran it, with a warning): {c['numba-compile-fallback']}"
                if c["numba-compile-fallback"] else ""),
@@ -256,7 +258,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
     # 1. transform: refuse with a VectorizeError or succeed; nothing else
     try:
         with time_limit(CALL_TIMEOUT, "vectorize(f).source"):
-            vf = vectorize(f, fallback="error", backend=backend)
+            vf = _vectorize(f, backend)
             first = vf.source
     except VectorizeError as exc:
         return _refused(exc, f)
@@ -273,7 +275,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
         return Outcome("fail", f"generated source does not compile: {exc}\n{first}")
     try:
         with time_limit(CALL_TIMEOUT, "vectorize(f).source"):
-            again = vectorize(f, fallback="error", backend=backend).source if twice else first
+            again = _vectorize(f, backend).source if twice else first
     except Exception as exc:  # noqa: BLE001
         return Outcome("fail", f"second transform raised {type(exc).__name__}: {exc}")
     if again != first:
@@ -295,11 +297,26 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
     except SyntaxError as exc:
         return Outcome("fail", f"generated source does not compile: {exc}")
     # 4. compare with the scalar oracle(s)
+    fuzz_shim.VECTOR_MATH = backend == "numpy_vm"
+    try:
+        return _compare_batches(vf, f, shim_module, args, classb, call_timeout, backend)
+    finally:
+        fuzz_shim.VECTOR_MATH = False
+
+
+def _vectorize(f, backend: str):
+    """`numpy_vm` is the NumPy backend with vector_math=True."""
+    if backend == "numpy_vm":
+        return vectorize(f, fallback="error", backend="numpy", vector_math=True)
+    return vectorize(f, fallback="error", backend=backend)
+
+
+def _compare_batches(vf, f, shim_module, args: list, classb: bool, call_timeout: float, backend: str) -> Outcome:
     outcome = _against_oracles(vf, f, shim_module, args, classb, call_timeout)
     # 5. the same lanes repeated into a batch of TILED_LANES: the paths of the generated helpers
     #    that only large batches take (runtime.where's bit select, runtime.masked's gather, a
     #    masked loop's compaction from Compaction.MIN_LANES)
-    big = tiled(args) if backend == "numpy" and outcome.status == "pass" else None
+    big = tiled(args) if backend in ("numpy", "numpy_vm") and outcome.status == "pass" else None
     if big is not None and any(h in vf.source for h in ("_vz_where(", "_vz_masked(", "_vz_Compaction(")):
         STATS.counts["tiled"] += 1
         STATS.counts["tiled-masked"] += "_vz_masked(" in vf.source

@@ -26,11 +26,8 @@ from __future__ import annotations
 
 import ast
 
-from ..vecmath import ALIASES, FUNCTIONS
+from ..vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS
 from .base import Context
-
-# Exponents NumPy computes without pow (its scalar fast paths), or runtime.power with sqrt.
-_CHEAP_EXPONENTS = (-1, 0, 0.5, 1, 2)
 
 
 def _name(node: ast.AST) -> str | None:
@@ -58,7 +55,7 @@ def _cheap_powers(tree: ast.AST) -> set[int]:
         if isinstance(fn, ast.Name) and fn.id == "_vz_masked" and len(args) > 1:
             fn, args = args[1], args[2:]
         exponent = _literal(args[1]) if len(args) == 2 else None
-        if _name(fn) == "power" and type(exponent) in (int, float) and exponent in _CHEAP_EXPONENTS:
+        if _name(fn) == "power" and type(exponent) in (int, float) and exponent in CHEAP_EXPONENTS:
             cheap.add(id(fn))
     return cheap
 
