@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from oracle import check, same_value
-from strategies import SPECIAL_FLOATS, arrays, floats
+from strategies import SPECIAL_FLOATS, arrays, floats, ints
 
 from vectorizer import rules, vecmath, vectorize
 from vectorizer.options import Options
@@ -40,6 +40,10 @@ def piecewise(x, y):
     elif x < 50.0:
         return x ** 0.687
     return math.atan2(x, y) + math.hypot(x, y)
+
+
+def int_power(a: int, b: int):
+    return a ** b
 
 
 def needs_numba_and_libmvec():
@@ -71,6 +75,15 @@ def test_generated_code_calls_vector_math_except_in_checks_and_cheap_powers():
     default = vectorize(piecewise)
     default(np.array([-1.0, 1.0, 10.0, 100.0]), np.ones(4))
     assert "_vz_vm" not in default.source and "from vectorizer import" not in default.source
+
+
+def test_an_int_power_stays_numpy_int_power():
+    vf = vectorize(int_power, vector_math=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        vf(np.array([3, 2]), np.array([2, -1]))
+    assert "np.power(a, np.maximum(b, 0))" in vf.source  # int64 in NumPy; libmvec's pow is a float one
+    assert "_vz_vm.power(a, b, dtype=np.float64)" in vf.source  # a negative exponent: a float result
 
 
 def test_erfc_helper_is_replaced_not_copied():
@@ -253,3 +266,12 @@ def test_the_compiled_loops_refuse_strided_arrays():
         vecmath._load()["exp"](x[::2], np.empty(8))
     with pytest.raises(TypingError):
         vecmath._load()["exp"](x.astype(np.float32), np.empty(16, np.float32))
+
+
+@pytest.mark.numba
+@settings(max_examples=40, deadline=None)
+@given(arrays(ints(-60, 60), dtype=np.int64), arrays(ints(-6, 70), dtype=np.int64))
+def test_int_powers_keep_the_contract(a, b):
+    needs_numba_and_libmvec()
+    n = min(len(a), len(b))
+    check(vectorize(int_power, vector_math=True), int_power, a[:n], b[:n], ulps=rules.ULP_BOUND)

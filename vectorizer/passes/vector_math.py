@@ -16,8 +16,9 @@ A function is renamed wherever it is referenced (called, or handed to `_vz_maske
 
 * in the statements that compute the flags: a check compares its estimate with a threshold, and
   whether a lane is re-run must not move with the last bits of a vector function;
-* `np.power` by a literal 2, 0.5, 1, 0 or -1: NumPy computes those as x * x, sqrt... (exact,
-  and ~10x cheaper than any pow).
+* `np.power` without `dtype=np.float64`, which may be an int power (int64 in NumPy, as Python's
+  ints; libmvec's `pow` is a float one), and `np.power` by a literal 2, 0.5, 1, 0 or -1, which
+  NumPy computes as x * x, sqrt... (exact, and ~10x cheaper than any pow).
 
 The module imports `_vz_vm` (codegen/emit.py). Last in the list: it edits the finished array code.
 """
@@ -44,26 +45,30 @@ def _literal(node: ast.AST) -> object:
     return node.value if isinstance(node, ast.Constant) else None
 
 
-def _cheap_powers(tree: ast.AST) -> set[int]:
-    """The ids of `np.power` / `_vz_power` references whose exponent is a cheap literal, called
-    directly or through `_vz_masked(mask, fn, x, y)`."""
-    cheap = set()
+def _float_powers(tree: ast.AST) -> set[int]:
+    """The ids of the `np.power` / `_vz_power` references to rename: called (directly or through
+    `_vz_masked(mask, fn, x, y)`) in float64 and by an exponent that is not a cheap literal."""
+    found = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         fn, args = node.func, node.args
         if isinstance(fn, ast.Name) and fn.id == "_vz_masked" and len(args) > 1:
             fn, args = args[1], args[2:]
-        exponent = _literal(args[1]) if len(args) == 2 else None
-        if _name(fn) == "power" and type(exponent) in (int, float) and exponent in CHEAP_EXPONENTS:
-            cheap.add(id(fn))
-    return cheap
+        if _name(fn) != "power" or len(args) != 2:
+            continue
+        in_float = isinstance(fn, ast.Name) or any(  # `_vz_power` is float by construction
+            k.arg == "dtype" and ast.unparse(k.value) == "np.float64" for k in node.keywords)
+        exponent = _literal(args[1])
+        if in_float and not (type(exponent) in (int, float) and exponent in CHEAP_EXPONENTS):
+            found.add(id(fn))
+    return found
 
 
 def _renames(tree: ast.AST, flag: str | None) -> list[tuple[int, int, int, str]]:
     """(line, start column, end column in UTF-8 bytes, new text) for each reference to rename."""
     found: list[tuple[int, int, int, str]] = []
-    cheap = _cheap_powers(tree)
+    powers = _float_powers(tree)
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.AugAssign | ast.Assign):
@@ -71,7 +76,7 @@ def _renames(tree: ast.AST, flag: str | None) -> list[tuple[int, int, int, str]]
             if any(isinstance(t, ast.Name) and t.id == flag for t in targets):
                 return
         name = _name(node)
-        if name is not None and id(node) not in cheap:
+        if name is not None and (name != "power" or id(node) in powers):
             assert node.end_lineno == node.lineno and node.end_col_offset is not None
             found.append((node.lineno, node.col_offset, node.end_col_offset, f"_vz_vm.{name}"))
             return
