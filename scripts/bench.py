@@ -226,11 +226,14 @@ VARIANTS: tuple[Variant, ...] = (
             _vectorizer_builder("numba"), compiled=True),
     Variant("vec_auto", "vectorizer auto", 'vectorize(f, backend="auto")',
             _vectorizer_builder("auto"), compiled=True),
+    Variant("vec_auto_vm", "vectorizer auto+vm", 'vectorize(f, backend="auto", vector_math=True)',
+            _vectorizer_builder("auto", vector_math=True), compiled=True),
     Variant("memcpy", "memcpy floor", "np.copyto of as many bytes as inputs + output (reads and "
             "writes that many bytes)", build_memcpy, verify=False),
 )
 BASELINES = {"numpy": ("numpy",), "numba": ("numba_prange", "numba_vectorize"), "jax": ("jax",),
-             "python": ("python",), "backends": ("vec_numpy", "vec_numba")}
+             "python": ("python",), "backends": ("vec_numpy", "vec_numba"),
+             "backends_vm": ("vec_numpy_vm", "vec_numba")}
 
 
 def _error_text(exc: BaseException) -> str:
@@ -700,7 +703,7 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
     pairs = [("vec_numpy", "numpy"), ("vec_numpy", "numba"), ("vec_numpy", "jax"),
-             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_auto", "numpy")]
+             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

@@ -105,6 +105,11 @@ def targets(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         rows.append((f"auto / faster of the two backends @{_size(size)}: every kernel ≤ 1.1×",
                      f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
                      _misses(auto, lambda x: x <= 1.1)))
+    for size in [s for s in res.sizes if s >= 100_000]:
+        auto = res.ratios(size, "vec_auto_vm", "backends_vm")
+        rows.append((f"auto, vector_math=True / faster of NumPy+vm and Numba @{_size(size)}: every kernel ≤ 1.1×",
+                     f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
+                     _misses(auto, lambda x: x <= 1.1)))
 
     straight = [k for k, info in res.kernels.items() if info["category"].split(",")[0].strip() in STRAIGHT_LINE]
     speed_np = {k: 1 / x for k, x in res.ratios(big, "vec_numpy", "python", straight).items()}

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "bench.py"
 STATUSES = {"ok", "skipped", "refused", "mismatch", "error"}
 VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize", "jax",
-            "vec_numpy", "vec_numpy_vm", "vec_numba", "vec_auto", "memcpy"}
+            "vec_numpy", "vec_numpy_vm", "vec_numba", "vec_auto", "vec_auto_vm", "memcpy"}
 
 
 def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
         assert kernel in kernels and size in sizes and variant in VARIANTS
         assert r["status"] in STATUSES
         assert r["status"] not in ("mismatch", "error"), r
-        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python", "backends"}
+        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python", "backends", "backends_vm"}
         if r["status"] != "ok":
             assert r["note"], r  # every variant that did not run says why
             continue

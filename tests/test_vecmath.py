@@ -48,14 +48,10 @@ def int_power(a: int, b: int):
 
 def needs_numba_and_libmvec():
     pytest.importorskip("numba")
-    path, why = vecmath.libmvec()
-    if path is None:
+    why = vecmath.unavailable()
+    if why:
         pytest.skip(why)
-    from llvmlite import binding
-
-    if not binding.get_host_cpu_features().get("avx2", False):
-        pytest.skip("no AVX2")
-    assert vecmath._load(), "glibc's vector math did not load: these tests would check NumPy's functions"
+    assert vecmath.kernels(), "glibc's vector math did not load: these tests would check NumPy's functions"
 
 
 # -- the generated code (no Numba needed) --------------------------------------------------------
@@ -161,7 +157,7 @@ def _inputs(arity: int, rng: np.random.Generator) -> list[np.ndarray]:
 def test_each_function_is_within_the_ulp_bound_of_cpython(name):
     needs_numba_and_libmvec()
     mvec, arity, _ = vecmath.FUNCTIONS[name]
-    assert mvec in vecmath._load(), f"libmvec's {mvec} is missing: this glibc is older than 2.35"
+    assert mvec in vecmath.kernels(), f"libmvec's {mvec} is missing: this glibc is older than 2.35"
     if not hasattr(math, REFERENCE.get(name, name)):
         pytest.skip(f"this Python has no math.{REFERENCE.get(name, name)}")
     reference = getattr(math, REFERENCE.get(name, name))
@@ -236,7 +232,7 @@ def test_a_function_numba_cannot_compile_falls_back_with_a_warning(monkeypatch):
     def broken(*arrays):
         raise TypingError("injected")
 
-    monkeypatch.setitem(vecmath._load(), "exp", broken)
+    monkeypatch.setitem(vecmath.kernels(), "exp", broken)
     monkeypatch.setattr(jit, "_warned", set())
     x = np.linspace(-3.0, 3.0, 10)
     with pytest.warns(jit.JitWarning, match="could not compile libmvec's exp .TypingError"):
@@ -256,6 +252,7 @@ def test_auto_backend_accepts_the_option():
     assert vf.backend == "numba"  # a call this small keeps the static choice (no trial)
 
 
+
 @pytest.mark.numba
 def test_the_compiled_loops_refuse_strided_arrays():
     needs_numba_and_libmvec()
@@ -263,9 +260,9 @@ def test_the_compiled_loops_refuse_strided_arrays():
 
     x = np.linspace(0.0, 1.0, 16)
     with pytest.raises(TypingError):  # 4 doubles in a row would read across the stride
-        vecmath._load()["exp"](x[::2], np.empty(8))
+        vecmath.kernels()["exp"](x[::2], np.empty(8))
     with pytest.raises(TypingError):
-        vecmath._load()["exp"](x.astype(np.float32), np.empty(16, np.float32))
+        vecmath.kernels()["exp"](x.astype(np.float32), np.empty(16, np.float32))
 
 
 @pytest.mark.numba
@@ -294,3 +291,9 @@ def test_vmap_takes_the_option_on_per_example_arrays():
     want = np.array([log_sum_exp(row) for row in rows])
     # each exp and log within the bound; the sum of 7 positive terms adds a rounding each
     np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+@pytest.mark.parametrize("fn", [vecmath.power, vecmath.arctan2])
+def test_binary_functions_compute_in_float64_only(fn):
+    with pytest.raises(TypeError, match="computes in float64"):
+        fn(np.ones(4), np.ones(4), dtype=np.float32)  # generated code never asks for another dtype

@@ -166,7 +166,7 @@ _kernels: dict[str, Callable] | None = None
 _loading = threading.Lock()  # chunks run on threads: all of them wait for the first load
 
 
-def _load() -> dict[str, Callable]:
+def kernels() -> dict[str, Callable]:
     """libmvec's function per libmvec name, compiled (or read from the cache) on first use;
     empty where vector math is unavailable (after one JitWarning saying why)."""
     global _kernels
@@ -177,22 +177,28 @@ def _load() -> dict[str, Callable]:
     return _kernels
 
 
+def unavailable() -> str:
+    """Why vector math cannot run here ("" where it can), without compiling anything."""
+    if not jit.available():
+        return "vector_math=True needs Numba (pip install numba)"
+    path, why = libmvec()
+    if path is None:
+        return f"vector_math=True: {why}"
+    if not jit.cpu_has("avx2"):  # libmvec's 4-lane functions would stop the process on SIGILL
+        return "vector_math=True needs a CPU with AVX2"
+    return ""
+
+
 def _compile() -> dict[str, Callable]:
     import ctypes
 
     from .cache import cache_key
 
-    if not jit.available():
-        jit.warn_once("vecmath", "vectorizer: vector_math=True needs Numba (pip install numba); "
-                      "NumPy's functions run instead")
+    why = unavailable()
+    if why:
+        jit.warn_once("vecmath", f"vectorizer: {why}; NumPy's functions run instead")
         return {}
-    path, why = libmvec()
-    if path is None:
-        jit.warn_once("vecmath", f"vectorizer: vector_math=True: {why}; NumPy's functions run instead")
-        return {}
-    if not jit.cpu_has("avx2"):  # libmvec's 4-lane functions would stop the process on SIGILL
-        jit.warn_once("vecmath", "vectorizer: vector_math=True needs a CPU with AVX2; NumPy's functions run instead")
-        return {}
+    path, _ = libmvec()
     library = ctypes.CDLL(path)
     arity = {mvec: count for mvec, count, _ in FUNCTIONS.values()}
     names = [n for n in arity if hasattr(library, f"_ZGVdN4{'v' * arity[n]}_{n}")]
@@ -206,14 +212,14 @@ def _compile() -> dict[str, Callable]:
 
 def _run(mvec: str, *arrays: np.ndarray) -> bool:
     """Fill the last array with libmvec's `mvec` of the others; False where it cannot run."""
-    kernels = _load()
-    kernel = kernels.get(mvec)
+    loaded = kernels()
+    kernel = loaded.get(mvec)
     if kernel is None:
         return False
     try:
         kernel(*arrays)
     except (*jit.compile_errors(), *jit.cache_load_errors()) as exc:
-        kernels.pop(mvec, None)
+        loaded.pop(mvec, None)
         jit.warn_once(f"vecmath:{mvec}", f"vectorizer: vector_math=True: Numba could not compile libmvec's {mvec} "
                       f"({type(exc).__name__}: {exc}); NumPy's function runs instead")
         return False
@@ -249,27 +255,41 @@ def _unary(name: str) -> Callable:
     return call
 
 
-def _binary(name: str) -> Callable:
-    mvec, _, numpy_fn = FUNCTIONS[name]
+def _binary(mvec: str, x: object, y: object) -> np.ndarray | np.float64 | None:
+    """libmvec's `mvec` of x and y, broadcast as NumPy does; None where it cannot run."""
+    a, b = np.asarray(x), np.asarray(y)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    if 0 in shape or not ((a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1)):
+        return None
+    xs, ys = _as_lanes(a.reshape(-1)), _as_lanes(b.reshape(-1))
+    if xs is None or ys is None:
+        return None
+    out = np.empty(shape)
+    return _result(out) if _run(mvec, xs, ys, out.reshape(-1)) else None
 
-    def call(x, y, dtype=np.float64):
-        if dtype is not np.float64:
-            raise TypeError(f"vector math computes in float64, not {dtype}")
-        a, b = np.asarray(x), np.asarray(y)
-        shape = np.broadcast_shapes(a.shape, b.shape)
-        if numpy_fn is runtime.power and b.ndim == 0 and b.dtype.kind in "biuf" and b in CHEAP_EXPONENTS:
-            return numpy_fn(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
-        if 0 not in shape and (a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1):
-            xs, ys = _as_lanes(a.reshape(-1)), _as_lanes(b.reshape(-1))
-            out = np.empty(shape)
-            if xs is not None and ys is not None and _run(mvec, xs, ys, out.reshape(-1)):
-                return _result(out)
-        return numpy_fn(x, y) if numpy_fn is runtime.power else numpy_fn(x, y, dtype=np.float64)
 
-    call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"{numpy_fn.__name__}(x, y) through libmvec's {mvec}, four lanes a call."
-    return call
+def _float64(dtype: object) -> None:
+    if dtype is not np.float64:
+        raise TypeError(f"vector math computes in float64, not {dtype}")
+
+
+def power(x, y, dtype=np.float64):
+    """runtime.power(x, y) through libmvec's pow, four lanes a call."""
+    _float64(dtype)
+    b = np.asarray(y)
+    if b.ndim == 0 and b.dtype.kind in "biuf" and b in CHEAP_EXPONENTS:
+        return runtime.power(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
+    got = _binary("pow", x, y)
+    return runtime.power(x, y) if got is None else got
+
+
+def arctan2(x, y, dtype=np.float64):
+    """np.arctan2(x, y) through libmvec's atan2, four lanes a call."""
+    _float64(dtype)
+    got = _binary("atan2", x, y)
+    return np.arctan2(x, y, dtype=np.float64) if got is None else got
 
 
 for _name, (_mvec, _arity, _fn) in FUNCTIONS.items():
-    globals()[_name] = (_unary if _arity == 1 else _binary)(_name)
+    if _arity == 1:  # power and arctan2 are above
+        globals()[_name] = _unary(_name)
