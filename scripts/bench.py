@@ -224,6 +224,9 @@ VARIANTS: tuple[Variant, ...] = (
             compiled=True),
     Variant("vec_numba", "vectorizer numba", 'vectorize(f, backend="numba")',
             _vectorizer_builder("numba"), compiled=True),
+    Variant("vec_numba_vm", "vectorizer numba+vm", 'vectorize(f, backend="numba", vector_math=True): '
+            "straight-line lane code's libm calls vectorized to glibc's 4-lane vector math",
+            _vectorizer_builder("numba", vector_math=True), compiled=True),
     Variant("vec_auto", "vectorizer auto", 'vectorize(f, backend="auto")',
             _vectorizer_builder("auto"), compiled=True),
     Variant("vec_auto_vm", "vectorizer auto+vm", 'vectorize(f, backend="auto", vector_math=True)',
@@ -233,7 +236,7 @@ VARIANTS: tuple[Variant, ...] = (
 )
 BASELINES = {"numpy": ("numpy",), "numba": ("numba_prange", "numba_vectorize"), "jax": ("jax",),
              "python": ("python",), "backends": ("vec_numpy", "vec_numba"),
-             "backends_vm": ("vec_numpy_vm", "vec_numba")}
+             "backends_vm": ("vec_numpy_vm", "vec_numba_vm")}
 
 
 def _error_text(exc: BaseException) -> str:
@@ -703,7 +706,7 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
     pairs = [("vec_numpy", "numpy"), ("vec_numpy", "numba"), ("vec_numpy", "jax"),
-             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy")]
+             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_numba_vm", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

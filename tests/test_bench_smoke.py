@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "bench.py"
 STATUSES = {"ok", "skipped", "refused", "mismatch", "error"}
 VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize", "jax",
-            "vec_numpy", "vec_numpy_vm", "vec_numba", "vec_auto", "vec_auto_vm", "memcpy"}
+            "vec_numpy", "vec_numpy_vm", "vec_numba", "vec_numba_vm", "vec_auto", "vec_auto_vm", "memcpy"}
 
 
 def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:

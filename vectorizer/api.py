@@ -410,11 +410,13 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
             `FallbackWarning` (once); "error" raises the `VectorizeError` instead.
         reassociate: allow loops that sum floats over array elements to become np.sum (a
             different summation order: results may differ in the last bits).
-        vector_math: NumPy backend ("numpy", or "auto"'s NumPy side): exp, log, pow, sin, erfc...
-            through glibc's 4-lane AVX2 vector math (libmvec), compiled with Numba: 2-10x
-            faster a call, within the same ulp bound, but not always the same last bits as
-            CPython. Needs Numba (imported on the first call), Linux with glibc 2.35+ and an
-            AVX2 CPU; elsewhere NumPy's functions run, after one `JitWarning`.
+        vector_math: exp, log, pow, sin, erfc... through glibc's 4-lane AVX2 vector math
+            (libmvec): 2-10x faster a call, within the same ulp bound, but not always the same
+            last bits as CPython. The NumPy backend calls it from loops compiled with Numba
+            (imported on the first call); the Numba backend's kernels call it four lanes at a
+            time where the function has no loop (elsewhere they keep the C library's). Needs
+            Numba, Linux with glibc 2.35+ and an AVX2 CPU; elsewhere NumPy's or the C library's
+            functions run, after one `JitWarning`.
     """
     options = Options(backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
 

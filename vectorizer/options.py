@@ -32,7 +32,7 @@ class Options(Record):
     optimize     drop asserts (default: as python -O does)
     compact      compact the active lanes of while loops when few remain
     reassociate  allow reordering floating-point reductions (vmap loops)
-    vector_math  NumPy backend: exp, log, pow, erfc... through glibc's vector math (vecmath.py)
+    vector_math  exp, log, pow, erfc... through glibc's vector math (vecmath.py, lanemath.py)
     """
 
     __slots__ = ("backend", "fallback", "optimize", "compact", "reassociate", "vector_math")
@@ -49,8 +49,6 @@ class Options(Record):
             raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
         if fallback not in FALLBACKS:
             raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {fallback!r}")
-        if vector_math and backend == "numba":
-            raise ValueError("vector_math=True changes the NumPy backend's code: use it with backend='numpy' or 'auto'")
         self._set(backend=backend, fallback=fallback,
                   optimize=bool(sys.flags.optimize) if optimize is None else optimize,
                   compact=compact, reassociate=reassociate, vector_math=bool(vector_math))

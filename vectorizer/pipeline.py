@@ -35,6 +35,7 @@ from .passes import (
     for_to_while,
     if_to_select,
     inline_calls,
+    lane_vector_math,
     ops_to_lanes,
     ops_to_numpy,
     share_branch_math,
@@ -156,6 +157,9 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}", main=True)
     sources = [src for _, src in lanes.functions.values()] + [main]
     _dump("ops_to_lanes", lambda: "\n\n".join(sources))
+    if options.vector_math:
+        sources = lane_vector_math.transform(sources, True)
+        _dump("lane_vector_math", lambda: "\n\n".join(sources))
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
     calls_math = "math." in "".join(sources)
@@ -170,13 +174,13 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
                      numba_module.PARALLEL_MIN_LANES[cost])
 
 
-DUMP_STAGES = (*(name for name, _ in PASSES), "ops_to_lanes")
+DUMP_STAGES = (*(name for name, _ in PASSES), "ops_to_lanes", "lane_vector_math")
 
 
 def _dump(stage: str, text: Callable[[], str]) -> None:
     """VECTORIZER_DUMP_AFTER=<pass>|all prints the function after that pass to stderr (the
-    Numba backend's stages are canonicalize and ops_to_lanes). A name that is no stage gets
-    one warning listing the stages, instead of printing nothing."""
+    Numba backend's stages are canonicalize, ops_to_lanes and lane_vector_math). A name that is
+    no stage gets one warning listing the stages, instead of printing nothing."""
     wanted = os.environ.get("VECTORIZER_DUMP_AFTER", "")
     if wanted in ("all", stage):
         print(f"# ---- after {stage} ----\n{text()}", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 `differential(program_module, shim_module, args, classb)` vectorizes `f` with `fallback="error"`
 on each backend of `BACKENDS` (`VECTORIZER_FUZZ_BACKENDS`, default `numpy`; `numpy,numba` checks
-the Numba backend too, compiling every program; `numpy_vm` is the NumPy backend with
+the Numba backend too, compiling every program; `numpy_vm` and `numba_vm` are the backends with
 `vector_math=True`, whose second oracle is the shim with vecmath's values) and compares it with the scalar oracle (tests/oracle.py `check`): values bit-exact, exceptions of
 the same type and message on the first failing lane. A `VectorizeError` refusal is not a failure
 (it is counted with its reason); anything else raised while transforming is. The generated source
@@ -77,7 +77,7 @@ class Stats:
             f"({c['tiled-masked']} with gathered calls)",
             f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}",
             "  per backend (checks): " + "; ".join(
-                f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba", "numpy_vm")
+                f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba", "numpy_vm", "numba_vm")
                 if c[f"pass-{b}"] or c[f"refused-{b}"])
             + (f"; Numba could not compile (NumPy ran it, with a warning): {c['numba-compile-fallback']}"
                if c["numba-compile-fallback"] else ""),
@@ -297,7 +297,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
     except SyntaxError as exc:
         return Outcome("fail", f"generated source does not compile: {exc}")
     # 4. compare with the scalar oracle(s)
-    fuzz_shim.VECTOR_MATH = backend == "numpy_vm"
+    fuzz_shim.VECTOR_MATH = backend.endswith("_vm")
     try:
         return _compare_batches(vf, f, shim_module, args, classb, call_timeout, backend)
     finally:
@@ -305,9 +305,9 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
 
 
 def _vectorize(f, backend: str):
-    """`numpy_vm` is the NumPy backend with vector_math=True."""
-    if backend == "numpy_vm":
-        return vectorize(f, fallback="error", backend="numpy", vector_math=True)
+    """`numpy_vm` and `numba_vm`: those backends with vector_math=True."""
+    if backend.endswith("_vm"):
+        return vectorize(f, fallback="error", backend=backend.removesuffix("_vm"), vector_math=True)
     return vectorize(f, fallback="error", backend=backend)
 
 

@@ -27,9 +27,10 @@ from oracle import same_value
 
 from vectorizer import rules, special, vecmath
 
-# The harness sets this while it checks the backend "numpy_vm" (vector_math=True): the values are
-# then those of vectorizer.vecmath (glibc's vector math), which the generated code calls instead
-# of NumPy's; a lane's value there depends on its arguments alone, so one call models the batch.
+# The harness sets this while it checks the backends "numpy_vm" and "numba_vm" (vector_math=True):
+# the values are then those of vectorizer.vecmath (glibc's vector math), which the generated code
+# calls instead of NumPy's (lanemath.py calls the same functions); a lane's value there depends on
+# its arguments alone, so one call models the batch.
 VECTOR_MATH = False
 
 

@@ -289,7 +289,7 @@ REGRESSION_FILES = sorted(harness.REGRESSIONS.glob("reg_*.py"))
 @pytest.mark.parametrize("path", REGRESSION_FILES, ids=[p.stem for p in REGRESSION_FILES])
 def test_regression(path: Path, request):
     reg = read_regression(path)
-    if reg.backend in ("numba", "numpy_vm"):  # numpy_vm: vector_math=True, through Numba
+    if reg.backend in ("numba", "numpy_vm", "numba_vm"):  # numpy_vm: vector_math=True, through Numba
         request.applymarker(pytest.mark.numba)
         pytest.importorskip("numba")
     if reg.status == "open":

@@ -73,6 +73,8 @@ def imports_for(code: str) -> list[str]:
     imports = ["import numpy as np"] + (["import math"] if any("math." in ln for ln in lines) else [])
     if special.mentions("\n".join(lines), "_vz_vm"):  # vector_math=True (passes/vector_math.py)
         imports.append("from vectorizer import vecmath as _vz_vm")
+    if special.mentions("\n".join(lines), "_vz_lm"):  # the Numba backend's (passes/lane_vector_math.py)
+        imports.append("from vectorizer import lanemath as _vz_lm")
     return imports
 
 

@@ -1,0 +1,209 @@
+"""vector_math=True on the Numba backend: straight-line lane code whose libm calls LLVM vectorizes
+to glibc's libmvec (vectorizer/lanemath.py, passes/lane_vector_math.py).
+
+The oracle is the scalar function, lane by lane, within rules.ULP_BOUND for each libm call (as
+for the NumPy backend's vector math, tests/test_vecmath.py, which measures every function).
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from oracle import check
+from strategies import SPECIAL_FLOATS, arrays, floats
+
+from vectorizer import jit, rules, vecmath, vectorize
+from vectorizer.passes import lane_vector_math
+
+TESTS = Path(__file__).resolve().parent
+
+
+def needs_numba_and_libmvec():
+    pytest.importorskip("numba")
+    why = vecmath.unavailable()
+    if why:
+        pytest.skip(why)
+
+
+def priced(spot, strike, vol, t):
+    if t <= 0.0:
+        return max(spot - strike, 0.0)
+    d = math.log(spot / strike) / (vol * math.sqrt(t))
+    return 0.5 * math.erfc(-d) * math.exp(-0.05 * t)
+
+
+def softplus(x):
+    if x > 0.0:
+        return x + math.log1p(math.exp(-x))
+    return math.log1p(math.exp(x))
+
+
+def bearing(lat, lon, n):
+    h = math.sin(lat / 2.0) ** 2 + math.cos(lat) * math.cos(lat) * math.sin(lon / 2.0) ** 2 + 0.0 * math.cos(lon)
+    return math.asin(math.sqrt(min(h, 1.0))) + abs(math.atan2(lat, lon)) + math.exp(n) + abs(lat) ** 0.687
+
+
+def series(x):
+    total = 0.0
+    for k in range(1, 5):
+        total += math.exp(-x * k)
+    return total
+
+
+LANE = '''\
+def _lane_f(x, y):
+    if x > 709.7:
+        return (0.0, True)
+    if math.log(y) > 3.0:
+        return (0.0, True)
+    r = math.pow(float(x), float(2))
+    s = math.pow(float(y), float(0.687))
+    return ((math.exp(x) + r + s + math.hypot(x, y) + math.log(y, 2.0)), False)
+'''
+
+
+def test_the_pass_renames_libm_calls_except_in_checks_and_cheap_powers():
+    out = lane_vector_math.rename(LANE)
+    assert "_vz_lm.exp(x)" in out and "_vz_lm.pow(float(y), float(0.687))" in out
+    assert "if math.log(y) > 3.0:" in out  # a check's test: whether a lane re-runs stays put
+    assert "math.pow(float(x), float(2))" in out  # x * x for LLVM: exact and cheap
+    assert "math.hypot(x, y)" in out  # hypot's overflow check reads its result (vecmath.py)
+    assert "math.log(y, 2.0)" in out  # not libmvec's one-argument log
+
+
+def test_the_pass_leaves_lane_code_with_loops_alone():
+    loop = LANE.replace("    r = math.pow", "    while x < 0.0:\n        x = x + 1.0\n    r = math.pow")
+    assert lane_vector_math.transform([loop], True) == [loop]
+    assert lane_vector_math.transform([LANE], False) == [LANE]
+
+
+def test_the_pass_falls_back_with_a_warning_where_vector_math_cannot_run(monkeypatch):
+    monkeypatch.setattr(vecmath, "unavailable", lambda: "vector_math=True needs a CPU with AVX2")
+    monkeypatch.setattr(jit, "_warned", set())
+    with pytest.warns(jit.JitWarning, match="needs a CPU with AVX2; the C library's functions run instead"):
+        assert lane_vector_math.transform([LANE], True) == [LANE]
+
+
+def _driver(vf, name):
+    """The serial driver of the last kernel `vf` ran (a Numba dispatcher of the generated module)."""
+    kernel = vf._kernels[vf._last]
+    return kernel.fn.__globals__[f"_run_{name}"]
+
+
+@pytest.mark.numba
+def test_the_generated_kernel_calls_libmvec_four_lanes_at_a_time():
+    needs_numba_and_libmvec()
+    vf = vectorize(priced, backend="numba", vector_math=True)
+    spot, strike = np.linspace(50.0, 150.0, 1001), np.full(1001, 100.0)
+    vol, t = np.linspace(0.1, 0.9, 1001), np.linspace(-0.5, 3.0, 1001)
+    check(vf, priced, spot, strike, vol, t, rel=1e-12)
+    source = vf.source
+    assert "from vectorizer import lanemath as _vz_lm" in source and 'inline="always"' in source
+    assert "_vz_lm.log(" in source and "_vz_lm.erfc(" in source and "_vz_lm.exp(" in source
+    driver = _driver(vf, "priced")
+    llvm_ir = driver.inspect_llvm(driver.signatures[0])
+    vector_calls = [line for line in llvm_ir.splitlines() if "call <4 x double> @_ZGVdN4v_" in line]
+    assert "vector.body" in llvm_ir and len(vector_calls) >= 3, "LLVM did not vectorize the driver loop"
+
+
+@pytest.mark.numba
+def test_loops_keep_the_c_library():
+    needs_numba_and_libmvec()
+    vf = vectorize(series, backend="numba", vector_math=True)
+    x = np.linspace(-3.0, 3.0, 100)
+    check(vf, series, x)  # the C library's exp: bit for bit
+    assert "_vz_lm" not in vf.source and "math.exp(" in vf.source
+
+
+@pytest.mark.numba
+@settings(max_examples=40, deadline=None)
+@given(arrays(floats(-800.0, 800.0)), arrays(floats(-800.0, 800.0)), arrays(floats(-50.0, 50.0)))
+def test_values_and_exceptions_keep_the_contract(lat, lon, n):
+    needs_numba_and_libmvec()
+    size = min(len(lat), len(lon), len(n))
+    vf = vectorize(bearing, backend="numba", vector_math=True)
+    check(vf, bearing, lat[:size], lon[:size], n[:size], ulps=4 * rules.ULP_BOUND)
+    check(vectorize(softplus, backend="numba", vector_math=True), softplus, lat, ulps=2 * rules.ULP_BOUND)
+
+
+@pytest.mark.numba
+def test_hostile_inputs():
+    needs_numba_and_libmvec()
+    grid = np.array(SPECIAL_FLOATS + [1e-300, 709.7, 709.8, -745.2, 37.0, -37.0])
+    check(vectorize(softplus, backend="numba", vector_math=True), softplus, grid, ulps=2 * rules.ULP_BOUND)
+    x, y = np.meshgrid(grid, grid)
+    ok = np.isfinite(x) & np.isfinite(y)  # the scalar function raises on the others (checked below)
+    vf = vectorize(bearing, backend="numba", vector_math=True)
+    check(vf, bearing, x[ok], y[ok], np.zeros(ok.sum()), ulps=4 * rules.ULP_BOUND)
+    check(vf, bearing, x.ravel(), y.ravel(), np.zeros(x.size), ulps=4 * rules.ULP_BOUND)
+
+
+@pytest.mark.numba
+def test_a_lane_value_does_not_depend_on_the_batch():
+    """Vectorized loop body, scalar remainder, one thread or the parallel driver: the same bits,
+    and the NumPy backend's vector math gives them too (the same libmvec functions)."""
+    needs_numba_and_libmvec()
+    rng = np.random.default_rng(7)
+    lat, lon = rng.uniform(-3.0, 3.0, 40_003), rng.uniform(-3.0, 3.0, 40_003)
+    n = rng.uniform(-5.0, 5.0, 40_003)
+    vf = vectorize(bearing, backend="numba", vector_math=True)
+    whole = vf(lat, lon, n)  # above PARALLEL_MIN_LANES: the parallel driver
+    for start, stop in ((0, 1), (3, 4), (5, 12), (1, 1000), (17, 20_000)):
+        assert vf(lat[start:stop], lon[start:stop], n[start:stop]).tobytes() == whole[start:stop].tobytes()
+    numpy_vm = vectorize(bearing, backend="numpy", vector_math=True)
+    assert numpy_vm(lat, lon, n).tobytes() == whole.tobytes()
+
+
+COMPILE_SCRIPT = """
+import math, sys
+import numpy as np
+import numba
+sys.path.insert(0, {tests!r})
+from test_lanemath import priced
+from vectorizer import vectorize
+vf = vectorize(priced, backend="numba", vector_math=True)
+vf(np.full(30_000, 100.0), np.full(30_000, 90.0), np.full(30_000, 0.3), np.full(30_000, 1.0))
+import llvmlite.binding as llvm
+
+@numba.njit
+def mine(x, out):
+    for i in range(x.size):
+        out[i] = math.exp(x[i])
+
+x = np.linspace(0.0, 1.0, 64)
+mine(x, np.empty(64))
+print("vector calls in my loop:", "_ZGVdN4v_" in mine.inspect_asm(mine.signatures[0]))
+"""
+
+
+@pytest.mark.numba
+def test_compiling_is_quiet_and_leaves_other_numba_code_alone(tmp_path):
+    """LLVM's 'loop not vectorized' remarks under the forced width stay out of stderr, and a
+    user's own njit loop compiled afterwards is not given libmvec (nor a forced width)."""
+    needs_numba_and_libmvec()
+    script = tmp_path / "compile.py"
+    script.write_text(textwrap.dedent(COMPILE_SCRIPT.format(tests=str(TESTS))))
+    env = {**__import__("os").environ, "VECTORIZER_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "", proc.stderr
+    assert "vector calls in my loop: False" in proc.stdout
+
+
+@pytest.mark.numba
+def test_auto_takes_the_option_on_its_numba_side():
+    needs_numba_and_libmvec()
+    vf = vectorize(softplus, backend="auto", vector_math=True)
+    x = np.linspace(-40.0, 40.0, 2001)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(vf, softplus, x, ulps=2 * rules.ULP_BOUND)
+    assert vf.backend == "numba" and "_vz_lm.log1p(" in vf.source

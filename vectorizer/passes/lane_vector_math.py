@@ -1,0 +1,108 @@
+"""With `vector_math=True` on the Numba backend: lane code's libm calls through lanemath.py.
+
+Before::
+
+    if t_8 > 709.7:
+        return (0.0, True)
+    norm_cdf_result_1 = _lane_norm_cdf(d2)
+    return ((spot * norm_cdf_result - strike * math.exp(t_8) * norm_cdf_result_1), False)
+
+After::
+
+    if t_8 > 709.7:
+        return (0.0, True)
+    norm_cdf_result_1 = _lane_norm_cdf(d2)
+    return ((spot * norm_cdf_result - strike * _vz_lm.exp(t_8) * norm_cdf_result_1), False)
+
+Every call of a function vecmath.py lists (math.exp, math.log, math.pow, math.erfc, math.sin...)
+is renamed, as the NumPy backend's are (passes/vector_math.py), except:
+
+* in the test of a check (`if ...: return (..., True)`): whether a lane is re-run must not move
+  with the last bits of a vector function;
+* `math.pow` by a literal 2, 0.5, 1, 0 or -1, which LLVM turns into x * x, sqrt... (exact).
+
+Only in straight-line lane code (no `while` or `for` in the function or its callees): there the
+driver loop runs four lanes at a time, one libmvec call for four. A lane's own loop keeps LLVM
+from vectorizing the driver loop, and then each call runs one lane through the 4-lane function,
+which costs more than the C library's scalar `exp`, `log` or `pow` (zeta_partial's `k ** s`:
+973 against 506-616 ns a lane at 1e6) and less than its `sin` or `erfc`; such code keeps the C
+library's functions. Where vector math cannot run (vecmath.unavailable(): no AVX2, no libmvec),
+nothing is renamed, after one JitWarning. numba_module.py inlines the lane functions of code that uses `_vz_lm`
+into the drivers and imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..vecmath import CHEAP_EXPONENTS, FUNCTIONS
+
+NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
+
+
+def _literal(node: ast.AST) -> object:
+    """The number a `float(2)`, `2.0` or `-1` stands for, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
+            and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return -value if type(value) in (int, float) else None
+    return node.value if isinstance(node, ast.Constant) and type(node.value) in (int, float) else None
+
+
+def _is_check(node: ast.If) -> bool:
+    """`if cond: return (value, True)`: a check that flags the lane."""
+    body = node.body
+    return len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.Tuple) \
+        and bool(body[0].value.elts) and isinstance(body[0].value.elts[-1], ast.Constant) \
+        and body[0].value.elts[-1].value is True
+
+
+def _renames(tree: ast.AST) -> list[tuple[int, int, int]]:
+    """(line, start column, end column in UTF-8 bytes) of each `math.<fn>` to rename."""
+    found: list[tuple[int, int, int]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_check(node):
+            for child in node.body + node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
+                and NAMES.get(node.func.attr) == len(node.args) and not node.keywords:
+            exponent = _literal(node.args[1]) if node.func.attr == "pow" else None
+            if exponent is None or exponent not in CHEAP_EXPONENTS:
+                fn = node.func.value
+                assert fn.end_col_offset is not None
+                found.append((fn.lineno, fn.col_offset, fn.end_col_offset))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def rename(source: str) -> str:
+    """One lane function's source with its libm calls through `_vz_lm`."""
+    lines = source.split("\n")
+    for line, start, end in sorted(_renames(ast.parse(source)), reverse=True):
+        data = lines[line - 1].encode()
+        lines[line - 1] = (data[:start] + b"_vz_lm" + data[end:]).decode()
+    return "\n".join(lines)
+
+
+def _has_loop(source: str) -> bool:
+    return any(isinstance(node, ast.While | ast.For) for node in ast.walk(ast.parse(source)))
+
+
+def transform(sources: list[str], vector_math: bool) -> list[str]:
+    if not vector_math or any(_has_loop(src) for src in sources):
+        return sources
+    from .. import jit, vecmath
+
+    why = vecmath.unavailable()
+    if why:
+        jit.warn_once("vecmath", f"vectorizer: {why}; the C library's functions run instead")
+        return sources
+    return [rename(src) for src in sources]
