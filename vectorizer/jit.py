@@ -1,5 +1,6 @@
 """The only module that imports Numba, lazily: availability, loading a generated Numba module
-from the on-disk cache (a real file, so Numba's `cache=True` works), and its warnings."""
+from the on-disk cache (a real file, so Numba's `cache=True` works), its warnings, and the
+intrinsics that let LLVM vectorize lane code's libm calls to glibc's vector math (lanemath.py)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,151 @@ def compile_errors() -> tuple[type[BaseException], ...]:
     from numba.core.errors import NumbaError
 
     return (NumbaError,)
+
+
+# -- vector math in compiled lane code (lanemath.py) -----------------------------------------
+# LLVM's loop vectorizer turns four calls of a scalar function into one call of a vector function
+# when the scalar one carries the `vector-function-abi-variant` attribute naming it
+# (`_ZGV_LLVM_N4v_vz_exp(_ZGVdN4v_exp)`), and the module declares that vector function.
+
+def vector_call_intrinsics(library: str, functions: dict[str, int]) -> dict[str, Any]:
+    """A Numba intrinsic per libmvec function name (its arity in `functions`): a float64 call of
+    `vz_<name>`, which runs the library's 4-lane AVX2 `_ZGVdN4v_<name>` on four copies of its
+    arguments and returns the first lane, and which LLVM may vectorize to that function."""
+    import llvmlite.binding as llvm
+    from numba.core import types as nb_types
+    from numba.extending import intrinsic
+
+    llvm.load_library_permanently(library)
+
+    def make(name: str, arity: int):
+        def codegen(context, builder, signature, args):
+            doubles = [context.cast(builder, a, t, nb_types.float64) for a, t in zip(args, signature.args)]
+            return builder.call(_vector_mapped(builder.module, name, arity), doubles)
+
+        def typed(*args):
+            if not all(isinstance(a, nb_types.Float | nb_types.Integer | nb_types.Boolean) for a in args):
+                return None
+            return nb_types.float64(*args), codegen
+
+        if arity == 1:  # Numba's intrinsics take named parameters, not *args
+            def typer(typingctx, x):
+                return typed(x)
+        else:
+            def typer(typingctx, x, y):
+                return typed(x, y)
+        typer.__name__ = name
+        return intrinsic(typer)
+
+    return {name: make(name, arity) for name, arity in functions.items()}
+
+
+def _vector_mapped(module, name: str, arity: int):
+    """`vz_<name>` in the LLVM module: one lane through the 4-lane function, with its mapping."""
+    from llvmlite import ir
+    from numba.core import cgutils
+
+    double, four = ir.DoubleType(), ir.VectorType(ir.DoubleType(), 4)
+    symbol, vector = f"vz_{name}", f"_ZGVdN4{'v' * arity}_{name}"
+    fn = cgutils.get_or_insert_function(module, ir.FunctionType(double, [double] * arity), symbol)
+    if not fn.is_declaration:
+        return fn
+    vfn = cgutils.get_or_insert_function(module, ir.FunctionType(four, [four] * arity), vector)
+    fn.linkage = "linkonce_odr"
+    builder = ir.IRBuilder(fn.append_basic_block())
+    splats = []
+    for arg in fn.args:
+        lanes = ir.Constant(four, ir.Undefined)
+        for lane in range(4):
+            lanes = builder.insert_element(lanes, arg, ir.Constant(ir.IntType(32), lane))
+        splats.append(lanes)
+    builder.ret(builder.extract_element(builder.call(vfn, splats), ir.Constant(ir.IntType(32), 0)))
+    for attribute in ("nounwind", "noinline", "readnone"):
+        fn.attributes.add(attribute)
+    # A string attribute, which llvmlite's attribute set does not list: added as the text it prints.
+    set.add(fn.attributes, f'"vector-function-abi-variant"="_ZGV_LLVM_N4{"v" * arity}_{symbol}({vector})"')
+    _keep_declared(module, vfn)
+    return fn
+
+
+def _keep_declared(module, fn) -> None:
+    """List `fn` in llvm.compiler.used: the vectorizer maps calls only to functions the module
+    declares, and an unused declaration would be dropped before it runs."""
+    from llvmlite import ir
+
+    used_name = "llvm.compiler.used"
+    ptr = ir.IntType(8).as_pointer()
+    old = module.globals.get(used_name)
+    items = list(old.initializer.constant) if old is not None else []
+    if old is not None:
+        del module.globals[used_name]
+        module.scope._useset.discard(used_name)  # llvmlite has no API to replace a global
+    array = ir.ArrayType(ptr, len(items) + 1)
+    used = ir.GlobalVariable(module, array, used_name)
+    used.linkage = "appending"
+    used.section = "llvm.metadata"
+    used.initializer = ir.Constant(array, [*items, fn.bitcast(ptr)])
+
+
+_LLVM_REMARK = r"remark: .*(loop not vectorized|the cost-model indicates|vectorized loop)"
+_width_forced_for: set[str] = set()
+
+
+def force_vector_width(global_name: str, module_name: str) -> None:
+    """While Numba compiles a function whose global `global_name` is the module `module_name`
+    (generated code's `_vz_lm`): LLVM vectorizes loops by 4 (its cost model does not know that a
+    vector call is cheaper, and keeps haversine_km scalar). The option is global to the process;
+    Numba compiles one function at a time under its lock, and the option is reset after.
+
+    Under a forced width LLVM reports every loop it cannot vectorize on the process's stderr,
+    whatever remarks were asked for. Those lines are dropped: file descriptor 2 goes to a
+    temporary file during the compilation, and everything else written there is copied back."""
+    if (global_name, module_name) in _width_forced_for:
+        return
+    _width_forced_for.add((global_name, module_name))
+    import os
+    import re
+    import tempfile
+
+    import llvmlite.binding as llvm
+    from numba.core import event
+
+    remark = re.compile(_LLVM_REMARK)
+
+    class ForceFour(event.Listener):
+        def __init__(self) -> None:
+            self.depth, self.saved_fd, self.captured = 0, -1, None
+
+        def ours(self, ev) -> bool:
+            dispatcher = ev.data.get("dispatcher") if isinstance(ev.data, dict) else None
+            found = getattr(getattr(dispatcher, "py_func", None), "__globals__", {}).get(global_name)
+            return getattr(found, "__name__", None) == module_name
+
+        def on_start(self, ev) -> None:
+            if self.depth == 0 and not self.ours(ev):
+                return
+            self.depth += 1
+            if self.depth == 1:
+                sys.stderr.flush()
+                self.captured = tempfile.TemporaryFile()
+                self.saved_fd = os.dup(2)
+                os.dup2(self.captured.fileno(), 2)
+                llvm.set_option("", "-force-vector-width=4")
+
+        def on_end(self, ev) -> None:
+            if self.depth == 0:
+                return
+            self.depth -= 1
+            if self.depth == 0:
+                llvm.set_option("", "-force-vector-width=0")  # 0: LLVM's own choice again
+                sys.stderr.flush()
+                os.dup2(self.saved_fd, 2)
+                os.close(self.saved_fd)
+                self.captured.seek(0)
+                text = self.captured.read().decode(errors="replace")
+                self.captured.close()
+                kept = [line for line in text.splitlines(keepends=True) if not remark.match(line)]
+                if kept:
+                    sys.stderr.write("".join(kept))
+
+    event.register("numba:compile", ForceFour())
