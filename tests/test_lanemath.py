@@ -66,13 +66,14 @@ def _lane_f(x, y):
         return (0.0, True)
     r = math.pow(float(x), float(2))
     s = math.pow(float(y), float(0.687))
-    return ((math.exp(x) + r + s + math.hypot(x, y) + math.log(y, 2.0)), False)
+    return ((math.exp(x) + r + s + math.hypot(x, y) + math.log(y, 2.0) + np.cbrt(x)), False)
 '''
 
 
 def test_the_pass_renames_libm_calls_except_in_checks_and_cheap_powers():
     out = lane_vector_math.rename(LANE)
     assert "_vz_lm.exp(x)" in out and "_vz_lm.pow(float(y), float(0.687))" in out
+    assert "_vz_lm.cbrt(x)" in out  # NumPy's scalar function, where Numba has no math.cbrt
     assert "if math.log(y) > 3.0:" in out  # a check's test: whether a lane re-runs stays put
     assert "math.pow(float(x), float(2))" in out  # x * x for LLVM: exact and cheap
     assert "math.hypot(x, y)" in out  # hypot's overflow check reads its result (vecmath.py)
@@ -207,3 +208,39 @@ def test_auto_takes_the_option_on_its_numba_side():
         warnings.simplefilter("error")
         check(vf, softplus, x, ulps=2 * rules.ULP_BOUND)
     assert vf.backend == "numba" and "_vz_lm.log1p(" in vf.source
+
+
+def _raises(fn, *lane) -> bool:
+    try:
+        fn(*lane)
+    except (ValueError, OverflowError):
+        return True
+    return False
+
+
+@pytest.mark.numba
+@pytest.mark.parametrize("name", sorted(lane_vector_math.NAMES))
+def test_each_function_through_the_numba_backend(name, tmp_path, monkeypatch):
+    """Each libmvec function in a one-line function: within the ulp bound of CPython where it
+    returns, the same bits as the NumPy backend's vector math, CPython's exception where it raises."""
+    needs_numba_and_libmvec()
+    if not hasattr(math, name):
+        pytest.skip(f"this Python has no math.{name}")
+    arity = lane_vector_math.NAMES[name]
+    args = "x" if arity == 1 else "x, y"
+    (tmp_path / f"one_{name}.py").write_text(f"import math\n\n\ndef f({args}):\n    return math.{name}({args})\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = __import__(f"one_{name}")
+    rng = np.random.default_rng(len(name))
+    grid = np.array(SPECIAL_FLOATS)
+    columns = ([np.concatenate([rng.uniform(-10.0, 10.0, 3000), rng.uniform(-1.0, 1.0, 1000), grid])] if arity == 1 else
+               [np.concatenate([rng.uniform(0.0, 50.0, 3000), np.repeat(grid, grid.size)]),
+                np.concatenate([rng.uniform(-20.0, 20.0, 3000), np.tile(grid, grid.size)])])
+    ok = np.array([not _raises(module.f, *lane) for lane in zip(*(c.tolist() for c in columns))])
+    vf = vectorize(module.f, backend="numba", vector_math=True)
+    kept = [c[ok] for c in columns]
+    check(vf, module.f, *kept, ulps=rules.ULP_BOUND)
+    assert f"_vz_lm.{name}(" in vf.source, vf.source
+    numpy_vm = vectorize(module.f, backend="numpy", vector_math=True)
+    assert vf(*kept).tobytes() == numpy_vm(*kept).tobytes()
+    check(vf, module.f, *columns, ulps=rules.ULP_BOUND)  # the first lane CPython raises on

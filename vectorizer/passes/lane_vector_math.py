@@ -14,8 +14,8 @@ After::
     norm_cdf_result_1 = _lane_norm_cdf(d2)
     return ((spot * norm_cdf_result - strike * _vz_lm.exp(t_8) * norm_cdf_result_1), False)
 
-Every call of a function vecmath.py lists (math.exp, math.log, math.pow, math.erfc, math.sin...)
-is renamed, as the NumPy backend's are (passes/vector_math.py), except:
+Every call of a function vecmath.py lists (math.exp, math.log, math.pow, math.erfc, math.sin...,
+and np.cbrt, np.exp2, which lane code calls where Numba has no `math` function) is renamed, as the NumPy backend's are (passes/vector_math.py), except:
 
 * in the test of a check (`if ...: return (..., True)`): whether a lane is re-run must not move
   with the last bits of a vector function;
@@ -38,6 +38,8 @@ import ast
 from ..vecmath import CHEAP_EXPONENTS, FUNCTIONS
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
+# Lane code calls NumPy's scalar function where Numba has no `math` one (np.cbrt, np.exp2).
+NUMPY_NAMES = {numpy_name: mvec for numpy_name, (mvec, _, _) in FUNCTIONS.items()}
 
 
 def _literal(node: ast.AST) -> object:
@@ -59,23 +61,32 @@ def _is_check(node: ast.If) -> bool:
         and body[0].value.elts[-1].value is True
 
 
-def _renames(tree: ast.AST) -> list[tuple[int, int, int]]:
-    """(line, start column, end column in UTF-8 bytes) of each `math.<fn>` to rename."""
-    found: list[tuple[int, int, int]] = []
+def _libmvec_name(call: ast.Call) -> str | None:
+    """The libmvec function `math.<fn>(...)` or `np.<fn>(...)` computes, if any."""
+    fn = call.func
+    if not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)) or call.keywords:
+        return None
+    name = fn.attr if fn.value.id == "math" else NUMPY_NAMES.get(fn.attr) if fn.value.id == "np" else None
+    if name is None or NAMES.get(name) != len(call.args):
+        return None
+    exponent = _literal(call.args[1]) if name == "pow" else None
+    return None if exponent is not None and exponent in CHEAP_EXPONENTS else name
+
+
+def _renames(tree: ast.AST) -> list[tuple[int, int, int, str]]:
+    """(line, start column, end column in UTF-8 bytes, new text) of each function to rename."""
+    found: list[tuple[int, int, int, str]] = []
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _is_check(node):
             for child in node.body + node.orelse:
                 visit(child)
             return
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
-                and NAMES.get(node.func.attr) == len(node.args) and not node.keywords:
-            exponent = _literal(node.args[1]) if node.func.attr == "pow" else None
-            if exponent is None or exponent not in CHEAP_EXPONENTS:
-                fn = node.func.value
-                assert fn.end_col_offset is not None
-                found.append((fn.lineno, fn.col_offset, fn.end_col_offset))
+        name = _libmvec_name(node) if isinstance(node, ast.Call) else None
+        if name is not None:
+            fn = node.func
+            assert fn.end_lineno == fn.lineno and fn.end_col_offset is not None
+            found.append((fn.lineno, fn.col_offset, fn.end_col_offset, f"_vz_lm.{name}"))
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -86,9 +97,9 @@ def _renames(tree: ast.AST) -> list[tuple[int, int, int]]:
 def rename(source: str) -> str:
     """One lane function's source with its libm calls through `_vz_lm`."""
     lines = source.split("\n")
-    for line, start, end in sorted(_renames(ast.parse(source)), reverse=True):
+    for line, start, end, new in sorted(_renames(ast.parse(source)), reverse=True):
         data = lines[line - 1].encode()
-        lines[line - 1] = (data[:start] + b"_vz_lm" + data[end:]).decode()
+        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
     return "\n".join(lines)
 
 
