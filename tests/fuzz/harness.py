@@ -75,7 +75,8 @@ class Stats:
             f"{c['passed-mixed']}; scalar function raised: {c['oracle-raised']}; "
             f"empty batches: {c['empty']}; tiled to {TILED_LANES}+ lanes: {c['tiled']} "
             f"({c['tiled-masked']} with gathered calls)",
-            f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}",
+            f"  metamorphic variants checked: {c['variants']}  refused only in a variant: {c['variant-refused']}"
+            + (f"  generated code calling vector math: {c['vector-math-code']}" if c["vector-math-code"] else ""),
             "  per backend (checks): " + "; ".join(
                 f"{b} passed {c[f'pass-{b}']} refused {c[f'refused-{b}']}" for b in ("numpy", "numba", "numpy_vm", "numba_vm")
                 if c[f"pass-{b}"] or c[f"refused-{b}"])
@@ -298,6 +299,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
         return Outcome("fail", f"generated source does not compile: {exc}")
     # 4. compare with the scalar oracle(s)
     fuzz_shim.VECTOR_MATH = backend.endswith("_vm")
+    STATS.counts["vector-math-code"] += fuzz_shim.VECTOR_MATH and ("_vz_vm." in vf.source or "_vz_lm." in vf.source)
     try:
         return _compare_batches(vf, f, shim_module, args, classb, call_timeout, backend)
     finally:
