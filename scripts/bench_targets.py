@@ -100,38 +100,25 @@ def targets(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     rows.append((f"Numba backend / JAX @{_size(big)}, while-loop kernels: geometric mean ≤ 0.5× (≥ 2× faster)",
                  "–" if g_loops is None else f"{g_loops:.2f}×", _verdict(None if g_loops is None else g_loops <= 0.5), "–"))
 
-    for size in [s for s in res.sizes if s >= 100_000]:
-        auto = res.ratios(size, "vec_auto", "backends")
-        rows.append((f"auto / faster of the two backends @{_size(size)}: every kernel ≤ 1.1×",
-                     f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
-                     _misses(auto, lambda x: x <= 1.1)))
-    for size in [s for s in res.sizes if s >= 100_000]:
-        auto = res.ratios(size, "vec_auto_vm", "backends_vm")
-        rows.append((f"auto, vector_math=True / faster of the two backends with it @{_size(size)}: every kernel ≤ 1.1×",
-                     f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
-                     _misses(auto, lambda x: x <= 1.1)))
+    for variant, baseline, label in (("vec_auto", "backends", "auto / faster of the two backends"),
+                                     ("vec_auto_vm", "backends_vm",
+                                      "auto, vector_math=True / faster of the two backends with it")):
+        for size in [s for s in res.sizes if s >= 100_000]:
+            auto = res.ratios(size, variant, baseline)
+            rows.append((f"{label} @{_size(size)}: every kernel ≤ 1.1×",
+                         f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
+                         _misses(auto, lambda x: x <= 1.1)))
 
     straight = [k for k, info in res.kernels.items() if info["category"].split(",")[0].strip() in STRAIGHT_LINE]
-    speed_np = {k: 1 / x for k, x in res.ratios(big, "vec_numpy", "python", straight).items()}
-    speed_vm = {k: 1 / x for k, x in res.ratios(big, "vec_numpy_vm", "python", straight).items()}
-    speed_nb = {k: 1 / x for k, x in res.ratios(big, "vec_numba", "python").items()}
-    speed_nb_vm = {k: 1 / x for k, x in res.ratios(big, "vec_numba_vm", "python").items()}
-    rows.append((f"NumPy backend vs Python loop @{_size(big)} (arithmetic, math, branches): ≥ 20× faster",
-                 f"slowest {_worst(speed_np, high=False)}",
-                 _verdict(all(x >= 20 for x in speed_np.values()) if speed_np else None),
-                 ", ".join(f"{k} {x:.1f}×" for k, x in speed_np.items() if x < 20) or "–"))
-    rows.append((f"NumPy backend, vector_math=True (opt-in), vs Python loop @{_size(big)} (same kernels): ≥ 20× faster",
-                 f"slowest {_worst(speed_vm, high=False)}",
-                 _verdict(all(x >= 20 for x in speed_vm.values()) if speed_vm else None),
-                 ", ".join(f"{k} {x:.1f}×" for k, x in speed_vm.items() if x < 20) or "–"))
-    rows.append((f"Numba backend vs Python loop @{_size(big)}: every kernel ≥ 50× faster",
-                 f"slowest {_worst(speed_nb, high=False)}",
-                 _verdict(all(x >= 50 for x in speed_nb.values()) if speed_nb else None),
-                 ", ".join(f"{k} {x:.1f}×" for k, x in speed_nb.items() if x < 50) or "–"))
-    rows.append((f"Numba backend, vector_math=True (opt-in), vs Python loop @{_size(big)}: every kernel ≥ 50× faster",
-                 f"slowest {_worst(speed_nb_vm, high=False)}",
-                 _verdict(all(x >= 50 for x in speed_nb_vm.values()) if speed_nb_vm else None),
-                 ", ".join(f"{k} {x:.1f}×" for k, x in speed_nb_vm.items() if x < 50) or "–"))
+    for variant, kernels, least, label in (
+            ("vec_numpy", straight, 20, "NumPy backend vs Python loop @{} (arithmetic, math, branches):"),
+            ("vec_numpy_vm", straight, 20, "NumPy backend, vector_math=True (opt-in), vs Python loop @{} (same kernels):"),
+            ("vec_numba", None, 50, "Numba backend vs Python loop @{}: every kernel"),
+            ("vec_numba_vm", None, 50, "Numba backend, vector_math=True (opt-in), vs Python loop @{}: every kernel")):
+        speed = {k: 1 / x for k, x in res.ratios(big, variant, "python", kernels).items()}
+        rows.append((f"{label.format(_size(big))} ≥ {least}× faster", f"slowest {_worst(speed, high=False)}",
+                     _verdict(all(x >= least for x in speed.values()) if speed else None),
+                     ", ".join(f"{k} {x:.1f}×" for k, x in speed.items() if x < least) or "–"))
 
     small = min(res.sizes)
     for variant, label, hand in (("vec_numpy", "NumPy", "numpy"), ("vec_numba", "Numba", "numba_vectorize")):

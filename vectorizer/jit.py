@@ -180,7 +180,7 @@ def _keep_declared(module, fn) -> None:
 
 
 _LLVM_REMARK = r"remark: .*(loop not vectorized|the cost-model indicates|vectorized loop)"
-_width_forced_for: set[str] = set()
+_width_forced_for: set[tuple[str, str]] = set()  # a listener each, however often asked
 
 
 def force_vector_width(global_name: str, module_name: str) -> None:

@@ -26,8 +26,9 @@ from __future__ import annotations
 from . import jit
 from .vecmath import FUNCTIONS, libmvec, unavailable
 
-if unavailable():
-    raise ImportError(f"vectorizer.lanemath: {unavailable()}")
+_why = unavailable()
+if _why:
+    raise ImportError(f"vectorizer.lanemath: {_why}")
 
 globals().update(jit.vector_call_intrinsics(libmvec()[0], {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}))
 jit.force_vector_width("_vz_lm", __name__)

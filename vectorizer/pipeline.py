@@ -157,8 +157,8 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}", main=True)
     sources = [src for _, src in lanes.functions.values()] + [main]
     _dump("ops_to_lanes", lambda: "\n\n".join(sources))
+    sources = lane_vector_math.transform(sources, options.vector_math)
     if options.vector_math:
-        sources = lane_vector_math.transform(sources, True)
         _dump("lane_vector_math", lambda: "\n\n".join(sources))
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)

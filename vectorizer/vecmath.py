@@ -16,6 +16,7 @@ missing, the NumPy function runs instead, after one `JitWarning`: only speed cha
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from collections.abc import Callable
@@ -145,6 +146,7 @@ def numba_source(path: str, names: list[str]) -> str:
     return "".join(parts)
 
 
+@functools.cache  # loads the library: once a process
 def libmvec() -> tuple[str | None, str]:
     """(the library's path or name, "") where it loads, else (None, why not)."""
     import ctypes
@@ -177,6 +179,7 @@ def kernels() -> dict[str, Callable]:
     return _kernels
 
 
+@functools.cache  # asked by every transform with the option
 def unavailable() -> str:
     """Why vector math cannot run here ("" where it can), without compiling anything."""
     if not jit.available():

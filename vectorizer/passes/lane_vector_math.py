@@ -15,7 +15,8 @@ After::
     return ((spot * norm_cdf_result - strike * _vz_lm.exp(t_8) * norm_cdf_result_1), False)
 
 Every call of a function vecmath.py lists (math.exp, math.log, math.pow, math.erfc, math.sin...,
-and np.cbrt, np.exp2, which lane code calls where Numba has no `math` function) is renamed, as the NumPy backend's are (passes/vector_math.py), except:
+and np.cbrt, np.exp2, which lane code calls where Numba has no `math` function) is renamed, as
+the NumPy backend's are (passes/vector_math.py), except:
 
 * in the test of a check (`if ...: return (..., True)`): whether a lane is re-run must not move
   with the last bits of a vector function;
@@ -27,30 +28,20 @@ from vectorizing the driver loop, and then each call runs one lane through the 4
 which costs more than the C library's scalar `exp`, `log` or `pow` (zeta_partial's `k ** s`:
 973 against 506-616 ns a lane at 1e6) and less than its `sin` or `erfc`; such code keeps the C
 library's functions. Where vector math cannot run (vecmath.unavailable(): no AVX2, no libmvec),
-nothing is renamed, after one JitWarning. numba_module.py inlines the lane functions of code that uses `_vz_lm`
-into the drivers and imports it.
+nothing is renamed, after one JitWarning. numba_module.py inlines the lane functions of code
+that uses `_vz_lm` into the drivers and imports it.
 """
 
 from __future__ import annotations
 
 import ast
 
-from ..vecmath import CHEAP_EXPONENTS, FUNCTIONS
+from ..vecmath import FUNCTIONS
+from .vector_math import cheap_exponent, splice
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
 # Lane code calls NumPy's scalar function where Numba has no `math` one (np.cbrt, np.exp2).
 NUMPY_NAMES = {numpy_name: mvec for numpy_name, (mvec, _, _) in FUNCTIONS.items()}
-
-
-def _literal(node: ast.AST) -> object:
-    """The number a `float(2)`, `2.0` or `-1` stands for, else None."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
-            and len(node.args) == 1:
-        node = node.args[0]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        return -value if type(value) in (int, float) else None
-    return node.value if isinstance(node, ast.Constant) and type(node.value) in (int, float) else None
 
 
 def _is_check(node: ast.If) -> bool:
@@ -69,8 +60,7 @@ def _libmvec_name(call: ast.Call) -> str | None:
     name = fn.attr if fn.value.id == "math" else NUMPY_NAMES.get(fn.attr) if fn.value.id == "np" else None
     if name is None or NAMES.get(name) != len(call.args):
         return None
-    exponent = _literal(call.args[1]) if name == "pow" else None
-    return None if exponent is not None and exponent in CHEAP_EXPONENTS else name
+    return None if name == "pow" and cheap_exponent(call.args[1]) else name
 
 
 def _renames(tree: ast.AST) -> list[tuple[int, int, int, str]]:
@@ -96,19 +86,14 @@ def _renames(tree: ast.AST) -> list[tuple[int, int, int, str]]:
 
 def rename(source: str) -> str:
     """One lane function's source with its libm calls through `_vz_lm`."""
-    lines = source.split("\n")
-    for line, start, end, new in sorted(_renames(ast.parse(source)), reverse=True):
-        data = lines[line - 1].encode()
-        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
-    return "\n".join(lines)
-
-
-def _has_loop(source: str) -> bool:
-    return any(isinstance(node, ast.While | ast.For) for node in ast.walk(ast.parse(source)))
+    return splice(source, _renames(ast.parse(source)))
 
 
 def transform(sources: list[str], vector_math: bool) -> list[str]:
-    if not vector_math or any(_has_loop(src) for src in sources):
+    if not vector_math:
+        return sources
+    trees = [ast.parse(src) for src in sources]
+    if any(isinstance(node, ast.While | ast.For) for tree in trees for node in ast.walk(tree)):
         return sources
     from .. import jit, vecmath
 
@@ -116,4 +101,4 @@ def transform(sources: list[str], vector_math: bool) -> list[str]:
     if why:
         jit.warn_once("vecmath", f"vectorizer: {why}; the C library's functions run instead")
         return sources
-    return [rename(src) for src in sources]
+    return [splice(src, _renames(tree)) for src, tree in zip(sources, trees)]

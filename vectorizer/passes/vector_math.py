@@ -39,10 +39,25 @@ def _name(node: ast.AST) -> str | None:
     return ALIASES.get(node.id) if isinstance(node, ast.Name) else None
 
 
-def _literal(node: ast.AST) -> object:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        return -node.operand.value if isinstance(node.operand.value, int | float) else None
-    return node.value if isinstance(node, ast.Constant) else None
+def cheap_exponent(node: ast.AST) -> bool:
+    """A literal exponent computed without pow (2, 0.5, -1...; lane code writes `float(2)`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
+            and len(node.args) == 1:
+        node = node.args[0]
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    if negated:
+        node = node.operand
+    value = node.value if isinstance(node, ast.Constant) else None
+    return type(value) in (int, float) and (-value if negated else value) in CHEAP_EXPONENTS
+
+
+def splice(text: str, renames: list[tuple[int, int, int, str]]) -> str:
+    """`text` with each (line, start column, end column in UTF-8 bytes, new text) replaced."""
+    lines = text.split("\n")
+    for line, start, end, new in sorted(renames, reverse=True):
+        data = lines[line - 1].encode()
+        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
+    return "\n".join(lines)
 
 
 def _float_powers(tree: ast.AST) -> set[int]:
@@ -59,8 +74,7 @@ def _float_powers(tree: ast.AST) -> set[int]:
             continue
         in_float = isinstance(fn, ast.Name) or any(  # `_vz_power` is float by construction
             k.arg == "dtype" and ast.unparse(k.value) == "np.float64" for k in node.keywords)
-        exponent = _literal(args[1])
-        if in_float and not (type(exponent) in (int, float) and exponent in CHEAP_EXPONENTS):
+        if in_float and not cheap_exponent(args[1]):
             found.add(id(fn))
     return found
 
@@ -90,8 +104,4 @@ def _renames(tree: ast.AST, flag: str | None) -> list[tuple[int, int, int, str]]
 def transform(text: str, ctx: Context) -> str:
     if not ctx.options.vector_math:
         return text
-    lines = text.split("\n")
-    for line, start, end, new in sorted(_renames(ast.parse(text), ctx.flag), reverse=True):
-        data = lines[line - 1].encode()
-        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
-    return "\n".join(lines)
+    return splice(text, _renames(ast.parse(text), ctx.flag))
