@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer.importhook import HookConfig, read_config, select_functions
+from vectorizer.importhook import HookConfig, read_config, select_functions, transform_source
 
 KERN = '''\
 """Kernels for the import-hook tests."""
@@ -286,6 +286,63 @@ def test_tag_is_stable_across_processes_and_covers_the_options() -> None:
     assert other == tag and tag.isalnum() and tag.startswith("vz")
     tags = {HookConfig(("a",), select=s, strict=b).tag for s in ("annotated", "marked", "all") for b in (False, True)}
     assert len(tags) == 6
+    options = [HookConfig(("a",), backend=b, vector_math=v) for b in ("numpy", "numba", "auto") for v in (False, True)]
+    assert len({c.tag for c in options}) == 6 and options[0].tag == tag  # the defaults: the same tag as before
+    with pytest.raises(ValueError, match="backend must be one of"):
+        HookConfig(("a",), backend="jax")
+
+
+def test_the_appended_line_carries_only_options_that_differ_from_vectorize_defaults() -> None:
+    tree = ast.parse("def f(x: float) -> float:\n    return x\n")
+    plain = transform_source("", tree, HookConfig(("a",))).splitlines()[-1]
+    assert "._install_dual(globals(), {'f': 1}, {}, False)  #" in plain
+    tuned = transform_source("", tree, HookConfig(("a",), backend="auto", vector_math=True)).splitlines()[-1]
+    assert "._install_dual(globals(), {'f': 1}, {}, False, {'backend': 'auto', 'vector_math': True})  #" in tuned
+
+
+OPTIONS_PROBE = '''
+    import json, math, numpy as np
+    from vectorizer.importhook import install_import_hook
+    hook = install_import_hook(ARGS)
+    import mypkg.kern as k
+    x = np.array([-2.0, -0.0, 0.3, 1.0, 4.0, 1e300, np.inf, np.nan])
+    got = k.clipped_sqrt(x, 0.5)
+    want = [k.clipped_sqrt.scalar(v, 0.5) for v in x.tolist()]
+    c = hook.finder.config
+    print(json.dumps([[c.backend, c.vector_math], k.clipped_sqrt.vectorized.options.backend,
+                      k.clipped_sqrt.vectorized.options.vector_math, k.clipped_sqrt.vectorized.backend,
+                      np.array_equal(got, want, equal_nan=True),
+                      np.array_equal(k.marked(x), [v * v + 1.0 for v in x.tolist()], equal_nan=True),
+                      k.marked.vectorized.options.backend]))
+'''
+
+
+@pytest.mark.numba
+def test_backend_and_vector_math_reach_the_functions_the_hook_vectorizes(pkg: Path) -> None:
+    pytest.importorskip("numba")
+    out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numba", vector_math=True'), pkg)
+    # sqrt is exact in every backend; the @vectorize function keeps its own options
+    assert out == [["numba", True], "numba", True, "numba", True, True, "numpy"]
+    (pkg / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\npackages = ["mypkg"]\n'
+                                        'backend = "numba"\nvector-math = true\n')
+    assert run(OPTIONS_PROBE.replace("ARGS", ""), pkg) == out
+    out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numpy"'), pkg)  # an argument beats the file
+    assert out == [["numpy", True], "numpy", True, "numpy", True, True, "numpy"]
+
+
+def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:
+    tests = str(Path(__file__).parent)
+    out = run(f'''
+        import json, sys
+        sys.path.insert(0, {tests!r})
+        import conftest  # hides numba and llvmlite
+        from vectorizer.importhook import install_import_hook
+        try:
+            install_import_hook(["mypkg"], backend="numba")
+        except ValueError as exc:
+            print(json.dumps(str(exc)))
+    ''', pkg, env={"VECTORIZER_BLOCK_NUMBA": "1"})
+    assert "needs Numba" in out and "pip install" in out
 
 
 # -- install, uninstall, disable, failures ---------------------------------------------------------
@@ -420,6 +477,7 @@ def test_pyproject_configuration(tmp_path: Path, pkg: Path) -> None:
     ''', pkg, cwd=tmp_path / "sub")
     assert out == [["mypkg"], True, False]
     for body, message in [('select = "some"', "select must be one of"), ("strict = 1", "strict must be true"),
+                          ('backend = "jax"', "backend must be one of"), ("vector-math = 1", "vector-math must be true"),
                           ('packages = "mypkg"', "packages must be a list"), ("colour = 1", "unknown key 'colour'")]:
         (tmp_path / "pyproject.toml").write_text(f"[tool.vectorizer.import-hook]\n{body}\n")
         with pytest.raises(ValueError, match=message):

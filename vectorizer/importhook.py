@@ -26,10 +26,10 @@ from importlib.machinery import ModuleSpec, SourceFileLoader
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, jit
 from .cache import _sha256  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
 from .errors import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError
-from .options import disabled
+from .options import BACKENDS, disabled
 
 SELECT_MODES = ("annotated", "marked", "all")
 TRANSFORM_SCHEMA = 1  # bump when the appended code or the selection rule changes
@@ -39,6 +39,8 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.im
     "packages": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), 'a list of names, e.g. ["mypkg"]'),
     "select": (lambda v: v in SELECT_MODES, f"one of {SELECT_MODES}"),
     "strict": (lambda v: isinstance(v, bool), "true or false"),
+    "backend": (lambda v: v in BACKENDS, f"one of {BACKENDS}"),
+    "vector-math": (lambda v: isinstance(v, bool), "true or false"),
 }
 transformed: list[str] = []  # paths transformed in this process (a warm import adds none)
 
@@ -54,10 +56,14 @@ class HookConfig:
     packages: tuple[str, ...]
     select: str = "annotated"
     strict: bool = False
+    backend: str = "numpy"  # the options of the functions the hook vectorizes (not of @vectorize ones)
+    vector_math: bool = False
 
     def __post_init__(self) -> None:
         if self.select not in SELECT_MODES:
             raise ValueError(f"select must be one of {SELECT_MODES}, got {self.select!r}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {self.backend!r}")
         for pkg in self.packages:
             if not all(part.isidentifier() for part in pkg.split(".")):
                 raise ValueError(f"not a package name: {pkg!r}")
@@ -73,8 +79,14 @@ class HookConfig:
         """The pyc optimization tag: a stable hash (never `hash()`, which is salted per process).
 
         The package list is not in it: a module's transformed bytecode does not depend on it."""
-        key = "\0".join(map(str, (__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize)))
+        key = "\0".join(map(str, (__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize,
+                                  *self.options().items())))
         return "vz" + _sha256(key.encode()).hexdigest()[:16]
+
+    def options(self) -> dict[str, Any]:
+        """`vectorize` options of the selected functions that differ from its defaults."""
+        return {k: v for k, v in (("backend", self.backend), ("vector_math", self.vector_math))
+                if v != HookConfig.__dataclass_fields__[k].default}
 
 
 # -- selection and the appended line (runs on a cold import only; the result is in the pyc) -----
@@ -120,8 +132,9 @@ def transform_source(text: str, tree: ast.Module, config: HookConfig) -> str | N
     eligible, marked = select_functions(tree, config.select)
     if not eligible and not marked:
         return None
+    options = config.options()
     line = (f'__import__("vectorizer.importhook", fromlist=["_"])._install_dual('
-            f"globals(), {eligible!r}, {marked!r}, {config.strict!r})")
+            f"globals(), {eligible!r}, {marked!r}, {config.strict!r}{f', {options!r}' if options else ''})")
     return text + ("" if text.endswith("\n") else "\n") + line + "  # added by vectorizer's import hook\n"
 
 
@@ -230,37 +243,45 @@ class ImportHookManager:
 
 
 def install_import_hook(packages: str | Iterable[str] | None = None, *, select: str | None = None,
-                        strict: bool | None = None) -> ImportHookManager:
+                        strict: bool | None = None, backend: str | None = None,
+                        vector_math: bool | None = None) -> ImportHookManager:
     """Make the selected functions of `packages` (and their subpackages) dual-mode when imported.
 
     Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
     in the nearest pyproject.toml at or above the current directory (defaults: select="annotated",
-    strict=False). With VECTORIZER_DISABLE=1 nothing is installed.
+    strict=False, backend="numpy", vector_math=False). `backend` and `vector_math` are passed to
+    `vectorize` for the functions the hook selects; an `@vectorize` function keeps its own.
+    With VECTORIZER_DISABLE=1 nothing is installed.
     """
-    return _install(packages, select, strict, Path.cwd())
+    return _install(packages, dict(select=select, strict=strict, backend=backend, vector_math=vector_math),
+                    Path.cwd())
 
 
-def vectorize_this_package(*, select: str | None = None, strict: bool | None = None) -> ImportHookManager:
+def vectorize_this_package(*, select: str | None = None, strict: bool | None = None, backend: str | None = None,
+                           vector_math: bool | None = None) -> ImportHookManager:
     """Call first thing in a package's `__init__.py`: hooks its submodules imported after the call
     (pyproject.toml is looked for from the package's directory up)."""
     caller = sys._getframe(1).f_globals
     package, file = caller.get("__package__") or caller.get("__name__"), caller.get("__file__")
     if not package or package == "__main__":
         raise RuntimeError("vectorize_this_package() must be called from a package's __init__.py")
-    return _install(package, select, strict, Path(file).parent if file else Path.cwd())
+    return _install(package, dict(select=select, strict=strict, backend=backend, vector_math=vector_math),
+                    Path(file).parent if file else Path.cwd())
 
 
-def _install(packages: str | Iterable[str] | None, select: str | None, strict: bool | None,
-             where: Path) -> ImportHookManager:
+def _install(packages: str | Iterable[str] | None, given: dict[str, Any], where: Path) -> ImportHookManager:
     if disabled():
         return ImportHookManager(None)
-    table = read_config(where) if None in (packages, select, strict) else {}
+    table = read_config(where) if packages is None or None in given.values() else {}
     packages = table.get("packages", ()) if packages is None else packages
     names = (packages,) if isinstance(packages, str) else tuple(packages)
     if not names:
         raise ValueError("install_import_hook() needs packages (or [tool.vectorizer.import-hook] packages)")
-    config = HookConfig(names, table.get("select", "annotated") if select is None else select,
-                        table.get("strict", False) if strict is None else strict)
+    settings = {key: table.get(key.replace("_", "-"), HookConfig.__dataclass_fields__[key].default)
+                if value is None else value for key, value in given.items()}
+    config = HookConfig(names, **settings)
+    if config.backend == "numba" and not jit.available():  # else every array call would quietly run the original
+        raise ValueError("install_import_hook(backend='numba') needs Numba: pip install 'vectorizer[numba]'")
     for finder in sys.meta_path:  # installing the same configuration twice is a no-op
         if isinstance(finder, VectorizerFinder) and finder.config == config:
             return ImportHookManager(finder)
@@ -296,7 +317,7 @@ def read_config(start: Path) -> dict[str, Any]:
 
 # -- run time: the appended line calls this --------------------------------------------------------
 def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: dict[str, int],
-                  strict: bool) -> None:
+                  strict: bool, options: dict[str, Any] | None = None) -> None:
     """Replace the selected functions of a module being imported by their dual-mode versions."""
     if disabled():
         return
@@ -306,7 +327,7 @@ def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: d
         for name, line in eligible.items():
             obj = namespace.get(name)
             if isinstance(obj, types.FunctionType) and obj.__code__.co_firstlineno == line:
-                namespace[name] = dual(obj, None)
+                namespace[name] = dual(obj, None, options)
         for name, line in marked.items():
             obj = namespace.get(name)
             if isinstance(obj, VectorizedFunction) and obj.scalar.__code__.co_firstlineno == line:
@@ -318,11 +339,11 @@ def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: d
                       ImportHookWarning, stacklevel=2)
 
 
-def dual(scalar: types.FunctionType, vectorized: Any) -> Callable[..., Any]:
+def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | None = None) -> Callable[..., Any]:
     """One callable: the original for Python values, the batched code when an argument is an ndarray.
 
     `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
-    whose `VectorizedFunction` is made on the first array call. If the engine refuses an eligible
+    whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If the engine refuses an eligible
     function (or a call's dtypes), that call runs the original: the function is left as it was.
     """
     from numpy import ndarray
@@ -335,7 +356,7 @@ def dual(scalar: types.FunctionType, vectorized: Any) -> Callable[..., Any]:
             try:
                 from .api import vectorize
 
-                vf = wrapper.vectorized = vectorize(scalar, fallback="error")
+                vf = wrapper.vectorized = vectorize(scalar, fallback="error", **(options or {}))
             except VectorizeError:
                 vf = wrapper.vectorized = False
         if vf is False or (refused and _kinds(args, kwargs) in refused):
