@@ -50,6 +50,7 @@ def test_array_calls():
     n = np.array([1, 6, 27])
     assert k.collatz(n).tolist() == [k.collatz.scalar(int(v)) for v in n]
     assert type(k.collatz.vectorized).__name__ == "VectorizedFunction"
+    assert k.collatz.vectorized.options.backend == os.environ.get("EXPECT_BACKEND", "numpy")
 
 
 def test_assertions_are_still_rewritten():
@@ -82,10 +83,11 @@ def suite(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def pytest_run(root: Path, *args: str, hook: bool, autoload: bool = True, status: int = 0) -> str:
+def pytest_run(root: Path, *args: str, hook: bool, autoload: bool = True, status: int = 0,
+               backend: str = "numpy") -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE",
                                                           "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    env.update(PYTHONPATH=str(root), EXPECT_HOOK="1" if hook else "0")
+    env.update(PYTHONPATH=str(root), EXPECT_HOOK="1" if hook else "0", EXPECT_BACKEND=backend)
     if not autoload:
         env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args],
@@ -116,9 +118,19 @@ def test_off_without_the_option(suite: Path) -> None:
     assert "2 passed, 1 skipped" in out and "vectorizer import hook" not in out
 
 
+def test_backend_from_pyproject(suite: Path) -> None:
+    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "auto"\nvector-math = true\n')
+    out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, backend="auto")
+    assert "3 passed" in out
+    assert "vectorizer import hook: mypkg (select=annotated, backend=auto, vector_math=True)" in out
+
+
 def test_bad_configuration_is_a_usage_error(suite: Path) -> None:
     out = pytest_run(suite, "--vectorizer-packages=numpy", "tests", hook=True, status=4)
     assert "refusing to hook 'numpy'" in out
     (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nselect = "some"\n')
     out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, status=4)
     assert "select must be one of" in out
+    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "gpu"\n')
+    out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, status=4)
+    assert "backend must be one of" in out

@@ -1,8 +1,9 @@
 """pytest plugin (entry point `vectorizer`): `--vectorizer-packages=a,b` runs the suite with the
 import hook on for those packages, installed before conftest.py files are loaded.
 
-The packages may also be given by the ini key `vectorizer-packages`; `select` and `strict` come
-from `[tool.vectorizer.import-hook]` in the pyproject.toml nearest to pytest's rootdir. Without
+The packages may also be given by the ini key `vectorizer-packages`; `select`, `strict`,
+`backend` and `vector-math` come from `[tool.vectorizer.import-hook]` in the pyproject.toml
+nearest to pytest's rootdir. Without
 packages the plugin does nothing.
 """
 
@@ -33,7 +34,8 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
     try:
         table = read_config(early_config.rootpath)
         hook = install_import_hook(packages, select=table.get("select", "annotated"),
-                                   strict=table.get("strict", False))
+                                   strict=table.get("strict", False), backend=table.get("backend", "numpy"),
+                                   vector_math=table.get("vector-math", False))
     except ValueError as exc:  # a bad package name or pyproject.toml table
         raise pytest.UsageError(str(exc)) from None
     early_config.add_cleanup(hook.uninstall)
@@ -45,5 +47,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if found is None:
         return None
     packages, hook = found
-    state = "off (VECTORIZER_DISABLE)" if hook.finder is None else f"select={hook.finder.config.select}"
+    if hook.finder is None:
+        state = "off (VECTORIZER_DISABLE)"
+    else:
+        config = hook.finder.config
+        state = ", ".join([f"select={config.select}", *(f"{k}={v}" for k, v in config.options().items())])
     return f"vectorizer import hook: {', '.join(packages)} ({state})"
