@@ -343,8 +343,9 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
     """One callable: the original for Python values, the batched code when an argument is an ndarray.
 
     `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
-    whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If the engine refuses an eligible
-    function (or a call's dtypes), that call runs the original: the function is left as it was.
+    whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If
+    the engine refuses an eligible function (or a call's dtypes), that call runs the original: the
+    function is left as it was.
     """
     from numpy import ndarray
 
