@@ -884,6 +884,34 @@ def test_package_works_without_numba(tmp_path):
     assert "needs Numba" in refused and "pip install" in refused
 
 
+def true_float_and_shift(n: int, m: int) -> int:
+    return 0.1 and n >> m  # int result (0.1 is true), the shift's checks in the right operand
+
+
+def true_float_and_name(n: int, m: int) -> int:
+    return 1e-300 and n
+
+
+def false_float_or_shift(n: int, m: int) -> int:
+    return -0.0 or 1 >> m
+
+
+def false_float_or_name(n: int, m: int) -> int:
+    return 0.0 or n
+
+
+@pytest.mark.parametrize("f", [true_float_and_shift, true_float_and_name, false_float_or_shift, false_float_or_name])
+def test_a_float_operand_of_an_int_and_or_is_tested_as_a_float(backend, f):
+    """Found by the fuzzer (tests/fuzz/regressions/reg_bf58507679.py, reg_f1473998de.py): the lane
+    tested int(0.1) -> 0, returned 0 for `0.1 and 1 >> m` and skipped the shift's negative-count
+    ValueError."""
+    n, m = np.array([5, -7, 0, 2**62, -(2**63)]), np.array([0, 1, 3, 63, 2])
+    run_check(f, backend, n, m)
+    if f is true_float_and_shift or f is false_float_or_shift:
+        with pytest.raises(ValueError, match="negative shift count"):
+            vec(f, backend)(n, np.array([0, -1, 2, 3, 4]))
+
+
 @pytest.mark.numba
 def test_an_overflow_test_opening_a_branch_runs_before_the_if():
     pytest.importorskip("numba")

@@ -233,15 +233,24 @@ class LaneExpressions:
 
     def boolean(self, node: cst.BooleanOperation) -> str:
         t = self.facts.type(node)
+        lt, rt = self.facts.type(node.left), self.facts.type(node.right)
         left = self.expr(node.left)
+        # `0.5 and n`: an int result (the analysis knows 0.5 is true) whose float operand int()
+        # would make false. Python tests the operand itself; so does the lane.
+        truncated = t is INT and lt in (FLOAT, NUM)
+        if truncated:
+            left = self.temp(left)
         pre, right = self.captured(lambda: self.expr(node.right))
         op = "and" if isinstance(node.operator, cst.And) else "or"
         if not pre:
-            lt, rt = self.facts.type(node.left), self.facts.type(node.right)
+            if truncated:
+                first, other = self.coerce(left, lt, t), self.coerce(right, rt, t)
+                yes, no = (other, first) if op == "and" else (first, other)
+                return f"({yes} if {self.truthy(left, lt)} else {no})"
             return f"({self.coerce(left, lt, t)} {op} {self.coerce(right, rt, t)})"
         name = self.ctx.namer.fresh("c")
-        self.emit(f"{name} = {self.coerce(left, self.facts.type(node.left), t)}")
-        truth = self.truthy(name, t)
+        self.emit(f"{name} = {self.coerce(left, lt, t)}")
+        truth = self.truthy(left, lt) if truncated else self.truthy(name, t)
         self.emit(f"if {truth}:" if op == "and" else f"if not {paren(truth)}:")
         self.depth += 1
         self.lazy(node.right, name, t)
