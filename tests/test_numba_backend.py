@@ -912,6 +912,25 @@ def test_a_float_operand_of_an_int_and_or_is_tested_as_a_float(backend, f):
             vec(f, backend)(n, np.array([0, -1, 2, 3, 4]))
 
 
+def constant_shift_beyond_int64(x: float) -> int:
+    count = -1 // 1
+    return 1 << min(count & 127, 70)  # 1 << 70 on every lane, known when Numba compiles it
+
+
+def shift_by(n: int, m: int) -> int:
+    return n << m
+
+
+def test_a_left_shift_beyond_int64_raises_even_when_the_count_is_a_constant(backend):
+    """Found by the fuzzer (tests/fuzz/regressions/reg_819a91ddcc.py): the overflow test shifted
+    the result back by the count itself, and Numba's `>>` by 64 or more is LLVM poison; with a
+    constant count LLVM dropped the flag and every lane returned 0 instead of raising."""
+    vf = vec(constant_shift_beyond_int64, backend)
+    with pytest.raises(VectorizeOverflowError, match="1180591620717411303424"):
+        vf(np.array([0.5, 2.0]))
+    run_check(shift_by, backend, np.array([1, 1, 3, -1, 0, 1]), np.array([62, 63, 64, 100, 200, 2**62]))
+
+
 @pytest.mark.numba
 def test_an_overflow_test_opening_a_branch_runs_before_the_if():
     pytest.importorskip("numba")
