@@ -912,6 +912,32 @@ def test_a_float_operand_of_an_int_and_or_is_tested_as_a_float(backend, f):
             vec(f, backend)(n, np.array([0, -1, 2, 3, 4]))
 
 
+def not_uniform_or_batched_negated(n: int, x: float) -> bool:
+    c = not n or x > 0.5
+    return not c
+
+
+def not_uniform_and_batched_negated(n: int, x: float) -> bool:
+    return not (not n and x > 0.5)
+
+
+def not_uniform_picked_by_a_uniform_test(n: int, x: float) -> bool:
+    c = (not n) if n > -1 else (x < 0.2)
+    return not c
+
+
+@pytest.mark.parametrize("f", [not_uniform_or_batched_negated, not_uniform_and_batched_negated,
+                               not_uniform_picked_by_a_uniform_test])
+def test_not_of_a_uniform_value_decides_an_and_or_as_a_numpy_bool(backend, f):
+    """Found by fuzzing (tests/fuzz/regressions/reg_097de6126d.py): with `n` one value for every
+    lane, `not n or <batched>` picked Python's `True`, and the `~` of the `not` after it made -2
+    (true): every lane returned True where Python returns False (or the code raised VEC-BUG)."""
+    x = np.array([0.1, 0.7, np.nan, -0.0])
+    for n in (0, -1, 3):
+        run_check(f, backend, np.array([n]), x)
+        run_check(f, backend, np.array([n]), np.zeros(0))  # an empty batch
+
+
 def constant_shift_beyond_int64(x: float) -> int:
     count = -1 // 1
     return 1 << min(count & 127, 70)  # 1 << 70 on every lane, known when Numba compiles it

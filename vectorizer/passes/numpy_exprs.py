@@ -99,10 +99,12 @@ class Expressions:
         statement, a conditional expression says the same."""
         start = len(self.lines)
         values, ends = [], []
+        mixed = self.facts.val(yes).batched or self.facts.val(no).batched  # the result is an array on some lanes
         for header, side in ((f"if {cond}:", yes), ("else:", no)):
             self.emit(header)
             self.depth += 1
-            values.append(self.numpy_scalar(self.coerce(self.lower(side, mask), self.facts.type(side), t, mask), side, t))
+            values.append(self.numpy_scalar(self.coerce(self.lower(side, mask), self.facts.type(side), t, mask), side, t,
+                                            mixed))
             self.depth -= 1
             ends.append(len(self.lines))
         if ends[1] == start + 2:
@@ -138,7 +140,7 @@ class Expressions:
         t = val.type
         if not self.facts.val(node.left).batched:  # a uniform left side decides for every lane
             truth = self.truthy(left, left_t)  # a uniform scalar expression: cheap to evaluate twice
-            left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t)
+            left_c = self.numpy_scalar(self.coerce(left, left_t, t, mask), node.left, t, val.batched)
             start = len(self.lines)
             right, needed = self.lazily(f"if {truth if is_and else f'not {paren(truth)}'}:", lambda: self.numpy_scalar(
                 self.coerce(self.lower(node.right, mask), self.facts.type(node.right), t, mask), node.right, t))

@@ -393,11 +393,13 @@ class _Lower(Expressions, Folding, Loops):
         t = self.facts.vals[node].type if node in self.facts.vals else None
         return f"np.{NP_SCALAR[t]}({text})" if t in NP_SCALAR else text
 
-    def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type) -> str:
+    def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type, batched_use: bool = False) -> str:
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
-        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises)."""
+        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises); so
+        does a Python bool (`not x`) picked where the result is batched, whose `~` would be -1 or -2."""
         val = self.facts.vals.get(node)
-        if val is not None and not val.batched and (val.const is not None or self.folded(node) is not None):
+        if val is not None and not val.batched and (val.const is not None or self.folded(node) is not None
+                                                    or (batched_use and t is BOOL and _python_bool(node))):
             return f"np.{t.dtype}({text})" if t is not BOOL else f"np.bool_({text})"
         return text
 
@@ -466,3 +468,14 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     lines = drop_dead_assignments(_minimal_parens(lines))
     params = ", ".join(ctx.params)
     return f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
+
+
+def _python_bool(node: cst.BaseExpression) -> bool:
+    """Whether `node` is a Python bool on a uniform value: `not x`, or an and/or that may pick one
+    (found by fuzzing: `c = not n or <batched>` picked `True`, and `not c` ran as `~c`, -2)."""
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, cst.Not)
+    if isinstance(node, cst.BooleanOperation):
+        return _python_bool(node.left) or _python_bool(node.right)
+    return False
+
