@@ -246,14 +246,13 @@ def _shift(op: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
         _require_ints(op, a, b)
         x, y = _int(a, "{0}"), _int(b, "{1}")
+        count = f"np.minimum({y}, 63)"  # Numba's shifts by 64 or more are LLVM poison
         checks = [Check(f"{y} < 0", "ValueError: negative shift count")]
         if op == "<<":
-            # The shift back is clamped like the shift itself: Numba's `>>` by 64 or more is LLVM
-            # poison, which made the whole test (and the flag) undefined in compiled lane code.
-            checks.append(Check(f"({y} > 62) | (({{r}} >> np.minimum({y}, 63)) != {x})", "int64 overflow"))
-            expr = f"{x} << np.minimum({y}, 63)"
-        else:
-            expr = f"{x} >> np.minimum({y}, 63)"
+            # The shift back is clamped like the shift itself, or the whole test (and the flag)
+            # would be undefined in compiled lane code.
+            checks.append(Check(f"({y} > 62) | (({{r}} >> {count}) != {x})", "int64 overflow"))
+        expr = f"{x} {op} {count}"
         return Impl(INT, expr, f"{_lane_int(a, '{0}')} {op} {_lane_int(b, '{1}')}", tuple(checks))
 
     return rule

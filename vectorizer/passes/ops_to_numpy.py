@@ -478,4 +478,3 @@ def _python_bool(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BooleanOperation):
         return _python_bool(node.left) or _python_bool(node.right)
     return False
-
