@@ -106,6 +106,23 @@ def test_the_result_never_aliases_an_argument(backend):
     assert x[0] == 1.0
 
 
+def twice(x: float) -> tuple[float, float, float]:
+    y = x * 2.0
+    return y, y, x
+
+
+@pytest.mark.parametrize("shape", [(1000,), (10, 100), (300_000,)])  # the short path, 2-D, chunks
+def test_a_value_returned_twice_gives_results_that_do_not_share_memory(backend, shape):
+    vf = vectorize(twice, backend=backend)
+    x = np.linspace(-1.0, 1.0, math.prod(shape)).reshape(shape)
+    for _ in range(3):
+        got = vf(x)
+        assert not any(np.shares_memory(a, b) for i, a in enumerate(got) for b in (*got[i + 1:], x))
+        got[0][...] = 7.0  # the caller's own arrays: writing one leaves the others as computed
+        np.testing.assert_array_equal(got[1], x * 2.0)
+        np.testing.assert_array_equal(got[2], x)
+
+
 def test_ints_and_tuples(backend):
     vf = vectorize(halve, backend=backend)
     n = np.array([-(2**63), -3, -1, 0, 1, 7, 2**63 - 1])

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .runtime import aliases, owns_memory
+
 MISS = object()
 _CANONICAL = (np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64))
 _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONICAL[2]}
@@ -79,7 +81,8 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
     out = []
     for value, dtype in zip(values, p.results):
         if type(value) is not np.ndarray or value.dtype is not dtype or value.shape != (n,) \
-                or value.base is not None or not value.flags.writeable or any(value is a for a in args):
-            value = np.array(np.broadcast_to(value, (n,)), dtype=dtype)  # a constant, a view, an input
+                or not owns_memory(value) or not value.flags.writeable or any(value is a for a in args) \
+                or aliases(value, out):  # a constant, a view, an input, a result returned twice
+            value = np.array(np.broadcast_to(value, (n,)), dtype=dtype)
         out.append(value)
     return tuple(out) if p.returns_tuple else out[0]
