@@ -100,7 +100,10 @@ class Impl:
     finish: Callable[[Any], Any] = lambda out: out  # timed (e.g. JAX's block_until_ready)
     to_numpy: Callable[[Any], np.ndarray] = np.asarray
     note: str = ""
-    after_first_call: Callable[[], str] | None = None  # a note known only after a call
+    after_first_call: Callable[[], str] | None = None  # a note known only after the first calls
+    # auto: more untimed calls until it has decided at this size (its race: autotrial.py); gives
+    # how many calls that took
+    settle: Callable[[Callable[[], Any], int], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -184,13 +187,39 @@ def _vectorizer_builder(backend: str, **options: bool) -> Callable[[Kernel], Imp
         if backend == "numba" and "numba" not in reported:
             raise Skip(f'vectorize(backend="numba") is accepted but the function reports '
                        f'backend {reported!r}: the Numba backend is not implemented yet')
-        after = None
+        after = settle = None
         if backend == "auto":
+            def settle(call: Callable[[], Any], lanes: int) -> int:
+                calls = 1  # the first call, made already
+                while calls < SETTLE_CALLS and not _decided(vf, lanes):
+                    call()
+                    calls += 1
+                return calls
+
             def after() -> str:
-                return f"auto chose {getattr(vf, 'backend', '?')!s}"
-        return Impl(vf, after_first_call=after)
+                trial = getattr(vf, "auto_trial", None)
+                if trial is None:
+                    return f"auto ran {getattr(vf, 'backend', '?')!s}, unmeasured at this size"
+                chose = f"chose {trial.choice}" if trial.choice else "was still measuring"
+                return (f"auto {chose} (measured {trial.numba_ns:.3g} ns a lane on Numba, "
+                        f"{trial.numpy_ns:.3g} on NumPy)")
+        return Impl(vf, after_first_call=after, settle=settle)
 
     return build
+
+
+SETTLE_CALLS = 8  # a size class decides within six calls (README, autotrial.py)
+
+
+def _decided(vf: Any, lanes: int) -> bool:
+    """auto has decided at the size of its last call, or never measures it: a call below
+    EXPLORE_LANES, or a function the static choice put on NumPy (no trial, last run on NumPy)."""
+    from vectorizer.runtime import EXPLORE_LANES
+
+    trial = vf.auto_trial
+    if lanes < EXPLORE_LANES or (trial is None and vf.backend == "numpy"):
+        return True
+    return trial is not None and trial.choice is not None
 
 
 def build_memcpy(kernel: Kernel) -> Impl:
@@ -493,8 +522,6 @@ class Bench:
                     raise
             notes += sorted({f"{type(w.message).__name__}: {w.message}" for w in caught
                              if not issubclass(w.category, (RuntimeWarning, DeprecationWarning))})
-            if impl.after_first_call is not None:
-                notes.append(impl.after_first_call())
             cell.lanes_timed = size
             if variant.verify:
                 cell.verify = compare(kernel, impl.to_numpy(out)[lanes], want, lanes)
@@ -507,7 +534,21 @@ class Bench:
                 f"lanes disagree with the scalar oracle, e.g. {v.get('examples', v.get('why'))}")
             return
         cell.run = lambda: call(args)
+        if impl.settle is not None and not variant.scaled:
+            calls = impl.settle(cell.run, size)
+            if calls > 1:
+                notes.append(f"{calls} untimed calls before timing (auto measuring the backends)")
+                cell.note = "; ".join(notes)
+                if variant.verify:  # the backend it settled on gives the timed results
+                    cell.verify = compare(kernel, impl.to_numpy(cell.run())[lanes], want, lanes)
+                    if not cell.verify["ok"]:
+                        cell.status = "mismatch"
+                        self.failures.append(f"{kernel.name} n={size:,} {variant.label}: after settling, "
+                                             f"{cell.verify['mismatches']} sampled lanes disagree with the oracle")
+                        return
         cell.number = calls_per_sample(lambda: _timed(cell.run)[1], self.target_s)
+        if impl.after_first_call is not None:  # after the calibrating calls: auto races a few
+            cell.note = "; ".join(filter(None, [cell.note, impl.after_first_call()]))
 
     def _measure(self, cells: list[Cell]) -> None:
         """Every repeat times each variant once, in an order shuffled afresh each round (seeded, so

@@ -1,9 +1,10 @@
-"""backend="auto" measures both backends on the first large call (vectorizer/autotrial.py).
+"""backend="auto" measures both backends on large calls (vectorizer/autotrial.py).
 
 Timings decide which backend wins, so the tests that need a given winner set `autotrial.MARGIN`
-(0: Numba always keeps it; huge: NumPy always wins); the rest hold whichever wins. Every large call
-is checked lane by lane against the scalar oracle: its lanes are computed by both backends, in
-pieces, and stitched back together.
+and `autotrial.CLOSE` (0: Numba always keeps it; huge: NumPy always wins) or give each backend a
+made-up time; the rest hold whichever wins. Every large call is checked lane by lane against the
+scalar oracle: its lanes are computed by both backends, in pieces, and stitched back together, or
+by the backend the race runs it on.
 
 PYTEST_DONT_REWRITE: the scalar functions' own messages must not be rewritten.
 """
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 from oracle import check
 
-from vectorizer import autotrial, runtime, vectorize
+from vectorizer import autotrial, fastpath, runtime, vectorize
 
 pytestmark = pytest.mark.numba
 LARGE = autotrial.TRIAL_LANES
@@ -65,6 +66,7 @@ def test_pieces_fit_in_the_call(size, chunk, threads):
 @pytest.mark.parametrize(("margin", "winner"), [(0.0, "numba"), (1e9, "numpy")])
 def test_large_calls_use_the_winner_and_small_ones_numba(monkeypatch, margin, winner):
     monkeypatch.setattr(autotrial, "MARGIN", margin)
+    monkeypatch.setattr(autotrial, "CLOSE", margin)  # no whole call to confirm the pieces
     vf = vectorize(halvings, backend="auto")
     x = hostile(LARGE).reshape(2, LARGE // 2)  # lanes in two dimensions
     check(vf, halvings, x, 1.0)
@@ -118,16 +120,16 @@ def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
 @pytest.mark.parametrize("slowed", ["numba", "numpy"])
 def test_one_slow_piece_does_not_decide(monkeypatch, slowed, which):
     """One timed piece of either backend reads 10x its true time: the other piece of the same
-    backend decides (true times here: Numba 1 ns a lane, NumPy 2)."""
+    backend decides (true times here: Numba 1 ns a lane, NumPy 3, beyond CLOSE)."""
     lanes = autotrial.pieces(LARGE, runtime.CHUNK, runtime.threads())
-    seconds = {k: (1e-9 if autotrial.PLAN[k][0] == "numba" else 2e-9) * lanes[k] for k in TIMED["numba"] + TIMED["numpy"]}
+    seconds = {k: (1e-9 if autotrial.PLAN[k][0] == "numba" else 3e-9) * lanes[k] for k in TIMED["numba"] + TIMED["numpy"]}
     seconds[TIMED[slowed][which]] *= 10
     _fake_clock(monkeypatch, seconds)
     vf = vectorize(cubic, backend="auto")
     check(vf, cubic, hostile(LARGE, seed=6))
     trial = vf.auto_trial
     # a confirming piece would have read 0 s: Numba read faster, so there was none
-    assert (trial.numba_ns, trial.numpy_ns) == (pytest.approx(1.0), pytest.approx(2.0))
+    assert (trial.numba_ns, trial.numpy_ns) == (pytest.approx(1.0), pytest.approx(3.0))
     assert trial.choice == "numba"
 
 
@@ -167,3 +169,153 @@ def test_timed_pieces_alternate_between_backends():
     """A slow stretch of the machine then lands on both backends' readings, not on one's."""
     timed = [backend for backend, is_timed in autotrial.PLAN if is_timed]
     assert timed == ["numba", "numpy"] * (len(timed) // 2)
+
+
+# -- the race: whole calls per size class ---------------------------------------------------------
+
+SMALL = 100_000  # a size class below TRIAL_LANES: raced with whole calls
+
+
+def race_steps(race: autotrial.Race, size: int, ns: dict[str, float], calls: int) -> list[tuple[str, bool]]:
+    """The race's steps over `calls` calls of `size` lanes whose backends take `ns` a lane."""
+    steps = []
+    for _ in range(calls):
+        backend, timed = race.step(size)
+        steps.append((backend, timed))
+        race.ran(size, backend, ns[backend] * size * 1e-9 if timed else None)
+    return steps
+
+
+WARM_UP = ("numba", False)  # the race's first call compiles or loads Numba's parallel driver
+
+
+@pytest.mark.parametrize(("ns", "expected", "winner"), [
+    # NumPy far slower: one NumPy call, then Numba
+    ({"numba": 10.0, "numpy": 25.0}, [WARM_UP, ("numba", True), ("numpy", True)], "numba"),
+    # close: two NumPy calls (the first may pay its page faults), then Numba
+    ({"numba": 10.0, "numpy": 12.0}, [WARM_UP, ("numba", True), ("numpy", True), ("numpy", True)], "numba"),
+    # NumPy faster twice: one more Numba call before switching
+    ({"numba": 10.0, "numpy": 7.0},
+     [WARM_UP, ("numba", True), ("numpy", True), ("numpy", True), ("numba", True)], "numpy"),
+])
+def test_a_size_class_below_the_trial_is_raced_with_whole_calls(ns, expected, winner):
+    race = autotrial.Race()
+    assert race_steps(race, SMALL, ns, len(expected)) == expected
+    assert race.step(SMALL) == (winner, False) and race.last.choice == winner
+    assert race.last.numba_ns == pytest.approx(ns["numba"]) and race.last.numpy_ns == pytest.approx(ns["numpy"])
+
+
+def test_a_slow_first_numpy_call_gets_warm_looks():
+    """NumPy's first whole call reads close (its page faults); two of three decide."""
+    race = autotrial.Race()
+    assert race.step(SMALL) == WARM_UP
+    race.ran(SMALL, "numba", None)
+    assert race.step(SMALL) == ("numba", True)
+    race.add(SMALL, "numba", 10e-9 * SMALL)
+    race.add(SMALL, "numpy", 15e-9 * SMALL)
+    assert race.step(SMALL) == ("numpy", True)
+    race.add(SMALL, "numpy", 6e-9 * SMALL)
+    assert race.step(SMALL) == ("numpy", True) and race.last.choice is None  # one win, one loss
+    race.add(SMALL, "numpy", 7e-9 * SMALL)
+    assert race.step(SMALL) == ("numba", True)  # NumPy won twice: Numba gets a second look
+    race.add(SMALL, "numba", 9e-9 * SMALL)
+    assert race.step(SMALL) == ("numpy", False)
+    assert race.last == autotrial.Trial(pytest.approx(9.0), pytest.approx(6.0), (SMALL, SMALL), "numpy")
+
+
+def trial(numba_ns: float, numpy_ns: float) -> autotrial.Trial:
+    return autotrial.Trial(numba_ns, numpy_ns, (160_000, 160_000), None)
+
+
+@pytest.mark.parametrize(("pieces", "whole", "winner"), [
+    ((10.0, 30.0), [], "numba"),  # NumPy's pieces far slower: decided
+    ((10.0, 8.0), [], "numpy"),  # NumPy's pieces faster (after Numba's second look): decided
+    ((10.0, 14.0), [7.0, 8.0], "numpy"),  # close: two whole NumPy calls faster decide
+    ((10.0, 14.0), [11.0, 12.0], "numba"),  # close, and two whole calls still slower
+])
+def test_close_pieces_are_confirmed_by_whole_numpy_calls(pieces, whole, winner):
+    race = autotrial.Race()
+    assert race.step(LARGE) == ("pieces", True)
+    race.add_pieces(LARGE, trial(*pieces))
+    for ns in whole:
+        assert race.step(2 * LARGE) == ("numpy", True)  # one class for every call this large
+        race.add(2 * LARGE, "numpy", ns * 2 * LARGE * 1e-9)
+    assert race.step(LARGE) == (winner, False)
+
+
+def test_size_classes_are_decided_apart_and_the_fast_path_stops_at_the_first_open_one():
+    race = autotrial.Race()
+    assert race.fast_limit() == autotrial.EXPLORE_LANES - 1
+    race_steps(race, SMALL, {"numba": 10.0, "numpy": 30.0}, 3)  # 1e5: Numba (after a warm-up)
+    assert race.fast_limit() == (1 << 17) - 1
+    race_steps(race, 150_000, {"numba": 10.0, "numpy": 7.0}, 4)  # 1.5e5: NumPy
+    assert race.step(SMALL) == ("numba", False) and race.step(150_000) == ("numpy", False)
+    assert race.step(300_000) == ("numba", True)  # its own class: not measured yet
+    assert race.fast_limit() == (1 << 17) - 1
+    for size in (70_000, 130_000, 260_000, LARGE, 10**7):
+        assert autotrial.size_class(size) == min(size, LARGE).bit_length()
+
+
+def halved_twice(x: float) -> float:
+    y = x
+    while y > 1.0:  # a loop: auto picks Numba statically
+        y = y * 0.25
+    return y
+
+
+def test_calls_between_explore_and_trial_lanes_run_on_the_winner(monkeypatch):
+    """Made-up times (NumPy twice as fast) through the real kernels: the race runs whole calls on
+    Numba (a warm-up, then timed), NumPy twice, Numba again, then NumPy at that size only; every
+    call keeps the contract."""
+    add = autotrial.Race.add
+    monkeypatch.setattr(autotrial.Race, "add", lambda self, size, backend, seconds:
+                        add(self, size, backend, {"numba": 2e-9, "numpy": 1e-9}[backend] * size))
+    vf = vectorize(halved_twice, backend="auto")
+    x = hostile(SMALL, seed=7)
+    x[np.isinf(x)] = 1.0
+    used = []
+    for _ in range(7):
+        check(vf, halved_twice, x)
+        used.append(vf.backend)
+    assert used == ["numba", "numba", "numpy", "numpy", "numba", "numpy", "numpy"]
+    assert vf.auto_trial.choice == "numpy"
+    check(vf, halved_twice, x[:1000])
+    assert vf.backend == "numba"  # small calls: Numba's lower overhead
+    check(vf, halved_twice, np.concatenate([x, x]))  # another size class, raced on its own
+    assert vf.backend == "numba" and vf.auto_trial is None  # only Numba's reading there so far
+    check(vf, halved_twice, x)
+    assert vf.backend == "numpy"
+
+
+def test_a_lane_raising_in_a_raced_call_raises_as_the_scalar_function_and_records_nothing(monkeypatch):
+    add = autotrial.Race.add
+    monkeypatch.setattr(autotrial.Race, "add", lambda self, size, backend, seconds:
+                        add(self, size, backend, {"numba": 2e-9, "numpy": 1e-9}[backend] * size))
+    vf = vectorize(thirds, backend="auto")
+    x = np.abs(hostile(SMALL, seed=8))
+    x[np.isinf(x)] = 1e300  # +inf would never shrink
+    bad = x.copy()
+    bad[[5_000, 60_000]] = [-4.0, -1.0]
+    for _ in range(2):  # Numba: its warm-up, then timed
+        check(vf, thirds, x)
+    check(vf, thirds, bad)  # NumPy's turn: ValueError("negative input -4.0"), naming lane (5000,)
+    assert vf.auto_trial is None  # nothing recorded from a call that raised
+    for _ in range(2):
+        check(vf, thirds, x)
+        assert vf.backend == "numpy" and vf.auto_trial.choice is None  # NumPy's turn again
+    check(vf, thirds, x)
+    assert vf.backend == "numba" and vf.auto_trial.choice == "numpy"  # after Numba's second look
+
+
+def test_a_size_decided_for_numba_takes_the_short_path_and_an_open_one_does_not(monkeypatch):
+    monkeypatch.setattr(autotrial, "MARGIN", 0.0)
+    monkeypatch.setattr(autotrial, "CLOSE", 0.0)  # Numba wins at once
+    vf = vectorize(cubic, backend="auto")
+    x = hostile(LARGE + 999, seed=9)
+    check(vf, cubic, x)  # pieces: decided for Numba at this size
+    assert vf.auto_trial.choice == "numba"
+    got = fastpath.run(vf._fast, (x,))
+    assert got is not fastpath.MISS
+    np.testing.assert_array_equal(got, vf(x))
+    assert fastpath.run(vf._fast, (x[:SMALL],)) is fastpath.MISS  # 1e5: that size is still measured
+    assert fastpath.run(vf._fast, (x[:1000],)) is not fastpath.MISS  # small calls: Numba, short path

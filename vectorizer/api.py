@@ -34,7 +34,7 @@ from .frontend.source import source_of
 from .options import Options, disabled
 
 if TYPE_CHECKING:
-    from .autotrial import Trial
+    from .autotrial import Race, Trial
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
@@ -70,8 +70,8 @@ class VectorizedFunction:
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._kernels: dict[Key, Kernel | VectorizeError] = {}
-        self._trials: dict[Key, Trial | None] = {}  # auto on Numba: None until measured
-        self._large: dict[Key, Kernel] = {}  # the NumPy kernel, where it won the trial
+        self._races: dict[Key, Race | None] = {}  # auto on Numba: None until its first large call
+        self._numpy_kernels: dict[Key, Kernel | None] = {}  # what races it (None: nothing can)
         self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
@@ -152,15 +152,14 @@ class VectorizedFunction:
         if isinstance(kernel, VectorizeError):
             self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return self._per_element(batch)
-        large = batch.size >= runtime.TRIAL_LANES and key in self._trials
+        used = kernel.backend
         try:
-            if large and self._trials[key] is None:
-                result = self._auto_trial(key, kernel, batch)  # type: ignore[arg-type]
+            if batch.size >= runtime.EXPLORE_LANES and key in self._races:
+                result, used = self._race(key, kernel, batch)
             else:
-                kernel = self._large.get(key, kernel) if large else kernel  # type: ignore[assignment]
-                result = self._run(kernel, batch)  # type: ignore[arg-type]
+                result = self._run(kernel, batch)
         except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
-            self._trials.pop(key, None)
+            self._races.pop(key, None)
             self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
                 jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
@@ -179,42 +178,60 @@ class VectorizedFunction:
             self._warn(error.message)
             return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
-        # Calls of TRIAL_LANES or more of a specialization auto measures take the general path.
-        self._last_backend = self._large[key].backend if large and key in self._large else kernel.backend
+        # Calls of a specialization auto still races, or runs on NumPy at their size, take the
+        # general path.
+        self._last_backend = used
         numpy_backend = kernel.backend == "numpy"
         self._fast = None if example_ndims or self._last_backend != kernel.backend else fastpath.plan(
             kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
             runtime.parallel_min_lanes(kernel.fn) - 1 if numpy_backend  # larger: chunks on threads
-            else runtime.TRIAL_LANES - 1 if key in self._large or self._trials.get(key, 0) is None else sys.maxsize)
+            else self._race_limit(key), self._race_window(key, batch.size))
         return result
 
-    def _auto_trial(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> Any:
-        """backend="auto" chose Numba without seeing data: time both backends on this call's lanes
-        and keep the faster (autotrial.py)."""
-        try:
-            numpy_kernel: Kernel | VectorizeError = self._build(key, "numpy")
-        except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
-            numpy_kernel = exc
-        if not isinstance(numpy_kernel, Kernel) or numpy_kernel.result_types != kernel.result_types \
-                or numpy_kernel.returns_tuple != kernel.returns_tuple:
-            self._trials.pop(key)
-            return self._run(kernel, batch)
-        from . import autotrial
+    def _race(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
+        """backend="auto" chose Numba without seeing data: time both backends on calls like this one
+        until one wins at their size (autotrial.py)."""
+        race = self._races[key]
+        if race is None:
+            from .autotrial import Race
 
-        measured = autotrial.run(batch, {"numba": kernel, "numpy": numpy_kernel}, self._run, kernel.returns_tuple)
-        if measured is None:  # a lane raised: the whole call raises it again (the next measures)
-            return self._run(kernel, batch)
-        result, self._trials[key] = measured
-        if measured[1].choice == "numpy":
-            self._large[key] = numpy_kernel
-        return result
+            race = self._races[key] = Race()
+        return race.call(batch, kernel, lambda: self._racing_numpy(key, kernel), self._run, kernel.returns_tuple)
+
+    def _racing_numpy(self, key: Key, kernel: Kernel) -> Kernel | None:
+        """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
+        if key not in self._numpy_kernels:
+            try:
+                found: Kernel | VectorizeError = self._build(key, "numpy")
+            except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
+                found = exc
+            same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
+                and found.returns_tuple == kernel.returns_tuple
+            self._numpy_kernels[key] = found if same else None  # type: ignore[assignment]
+            if not same:
+                self._races.pop(key, None)
+        return self._numpy_kernels[key]
+
+    def _race_limit(self, key: Key) -> int:
+        """The largest call the fast path may run on Numba for `key` (see autotrial.Race)."""
+        if key not in self._races:
+            return sys.maxsize
+        race = self._races[key]
+        return runtime.EXPLORE_LANES - 1 if race is None else race.fast_limit()
+
+    def _race_window(self, key: Key, size: int) -> tuple[int, int]:
+        """Lanes beyond `_race_limit` the fast path may run on Numba too: the size class of this call
+        where auto decided for Numba there."""
+        race = self._races.get(key)
+        return (1, 0) if race is None else race.numba_window(size)
 
     @property
     def auto_trial(self) -> Trial | None:
-        """backend="auto": what the first call of at least `runtime.TRIAL_LANES` lanes measured for
-        the last specialization used (time a lane on each backend, and the backend such calls use),
-        else None."""
-        return self._trials.get(self._last) if self._last is not None else None
+        """backend="auto": what calls of at least `runtime.EXPLORE_LANES` lanes measured for the
+        last specialization used, at the size of its last such call (time a lane on each backend,
+        and the backend chosen there, None while still measuring), else None."""
+        race = self._races.get(self._last) if self._last is not None else None
+        return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
         try:
@@ -254,7 +271,7 @@ class VectorizedFunction:
             found = self._build(key, backend)
             self._kernels[key] = found
             if self.options.backend == "auto" and backend == "numba" and isinstance(found, Kernel):
-                self._trials[key] = None  # measured at the first large call
+                self._races[key] = None  # measured from the first large call
         return found
 
     def _resolve_backend(self, key: Key | None) -> str:

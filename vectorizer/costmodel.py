@@ -18,8 +18,9 @@ zeta_partial 320 vs 368). So:
 
 Per call size the picture differs: at 1e3 lanes the Numba backend's lower overhead wins even on
 those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large batches. What the
-source cannot show (how alike the lanes' trip counts are) is measured where this picks Numba: the
-first call of at least `autotrial.TRIAL_LANES` lanes times both backends (autotrial.py).
+source cannot show (how alike the lanes' trip counts are) is measured where this picks Numba: calls
+of at least `autotrial.EXPLORE_LANES` lanes are timed on both backends, per size class
+(autotrial.py).
 """
 
 from __future__ import annotations

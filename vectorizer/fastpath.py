@@ -24,13 +24,14 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
-    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes")
+    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also")
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...],
-                 returns_tuple: bool, errstate: bool, max_lanes: int) -> None:
+                 returns_tuple: bool, errstate: bool, max_lanes: int, also: tuple[int, int]) -> None:
         self.fn, self.dtypes, self.results, self.returns_tuple = fn, dtypes, results, returns_tuple
         self.errstate = errstate  # NumPy kernels run with floating-point warnings off (masked lanes compute garbage)
         self.max_lanes = max_lanes  # larger batches are chunked by the general path
+        self.also = also  # lanes from..to that may run here even so (auto: a size decided for Numba)
 
 
 def _plain(a: object) -> bool:
@@ -41,7 +42,7 @@ def _plain(a: object) -> bool:
 
 
 def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
-         numpy_backend: bool, max_lanes: int) -> Plan | None:
+         numpy_backend: bool, max_lanes: int, also: tuple[int, int] = (1, 0)) -> Plan | None:
     """A plan for calls like this one, or None when the general path must see every such call
     (scalars or broadcasting, per-example arrays, results that may mix ints and floats)."""
     if not args or not all(_plain(a) for a in args) or any(t not in _RESULT_DTYPES for t in result_types):
@@ -49,7 +50,7 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
     if len({a.shape[0] for a in args}) != 1:  # type: ignore[union-attr]
         return None
     return Plan(fn, tuple(a.dtype for a in args), tuple(_RESULT_DTYPES[t] for t in result_types),  # type: ignore[union-attr]
-                returns_tuple, numpy_backend, max_lanes)
+                returns_tuple, numpy_backend, max_lanes, also)
 
 
 def run(p: Plan, args: tuple[object, ...]) -> object:
@@ -63,7 +64,7 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
             if n >= 0:
                 return MISS
             n = a.shape[0]
-    if n <= 1 or n > p.max_lanes:  # one lane is a uniform value; big batches are chunked
+    if n <= 1 or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):  # a uniform value; chunked batches
         return MISS
     try:
         if p.errstate:

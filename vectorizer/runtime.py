@@ -473,8 +473,10 @@ HEAVY_CALLS = frozenset({
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
 
-# backend="auto": the first call this large of a specialization on Numba times both backends
-# (autotrial.py, imported only then); calls this large then run on the faster.
+# backend="auto" on Numba (autotrial.py, imported only then): calls of EXPLORE_LANES or more are
+# timed on both backends, a few whole calls of each size class; the first call of TRIAL_LANES or
+# more is split into pieces, half on each backend, first.
+EXPLORE_LANES = 1 << 16
 TRIAL_LANES = 1 << 19
 
 
