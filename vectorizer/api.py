@@ -182,10 +182,12 @@ class VectorizedFunction:
         # general path.
         self._last_backend = used
         numpy_backend = kernel.backend == "numpy"
-        self._fast = None if example_ndims or self._last_backend != kernel.backend else fastpath.plan(
-            kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-            runtime.parallel_min_lanes(kernel.fn) - 1 if numpy_backend  # larger: chunks on threads
-            else self._race_limit(key), self._race_window(key, batch.size))
+        self._fast = None
+        if not example_ndims and self._last_backend == kernel.backend:
+            limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
+                else self._numba_short_path(key, batch.size)  # NumPy: larger calls run chunks on threads
+            self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
+                                       limit, window)
         return result
 
     def _race(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
@@ -212,18 +214,15 @@ class VectorizedFunction:
                 self._races.pop(key, None)
         return self._numpy_kernels[key]
 
-    def _race_limit(self, key: Key) -> int:
-        """The largest call the fast path may run on Numba for `key` (see autotrial.Race)."""
+    def _numba_short_path(self, key: Key, size: int) -> tuple[int, tuple[int, int]]:
+        """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
+        limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
         if key not in self._races:
-            return sys.maxsize
+            return sys.maxsize, (1, 0)
         race = self._races[key]
-        return runtime.EXPLORE_LANES - 1 if race is None else race.fast_limit()
-
-    def _race_window(self, key: Key, size: int) -> tuple[int, int]:
-        """Lanes beyond `_race_limit` the fast path may run on Numba too: the size class of this call
-        where auto decided for Numba there."""
-        race = self._races.get(key)
-        return (1, 0) if race is None else race.numba_window(size)
+        if race is None:
+            return runtime.EXPLORE_LANES - 1, (1, 0)
+        return race.fast_limit(), race.numba_window(size)
 
     @property
     def auto_trial(self) -> Trial | None:

@@ -169,8 +169,8 @@ class Race:
         wins, losses = self._score(c)
         if wins >= 2:
             return "numpy" if self.numba_looks[c] >= 2 else None
-        slowest = [ns for ns, _ in self.numpy.get(c, [])] + ([pieces[0]] if pieces else [])
-        if losses >= 2 or (not wins and any(ns >= CLOSE * best for ns in slowest)):
+        readings = [ns for ns, _ in self.numpy.get(c, [])] + ([pieces[0]] if pieces else [])
+        if losses >= 2 or (not wins and any(ns >= CLOSE * best for ns in readings)):
             return "numba"
         return None
 

@@ -82,8 +82,8 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
     out = []
     for value, dtype in zip(values, p.results):
         if type(value) is not np.ndarray or value.dtype is not dtype or value.shape != (n,) \
-                or not owns_memory(value) or not value.flags.writeable or any(value is a for a in args) \
-                or aliases(value, out):  # a constant, a view, an input, a result returned twice
+                or not owns_memory(value) or not value.flags.writeable \
+                or aliases(value, (*args, *out)):  # a constant, a view, an input, a result returned twice
             value = np.array(np.broadcast_to(value, (n,)), dtype=dtype)
         out.append(value)
     return tuple(out) if p.returns_tuple else out[0]

@@ -529,9 +529,10 @@ class _Result:
                         dtype=self.dtype)
 
 
-def aliases(value: np.ndarray, others: Sequence[np.ndarray]) -> bool:
-    """`value` is, or shares memory with, one of `others`: a kernel returns an array once for each
-    time the scalar function returns it (`return y, y`), and each result must be the caller's own."""
+def aliases(value: np.ndarray, others: Sequence[object]) -> bool:
+    """`value` is, or shares memory with, one of `others` (the arguments, the results before it): a
+    kernel may return an input as it is, or an array once for each time the scalar function returns
+    it (`return y, y`), and each result must be the caller's own."""
     return any(value is o or (value.base is not None and np.may_share_memory(value, o)) for o in others)
 
 
@@ -596,7 +597,7 @@ def run(
         outs = []
         for r, v in zip(results, values):
             arr = r.lanes(v, size)
-            outs.append(arr.copy() if aliases(arr, outs) else arr)
+            outs.append(arr.copy() if aliases(arr, (*args, *outs)) else arr)
     if flag is not None and np.any(flag):
         _patch(scalar, batch, np.flatnonzero(np.broadcast_to(flag, (size,))), outs, results, returns_tuple, qualname)
     shaped = [o.reshape(batch.shape + o.shape[1:]) for o in outs]
