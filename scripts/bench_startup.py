@@ -2,7 +2,8 @@
 """Start-up costs, each measured in fresh Python processes (a warm process hides them).
 
     transform   cold transform of each kernel: first call minus a steady call, in a process where
-                NumPy, libcst and vectorizer are already imported and the disk cache is empty
+                NumPy, libcst and vectorizer are already imported and the disk cache is empty;
+                median over fresh processes (at least 3, half of --runs)
     warm start  a fresh process with a warm disk cache: the time from after `import numpy` (and
                 `import numba` for the Numba backend) to the end of the first call, which
                 includes importing vectorizer and decorating; median over fresh processes
@@ -118,8 +119,10 @@ def measure(runs: int = 7) -> dict:
     """All start-up figures, in milliseconds."""
     results: dict = {"transform_ms": {}, "warm_start_ms": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        cold = _child(textwrap.dedent(_TRANSFORM).format(here=str(HERE)), _env(os.path.join(tmp, "cold")))
-        results["transform_ms"] = {name: 1e3 * s for name, s in cold.items()}
+        # one sample per kernel and process; each process starts from an empty disk cache
+        colds = [_child(textwrap.dedent(_TRANSFORM).format(here=str(HERE)), _env(os.path.join(tmp, f"cold{i}")))
+                 for i in range(max(3, runs // 2))]
+        results["transform_ms"] = {name: 1e3 * statistics.median(c[name] for c in colds) for name in colds[0]}
         warm_cache = os.path.join(tmp, "warm")
         for backend in ("numpy", "numba"):
             pre = "import numba" if backend == "numba" else ""

@@ -60,12 +60,26 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
 def runtime_helper(name: str) -> str:
     """runtime.py's `name` (the loop compaction class, the select function) as `_vz_<name>`,
     copied so that the generated module imports only NumPy."""
-    import inspect
+    lines = _runtime_lines()
+    heads = (f"def {name}(", f"class {name}:", f"class {name}(")
+    start = next(i for i, line in enumerate(lines) if line.startswith(heads))
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
+        end += 1  # the definition runs to the next top-level statement
+    while not lines[end - 1].strip() or lines[end - 1].startswith("#"):
+        end -= 1  # blank lines and comments before that statement belong to it
+    source = "\n".join(lines[start:end])
+    return source.replace(f" {name}", f" _vz_{name}", 1)  # `class Compaction` / `def where(`
 
+
+@functools.cache
+def _runtime_lines() -> list[str]:
+    """runtime.py's lines, read as text: inspect.getsource parses the whole file with `ast` to find
+    a class, ~18 ms of the first transform that compacts a while loop."""
     from .. import runtime
 
-    source = inspect.getsource(getattr(runtime, name))
-    return source.replace(f" {name}", f" _vz_{name}", 1).rstrip()  # `class Compaction` / `def where(`
+    with open(runtime.__file__, encoding="utf-8") as file:
+        return file.read().splitlines()
 
 
 def imports_for(code: str) -> list[str]:
