@@ -123,6 +123,33 @@ def test_a_value_returned_twice_gives_results_that_do_not_share_memory(backend, 
         np.testing.assert_array_equal(got[2], x)
 
 
+def constant(x: float) -> float:
+    return 2.5
+
+
+def sign_bit(n: int) -> tuple[bool, int, float]:
+    return n < 0, n, 1.0
+
+
+@pytest.mark.parametrize("func, x", [(constant, np.array([np.nan, -0.0, 1e308])),
+                                     (sign_bit, np.array([-(2**63), -1, 0, 2**63 - 1]))])
+def test_short_path_results_are_fresh_writeable_arrays_of_the_scalar_types(backend, func, x):
+    """The short path returns the Numba backend's results unchecked (its entry point allocates
+    them): constants, inputs returned as they are and mixed tuples come back as the caller's own
+    arrays on both backends."""
+    vf = vectorize(func, backend=backend)
+    vf(x)
+    for _ in range(2):
+        assert fastpath.run(vf._fast, (x,)) is not fastpath.MISS
+        got = check(vf, func, x)
+        results = got if isinstance(got, tuple) else (got,)
+        want = [np.asarray(v).dtype for v in (func(x[0].item()) if isinstance(got, tuple) else (func(x[0].item()),))]
+        for i, r in enumerate(results):
+            assert type(r) is np.ndarray and r.shape == x.shape and r.dtype == want[i]
+            assert r.flags.writeable and r.flags.c_contiguous
+            assert not any(np.shares_memory(r, o) for o in (x, *results[i + 1:]))
+
+
 def test_ints_and_tuples(backend):
     vf = vectorize(halve, backend=backend)
     n = np.array([-(2**63), -3, -1, 0, 1, 7, 2**63 - 1])
