@@ -130,6 +130,22 @@ def test_compiled_code_is_kept_beside_the_entry_and_checked_against_it(tmp_path)
         assert namespace["X"] == 2
 
 
+def test_load_entry_gives_the_source_and_its_code_from_one_read(tmp_path, monkeypatch):
+    store = CodeCache(tmp_path / "c")
+    key = "b" * 64
+    assert store.load_entry(key) is None
+    store.store(key, "X = 3\n")
+    store.load_code(key)  # writes the compiled code beside the entry
+    reads = []
+    real_read = store._read
+    monkeypatch.setattr(store, "_read", lambda path: reads.append(path.suffix) or real_read(path))
+    source, code = store.load_entry(key)
+    namespace: dict = {}
+    exec(code, namespace)  # noqa: S102
+    assert source == "X = 3\n" and namespace["X"] == 3
+    assert reads == [".py", ".code"]  # the entry once, then its compiled code
+
+
 def test_key_never_imports_numba(tmp_path):
     script = (
         "import sys, types\n"

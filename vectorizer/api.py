@@ -319,8 +319,8 @@ class VectorizedFunction:
                 source = generated.source
             fn = jit.load(source, cache_key, self.scalar.__name__)
             return _kernel_from(fn, source, backend)
-        code = store.load_code(cache_key)
-        if code is None:
+        entry = store.load_entry(cache_key)
+        if entry is None:
             generated = dumped or self._lower(key, backend)
             if isinstance(generated, VectorizeError):
                 return generated
@@ -328,7 +328,7 @@ class VectorizedFunction:
             code = store.load_code(cache_key) if path else compile(generated.source, f"<vectorizer {self.__qualname__}>", "exec")
             source = generated.source
         else:
-            source = store.load(cache_key) or ""
+            source, code = entry
         namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
         exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)

@@ -246,7 +246,12 @@ class CodeCache:
                 return None
 
     def load_code(self, key: str) -> types.CodeType | None:
-        """`load`, compiled under the entry's real filename with line numbers matching the file.
+        """`load`, compiled under the entry's real filename with line numbers matching the file."""
+        entry = self.load_entry(key)
+        return entry[1] if entry is not None else None
+
+    def load_entry(self, key: str) -> tuple[str, types.CodeType] | None:
+        """The entry's source and its compiled code (`load_code`), from one read of the entry.
 
         The compiled code is kept beside the entry (``vz_<key>.<cache tag>.code``: the source's
         sha256, the marshalled code's sha256, then the marshalled code), as Python keeps .pyc
@@ -256,6 +261,10 @@ class CodeCache:
         source = self.load(key)
         if source is None:
             return None
+        code = self._compiled(key, source)
+        return (source, code) if code is not None else None
+
+    def _compiled(self, key: str, source: str) -> types.CodeType | None:
         text = "\n" + source  # the leading newline stands for the header line
         digest = _sha256(text.encode("utf-8")).hexdigest().encode()
         code_path = self.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
