@@ -11,8 +11,10 @@ characters, not UTF-8 bytes).
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
+import pickle
 import re
 import sys
 import warnings
@@ -33,6 +35,7 @@ from vectorizer import (
     VectorizeTypeError,
     vectorize,
 )
+from vectorizer.errors import SourceLocation
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -416,3 +419,22 @@ def test_non_functions_are_refused():
 
     with pytest.raises(VectorizeError, match="Python function"):
         vectorize(math.sqrt)
+
+
+def test_errors_and_locations_survive_pickling_unchanged():
+    """A VectorizeError raised in a worker process reaches the parent as it was raised."""
+    loc = SourceLocation("model.py", 12, 14, 21, "    y = (yield x)\n")
+    assert pickle.loads(pickle.dumps(loc)) == loc == ("model.py", 12, 14, 21, "    y = (yield x)\n")
+    assert copy.deepcopy(loc).end_column == 21 and str(loc) == "model.py:12:14"
+    assert repr(loc).startswith("SourceLocation(filename='model.py', line=12, column=14")
+    with pytest.raises(AttributeError):
+        loc.line = 3  # type: ignore[misc]
+    one = UnsupportedSyntaxError("'yield' makes 'f' a generator", loc, hint="return one value", construct="yield")
+    group = VectorizeErrorGroup([one, VectorizeTypeError("float range bound", SourceLocation("model.py", 13, 5))])
+    for err in (one, group):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.args == err.args
+        assert (back.message, back.location, back.hint, back.construct, back.code) == (
+            err.message, err.location, err.hint, err.construct, err.code)
+    assert [str(e) for e in pickle.loads(pickle.dumps(group)).errors] == [str(e) for e in group.errors]
+

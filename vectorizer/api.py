@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import cache, fastpath, jit, runtime
+from . import cache, fastpath, runtime
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -37,6 +37,12 @@ if TYPE_CHECKING:
     from .autotrial import Race, Trial
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
+
+
+def _jit():  # the Numba glue, loaded on first use: a process on the NumPy backend never needs it
+    from . import jit
+
+    return jit
 
 
 class Kernel:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up, a frozen dataclass ~0.8
@@ -158,15 +164,15 @@ class VectorizedFunction:
                 result, used = self._race(key, kernel, batch)
             else:
                 result = self._run(kernel, batch)
-        except jit.compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
+        except _jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
             self._races.pop(key, None)
             self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
-                jit.warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
+                _jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                               f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
             return self._run(kernel, batch)  # type: ignore[arg-type]
-        except jit.cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
-            fn = jit.reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
+        except _jit().cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
+            fn = _jit().reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
             self._kernels[key] = kernel = kernel.with_fn(fn)
             return self._run(kernel, batch)
         except Exception as exc:
@@ -275,10 +281,10 @@ class VectorizedFunction:
 
     def _resolve_backend(self, key: Key | None) -> str:
         backend = self.options.backend
-        if backend == "numba" and not jit.available():
+        if backend == "numba" and not _jit().available():
             raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
         if backend == "auto":
-            if not jit.available():
+            if not _jit().available():
                 return "numpy"
             if key is None:
                 return "auto"
@@ -317,7 +323,7 @@ class VectorizedFunction:
                 if isinstance(generated, VectorizeError):
                     return generated
                 source = generated.source
-            fn = jit.load(source, cache_key, self.scalar.__name__)
+            fn = _jit().load(source, cache_key, self.scalar.__name__)
             return _kernel_from(fn, source, backend)
         entry = store.load_entry(cache_key)
         if entry is None:
@@ -437,12 +443,15 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
     options = Options(backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
 
     def wrap(f: Callable[..., Any]):
-        from .npcompat import compat
-
         if isinstance(f, VectorizedFunction):
             f = f.scalar
         if not isinstance(f, types.FunctionType):
             raise VectorizeError(f"vectorize() needs a Python function, got {type(f).__name__}")
-        return compat(VectorizedFunction(f, options), otypes, doc, excluded, cache, signature)
+        vf = VectorizedFunction(f, options)
+        if otypes is None and doc is None and excluded is None and not cache and signature is None:
+            return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
+        from .npcompat import NumpyVectorized
+
+        return NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
 
     return wrap if pyfunc is None else wrap(pyfunc)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import inspect
 import re
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -145,9 +145,3 @@ def _numeric(value: Any) -> bool:
         return np.asarray(value).dtype.kind in "biuf"
     except (TypeError, ValueError):
         return False
-
-
-def compat(vf: VectorizedFunction, otypes, doc, excluded, cache, signature) -> Callable[..., Any]:
-    if otypes is None and doc is None and excluded is None and not cache and signature is None:
-        return vf
-    return NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
