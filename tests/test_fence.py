@@ -437,4 +437,3 @@ def test_errors_and_locations_survive_pickling_unchanged():
         assert (back.message, back.location, back.hint, back.construct, back.code) == (
             err.message, err.location, err.hint, err.construct, err.code)
     assert [str(e) for e in pickle.loads(pickle.dumps(group)).errors] == [str(e) for e in group.errors]
-
