@@ -25,9 +25,11 @@ inside a root or inside any value assigned to a slice name is decided.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 
 import libcst as cst
+import numpy as np
 
 from .. import rules
 from ..errors import VectorizeError
@@ -45,6 +47,10 @@ DECIDING_CALLS = frozenset({
     "divmod", "range", "len",
 })
 DECIDING_OPS = frozenset({"//", "%", "&", "|", "^", "<<", ">>"})
+# Functions whose value is finite for every finite argument, and NaN only for NaN or inf ones.
+BOUNDED_CALLS = frozenset({"math.sin", "math.cos", "math.tanh", "math.atan", "math.asin", "math.acos",
+                           "math.atan2", "math.erf", "math.erfc"})
+_CLASSIFY = frozenset({"np.isfinite", "np.isinf", "np.isnan"})
 # Checks that choose how a value is computed, not whether the lane raises.
 _VALUE_ONLY = ("erfc below",)
 
@@ -78,7 +84,7 @@ def decided(func: cst.FunctionDef, facts: Facts, call_name: CallName) -> frozens
             if _discrete(node.value, facts):
                 roots.append(node.value)
         elif kind is cst.BinaryOperation:
-            roots.extend(_binary_roots(node, facts))
+            roots.extend(_binary_roots(node, facts, call_name))
         elif kind is cst.Call:
             roots.extend(_call_roots(node, facts, call_name))
     return _slice(roots, defs)
@@ -109,7 +115,7 @@ def _discrete(value: cst.BaseExpression, facts: Facts) -> bool:
     return True  # tuples and arrays: conservatively all of it
 
 
-def _binary_roots(node: cst.BinaryOperation, facts: Facts) -> list[cst.CSTNode]:
+def _binary_roots(node: cst.BinaryOperation, facts: Facts, call_name: CallName) -> list[cst.CSTNode]:
     op = BINOPS.get(type(node.operator))
     operands = [node.left, node.right]
     if op is None or op in DECIDING_OPS:
@@ -121,7 +127,7 @@ def _binary_roots(node: cst.BinaryOperation, facts: Facts) -> list[cst.CSTNode]:
         impl = rules.BINARY[op](vals[0].type, vals[1].type, vals[0], vals[1])  # type: ignore[union-attr]
     except VectorizeError:
         return operands
-    return _checked(impl, operands)
+    return _checked(impl, operands, facts, call_name)
 
 
 def _call_roots(node: cst.Call, facts: Facts, call_name: CallName) -> list[cst.CSTNode]:
@@ -145,18 +151,65 @@ def _call_roots(node: cst.Call, facts: Facts, call_name: CallName) -> list[cst.C
         return operands
     if operands:  # as ops_to_numpy: log1p(exp(x)) has no domain check to decide
         impl = rules.without_sign_checks(impl, sign(operands[0], call_name))
-    return _checked(impl, operands)
+    return _checked(impl, operands, facts, call_name)
 
 
-def _checked(impl: rules.Impl, operands: list[cst.BaseExpression]) -> list[cst.CSTNode]:
-    """The operands a rule's checks read: whether the lane raises must be exactly Python's."""
+def _checked(impl: rules.Impl, operands: list[cst.BaseExpression], facts: Facts, call_name: CallName) -> list[cst.CSTNode]:
+    """The operands a rule's checks read: whether the lane raises must be exactly Python's. A
+    check that a constant operand decides (`x ** 2` is never a complex power) reads nothing, and
+    whether a bounded function's value is finite or NaN is exact (`math.sin(x) ** 2`)."""
+    consts = [facts.vals[o].const for o in operands]
+    bounded = [isinstance(o, cst.Call) and call_name(o) in BOUNDED_CALLS for o in operands]
     out: list[cst.CSTNode] = []
     for check in impl.checks:
         if check.why.startswith(_VALUE_ONLY):
             continue
-        text = check.pred + (check.lane or "")
-        out.extend(o for i, o in enumerate(operands) if "{" + str(i) + "}" in text)
+        for pred in (check.pred, check.lane) if check.lane else (check.pred,):
+            read, classified = _reads(pred, consts)
+            out.extend(o for i, o in enumerate(operands) if i in (classified if bounded[i] else read))
     return out
+
+
+def _reads(pred: str, consts: list[object]) -> tuple[set[int], set[int]]:
+    """The operand slots a check predicate still reads once its constant operands are known
+    (conjuncts that are always true and disjuncts that are always false drop out); and those it
+    reads other than by np.isfinite/isinf/isnan."""
+    slots = {f"{{{i}}}": (repr(c) if type(c) in (int, float, bool) else f"__vz_{i}") for i, c in enumerate(consts)}
+    text = pred.replace("{r}", "__vz_r")
+    for slot, value in slots.items():
+        text = text.replace(slot, value)
+    left = _decide(ast.parse(text, mode="eval").body)
+    if isinstance(left, bool):
+        return set(), set()
+    names = {n.id for n in ast.walk(left) if isinstance(n, ast.Name)}
+    classes = {n.id for c in ast.walk(left) if isinstance(c, ast.Call) and ast.unparse(c.func) in _CLASSIFY
+               for n in ast.walk(c) if isinstance(n, ast.Name)}
+    slots = {i for i in range(len(consts)) if f"__vz_{i}" in names}
+    return slots, {i for i in slots if f"__vz_{i}" not in classes or _outside_classes(left, f"__vz_{i}")}
+
+
+def _outside_classes(node: ast.AST, name: str) -> bool:
+    """Whether `name` occurs in `node` other than as the argument of np.isfinite/isinf/isnan."""
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _CLASSIFY:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id == name
+    return any(_outside_classes(child, name) for child in ast.iter_child_nodes(node))
+
+
+def _decide(node: ast.expr) -> bool | ast.expr:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+        left, right = _decide(node.left), _decide(node.right)
+        neutral = isinstance(node.op, ast.BitAnd)
+        for side, other in ((left, right), (right, left)):
+            if isinstance(side, bool):
+                return other if side is neutral else side
+        return ast.BinOp(left, node.op, right)
+    try:
+        with np.errstate(all="ignore"):
+            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), {"__builtins__": {}, "np": np}))  # noqa: S307
+    except (NameError, TypeError, ValueError, ArithmeticError):
+        return node
 
 
 def _slice(roots: list[cst.CSTNode], defs: dict[str, list[cst.CSTNode]]) -> frozenset[cst.CSTNode]:
