@@ -237,3 +237,24 @@ def test_hostile_branchy(xs, ys) -> None:
 @given(st.lists(floats(), min_size=1, max_size=12), st.integers(-3, 9))
 def test_hostile_int_of_power(xs, k) -> None:
     check(vectorize(int_of_power), int_of_power, np.array(xs), k)
+
+
+@pytest.mark.numba
+def test_numba_loops_are_cpythons_math() -> None:
+    """The in-process helper (compiled loops over libm) gives `exact`'s bits wherever the Python
+    function does not raise (there the lanes are flagged or unread)."""
+    from vectorizer.exactmath import NUMBA_FUNCTIONS, NUMBA_MIN_LANES, _numba_loops, fast_exact
+
+    assert _numba_loops(), "Numba is installed: the loops must load"
+    hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 1e308, -1e308, 1.0, -1.0, 0.5, 27.0]
+    x = np.concatenate([rng.uniform(-20, 20, 20000), rng.standard_normal(5000) * 1e3,
+                        np.exp(rng.uniform(-700, 700, 5000)), hostile * 20])
+    y = np.concatenate([rng.uniform(-5, 5, x.size - 280), np.resize(np.array(hostile), 280)])
+    assert x.size >= NUMBA_MIN_LANES
+    for name, arity in NUMBA_FUNCTIONS.items():
+        fn = getattr(math, name)
+        args = (x,) if arity == 1 else (x, y)
+        fast, slow = fast_exact(fn, *args), exact(fn, *args)
+        settled = ~(np.isnan(slow) | np.isinf(slow))  # NaN/inf: where Python raised, or NaN/inf in
+        assert np.array_equal(fast[settled].view(np.int64), slow[settled].view(np.int64)), name
+        assert np.array_equal(np.isnan(fast[np.isnan(args[0])]), np.ones(int(np.isnan(args[0]).sum()), bool)), name
