@@ -20,7 +20,14 @@ This is where the code becomes array code. Every operation goes through the tabl
   whose int lanes are flagged when float64 cannot hold them exactly;
 * operations on literals only are folded at transform time with Python's own arithmetic;
 * a check the mask's own test rules out is not emitted (`if a == 0.0: ... else: c / a` needs no
-  `a == 0` flag; `analysis/guards.py`), outside loops.
+  `a == 0` flag; `analysis/guards.py`), outside loops;
+* an approximate operation (NumPy's `power`, `exp`, `sin`... a few ulp from the C library) whose
+  value may decide an int, a bool, a branch, a trip count or an exception
+  (`analysis/decisions.py`) calls CPython's `math` instead (`exactmath.py`)::
+
+    v = n ** (1 / 3)               r = _vz_exact(math.pow, n, 0.3333333333333333)
+    return v * v * v == n    ->    ...
+                                   return v * v * v == n, flag      (was: np.power(n, ...))
 
 The runtime re-runs the original function on the first flagged lane (flag and patch).
 """
