@@ -337,6 +337,10 @@ class VectorizedFunction:
             source, code = entry
         namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
         exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
+        if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
+            from .exactmath import fast_exact
+
+            namespace["_vz_exact"] = fast_exact
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
 
     def _lower(self, key: Key, backend: str):

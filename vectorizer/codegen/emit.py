@@ -51,6 +51,8 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     for helper in ("where", "masked", "power", "Compaction"):  # runtime's own, also called by the special functions
         if special.mentions(body + specials, f"_vz_{helper}"):
             parts.append(runtime_helper(helper))
+    if special.mentions(body, "_vz_exact"):  # exactmath.py: CPython's math where a value decides
+        parts.append(exact_helper())
     if specials:
         parts.append(specials)
     return "\n\n".join(parts[:2]) + "\n\n" + "\n\n".join(parts[2:]) + "\n"
@@ -70,6 +72,18 @@ def runtime_helper(name: str) -> str:
         end -= 1  # blank lines and comments before that statement belong to it
     source = "\n".join(lines[start:end])
     return source.replace(f" {name}", f" _vz_{name}", 1)  # `class Compaction` / `def where(`
+
+
+@functools.cache
+def exact_helper() -> str:
+    """exactmath.py's `exact` as `_vz_exact` (NumPy and `math` only), for generated modules."""
+    from .. import exactmath
+
+    with open(exactmath.__file__, encoding="utf-8") as file:
+        text = file.read()
+    start = text.index("def exact(")
+    end = text.index("# -- to here", start)
+    return text[start:end].rstrip().replace("def exact(", "def _vz_exact(", 1)
 
 
 @functools.cache

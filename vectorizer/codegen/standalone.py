@@ -131,6 +131,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         "\n\n".join(kernels),
         "\n\n".join(exports),
         special.helper_source("\n".join(kernels)),
+        emit.exact_helper() if special.mentions("\n".join(kernels), "_vz_exact") else "",
         _runtime_source(),
     ]
     body = "\n\n\n".join(p.strip("\n") for p in body_parts if p.strip())

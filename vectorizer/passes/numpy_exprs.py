@@ -12,6 +12,7 @@ uniform one stays a Python conditional, so only the side Python evaluates runs::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
@@ -20,6 +21,7 @@ from .. import rules
 from ..analysis.batched import COMPARES, Facts
 from ..analysis.signs import sign
 from ..analysis.types import BOOL, ArrayType, TupleType, Type, Val
+from ..exactmath import exact_template
 from .base import Context, paren
 
 
@@ -72,6 +74,7 @@ class Expressions:
     facts: Facts
     lines: list[str]
     depth: int
+    decided: frozenset[cst.CSTNode] = frozenset()  # operations whose value decides (analysis/decisions.py)
 
     def select(self, cond: str, body: cst.BaseExpression, orelse: cst.BaseExpression, t: Type,
                mask: str | None, batched: bool) -> str:
@@ -208,6 +211,14 @@ class Expressions:
         self.depth -= len(ops) - 1
         return result
 
+    def exactly(self, impl: rules.Impl, node: cst.CSTNode) -> rules.Impl:
+        """`impl`, computed by CPython's `math` (exactmath.py) where its value decides an int, a
+        bool, a branch, a trip count or an exception (analysis/decisions.py)."""
+        if impl.exact or node not in self.decided:
+            return impl
+        expr = exact_template(impl.expr)
+        return impl if expr is None else dataclasses.replace(impl, expr=expr, exact=True)
+
     def call_name(self, node: cst.Call) -> str:
         func = node.func
         return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
@@ -221,7 +232,8 @@ class Expressions:
             return self.min_max(name, [a.value for a in args], val.type, mask, val.batched)
         if name == "pow":
             left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
-            return self.apply(rules.BINARY["**"](left.type, right.type, left, right), [a.value for a in args], mask)
+            impl = self.exactly(rules.BINARY["**"](left.type, right.type, left, right), node)
+            return self.apply(impl, [a.value for a in args], mask)
         if name == "divmod":
             left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
             return self.apply(rules.DIVMOD(left.type, right.type, left, right), [a.value for a in args], mask)
@@ -230,7 +242,7 @@ class Expressions:
             impl = rules.KEYWORD_CALLS[name](vals, {k: self.facts.val(a.value) for k, a in keywords.items()})
             return self.apply(impl, [a.value for a in args], mask)
         operands = [a.value for a in args] + [a.value for a in keywords.values()]
-        impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
+        impl = self.exactly(rules.CALLS[name]([self.facts.val(o) for o in operands]), node)
         if operands:  # log1p(exp(x)), exp(-x * x): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
         return self.apply(impl, operands, mask)

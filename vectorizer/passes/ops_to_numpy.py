@@ -20,7 +20,14 @@ This is where the code becomes array code. Every operation goes through the tabl
   whose int lanes are flagged when float64 cannot hold them exactly;
 * operations on literals only are folded at transform time with Python's own arithmetic;
 * a check the mask's own test rules out is not emitted (`if a == 0.0: ... else: c / a` needs no
-  `a == 0` flag; `analysis/guards.py`), outside loops.
+  `a == 0` flag; `analysis/guards.py`), outside loops;
+* an approximate operation (NumPy's `power`, `exp`, `sin`... a few ulp from the C library) whose
+  value may decide an int, a bool, a branch, a trip count or an exception
+  (`analysis/decisions.py`) calls CPython's `math` instead (`exactmath.py`)::
+
+    v = n ** (1 / 3)               r = _vz_exact(math.pow, n, 0.3333333333333333)
+    return v * v * v == n    ->    ...
+                                   return v * v * v == n, flag      (was: np.power(n, ...))
 
 The runtime re-runs the original function on the first flagged lane (flag and patch).
 """
@@ -34,6 +41,7 @@ import libcst as cst
 from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
+from ..analysis.decisions import decided
 from ..analysis.guards import Guards
 from ..analysis.liveness import Liveness
 from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
@@ -251,7 +259,7 @@ class _Lower(Expressions, Folding, Loops):
         if isinstance(node, cst.BinaryOperation):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
-            impl = rules.BINARY[op](left.type, right.type, left, right)
+            impl = self.exactly(rules.BINARY[op](left.type, right.type, left, right), node)
             impl = without_counter_checks(impl, node, self.counters, self.nonzero)  # analysis/counters.py
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
@@ -384,7 +392,7 @@ class _Lower(Expressions, Folding, Loops):
                 or any(k.arg is None for k in call.keywords):
             return text
         func = ast.unparse(call.func)  # np.exp, or a generated helper: _vz_erfc, _vz_power
-        if (func.removeprefix("np.") if func.startswith("np.") else func) not in HEAVY_CALLS:
+        if (func.removeprefix("np.") if func.startswith("np.") else func) not in HEAVY_CALLS and func != "_vz_exact":
             return text
         parts = [mask, func, *map(ast.unparse, call.args), *(f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords)]
         return f"_vz_masked({', '.join(parts)})"
@@ -454,6 +462,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     lower.nonzero = positive(func, lower.counters)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
+    lower.decided = decided(func, facts, lambda n: None if n in facts.calls else lower.call_name(n))
     batched = [n for n, v in ctx.params.items() if v.batched]
     init_line = len(lower.lines)
     lower.block(func_body(func), None)
