@@ -161,6 +161,8 @@ def _problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None
         return f"{what} {path} is owned by uid {st.st_uid}, not by you (uid {os.getuid()})"
     if _POSIX and st.st_mode & 0o022:
         return f"{what} {path} is group- or world-writable (mode {stat.S_IMODE(st.st_mode):#o})"
+    if not want_dir and st.st_nlink > 1:  # also reachable by a path we never checked
+        return f"{what} {path} has {st.st_nlink} hard links"
     return None
 
 
@@ -268,17 +270,18 @@ class CodeCache:
         text = "\n" + source  # the leading newline stands for the header line
         digest = _sha256(text.encode("utf-8")).hexdigest().encode()
         code_path = self.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
-        data = self._read(code_path)
-        if data is not None and data[:65] == digest + b" " and data[129:130] == b"\n" \
-                and _sha256(data[130:]).hexdigest().encode() == data[65:129]:
-            with contextlib.suppress(ValueError, EOFError, TypeError):
-                code = marshal.loads(data[130:])
-                if isinstance(code, types.CodeType):
-                    return code
-        try:
-            code = compile(text, str(self.path_for(key)), "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            return None
+        filename = str(self.path_for(key))
+        code = _unmarshal(self._read(code_path), digest, source)
+        if code is not None:
+            moved = _at(code, filename)  # compiled in another directory: the cache was moved or copied
+            if moved is code:
+                return code
+            code = moved
+        else:  # missing, damaged, or not compiled from this source (its digests say so, its names not)
+            try:
+                code = compile(text, filename, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return None
         dumped = marshal.dumps(code)
         self._write(code_path, digest + b" " + _sha256(dumped).hexdigest().encode() + b"\n" + dumped, warn=False)
         return code
@@ -344,6 +347,41 @@ class CodeCache:
         return removed
 
 
+def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType | None:
+    """The code in a compiled file, if it names `digest` as its source's, its own checksum holds,
+    and it defines every top-level name the source does (else a forged or mismatched file)."""
+    if data is None or data[:65] != digest + b" " or data[129:130] != b"\n" \
+            or _sha256(data[130:]).hexdigest().encode() != data[65:129]:
+        return None
+    with contextlib.suppress(ValueError, EOFError, TypeError):
+        code = marshal.loads(data[130:])
+        if isinstance(code, types.CodeType) and _defined_names(source).issubset(code.co_names):
+            return code
+    return None
+
+
+def _defined_names(source: str) -> set[str]:
+    """Names a generated module binds at top level (``def f(`` and ``NAME = ``, from column 0)."""
+    names = set()
+    for line in source.splitlines():
+        if line.startswith("def "):
+            names.add(line[4:line.find("(")])
+        else:
+            head, eq, _ = line.partition(" = ")
+            if eq and head.isidentifier():
+                names.add(head)
+    return names
+
+
+def _at(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` with `filename` as the co_filename of it and of every code object nested in it (the
+    same object if nothing differs): tracebacks and Numba's cache then see the directory in use."""
+    consts = tuple(_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    if code.co_filename == filename and all(a is b for a, b in zip(consts, code.co_consts)):
+        return code
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
 def _remove_tree(path: Path) -> int:
     """Remove `path` and what it holds that we own, without following symlinks; entries removed."""
     try:
@@ -366,19 +404,37 @@ def _remove_tree(path: Path) -> int:
     return removed
 
 
-def numba_cache_writable(path: Path | str) -> bool:
-    """Whether Numba can keep its cache in the ``__pycache__`` beside entry `path`: that directory
-    exists or can be created, is safe (ours, not a symlink, no group/world write: Numba's files are
-    pickles) and accepts a new file. False means: compile with ``cache=False``."""
-    pycache = Path(path).parent / "__pycache__"
+def numba_cache_problem(path: Path | str) -> tuple[bool, str] | None:
+    """Why Numba must not keep its cache for entry `path` in the ``__pycache__`` beside it (True
+    first when it is unsafe rather than unusable), or None.
+
+    Numba's index (``.nbi``) and data (``.nbc``) files are pickles it loads with plain `open`, so
+    ``__pycache__`` and every one of them for this entry's module (``vz_<key>.*.nb[ic]``) is checked
+    as the entry is (`_problem`: ours, a real file or directory, no group/world write, one link);
+    an unsafe one warns (`CacheWarning`, once). ``__pycache__`` is created if missing, and must
+    accept a new file. A reason means: compile with ``cache=False``; nothing is deleted."""
+    path = Path(path)
+    pycache = path.parent / "__pycache__"
     try:
         _make_private_dir(pycache)
-        if _problem(os.lstat(pycache), pycache, want_dir=True):
-            return False
+        reason = _problem(os.lstat(pycache), pycache, want_dir=True)
+        with os.scandir(pycache) as found:
+            for item in found:
+                if reason is None and item.name.startswith(path.stem + ".") and item.name.endswith((".nbi", ".nbc")):
+                    reason = _problem(os.lstat(item.path), item.path, want_dir=False)
+        if reason:
+            _warn("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba compiles "
+                                  "vectorizer's kernels without its cache (fix it or remove it)")
+            return True, reason
         with tempfile.TemporaryFile(dir=pycache):
-            return True
-    except OSError:
-        return False
+            return None
+    except OSError as exc:
+        return False, f"cannot use {pycache}: {exc}"
+
+
+def numba_cache_writable(path: Path | str) -> bool:
+    """Whether Numba may keep its cache beside entry `path` (`numba_cache_problem` finds nothing)."""
+    return numba_cache_problem(path) is None
 
 
 def default_cache() -> CodeCache:
