@@ -1,41 +1,34 @@
 """The on-disk cache of generated modules: per-user, versioned, atomic; a bad entry is a miss.
+The threat model (who may write where, what is trusted) is docs/security.md.
 
 Layout. The root is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir
 ("vectorizer")``; it holds a ``CACHEDIR.TAG`` (so backup tools skip it) and one directory per
-layout version, ``v<SCHEMA>/``, so incompatible layouts never mix. Each entry is a real module,
-``v<SCHEMA>/vz_<key>.py`` (a valid identifier: Numba's ``cache=True`` names its ``.nbi``/``.nbc``
-files after the module and writes them into ``v<SCHEMA>/__pycache__/``). Directories we create get
-mode 0o700, entries 0o600. Entries are source text only, never pickles.
+layout version, ``v<SCHEMA>/``. Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its
+compiled code beside it (``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of
+the module in ``v<SCHEMA>/__pycache__/`` (jit.py). Directories we create get mode 0o700, files 0o600.
 
 Key. `cache_key` is the sha256 of length-prefixed UTF-8 parts: the caller's parts (function source,
-options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``,
-``sys.implementation.cache_tag``), NumPy, libcst and Numba ("none" if not installed; read from
-``.dist-info`` directory names, so Numba is never imported). Python's salted ``hash()`` is never used.
+options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``, cache tag),
+NumPy, libcst and Numba (read from ``.dist-info`` names: Numba is never imported).
 
 Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
-source exactly as stored. A MISS is: no directory, no entry, an unreadable entry, a missing or
-malformed header, a header naming another key, a checksum mismatch (truncated or edited body), or
-a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
+source. A MISS is: no directory or entry, an unreadable entry, a bad or foreign header, a checksum
+mismatch, a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
 
-Safety. Before every read, and before every write, the root and ``v<SCHEMA>/`` are ``lstat``-ed and
-the entry is opened with ``O_NOFOLLOW`` and ``fstat``-ed: each must be a real directory / regular
-file (not a symlink), owned by ``os.getuid()``, with no group or world write bit. Otherwise a
-`CacheWarning` names the problem (once per process) and the call acts as a miss, so vectorizer runs
-uncached; we never chmod or delete what we did not create. If the directory cannot be created or
-written (read-only filesystem, permissions), `CodeCache.store` warns once and returns None. On
-Windows (no uids) only the symlink and file-type checks apply.
+Safety. Before every read and write the root and ``v<SCHEMA>/`` are ``lstat``-ed, and a file is
+opened with ``O_NOFOLLOW`` and ``fstat``-ed (`_problem`): a real directory / regular file, owned
+by ``os.getuid()``, no group or world write bit, and (files) no second hard link. Otherwise one
+`CacheWarning` names the problem and the call is a miss: vectorizer runs uncached; we never chmod
+or delete what we did not create. An unwritable directory (read-only mount, permissions) makes
+`CodeCache.store` warn once and return None. On Windows only the type and symlink checks apply.
+Nothing read depends on where the cache was first written: compiled code is re-targeted at the
+entry's path in the directory in use (`_at`), so a moved, copied or re-mounted cache works.
 
-Atomicity and concurrency. `CodeCache.store` writes to a ``mkstemp`` temp file (0o600) in the
-entry's own directory, then ``os.replace``-s it onto the final name; the temp file is removed on
-any failure. There is no fsync (0.4 ms here, more on a laptop's disk, twice a transform), as for
-Python's own .pyc files: every file carries the sha256 of its contents, so one torn by a crash
-reads as a miss and is written again. Entries are content-addressed and written once, so no lock is
-needed: processes storing the same key at once write identical bytes and the last replace wins,
-and a reader sees either no file or a complete one, never a partial one. A temp file left by a
-killed process (``.tmp-*``) is never read and is removed by `CodeCache.clean`.
-
-Use ``default_cache().load_code(key)``: it compiles under the entry's real filename, with line
-numbers matching the file, so tracebacks and Numba's ``cache=True`` find the source.
+Atomicity. Files are written to a ``mkstemp`` temp file in their own directory, then
+``os.replace``-d onto the final name; no fsync (as for .pyc files): every file carries the sha256
+of its contents, so one torn by a crash is a miss. Entries are content-addressed and written once:
+processes storing a key at once write identical bytes, the last replace wins, a reader sees no
+file or a complete one. A temp file left by a killed process is removed by `CodeCache.clean`.
 """
 
 from __future__ import annotations
@@ -256,10 +249,10 @@ class CodeCache:
         """The entry's source and its compiled code (`load_code`), from one read of the entry.
 
         The compiled code is kept beside the entry (``vz_<key>.<cache tag>.code``: the source's
-        sha256, the marshalled code's sha256, then the marshalled code), as Python keeps .pyc
-        files: compiling a module with the erf tables costs ~2 ms of a warm start. It is used only
-        if the source it was compiled from is the entry's and its bytes are whole, checked as
-        safely as the entry."""
+        sha256, the marshalled code's sha256, the marshalled code), as .pyc files are: compiling
+        a module with the erf tables costs ~2 ms of a warm start. It is read as safely as the
+        entry and used only if it names the entry's source, is whole, and binds the source's
+        top-level names (else it is compiled again); its file names are the entry's path here."""
         source = self.load(key)
         if source is None:
             return None
@@ -273,10 +266,9 @@ class CodeCache:
         filename = str(self.path_for(key))
         code = _unmarshal(self._read(code_path), digest, source)
         if code is not None:
-            moved = _at(code, filename)  # compiled in another directory: the cache was moved or copied
-            if moved is code:
+            if (moved := _at(code, filename)) is code:
                 return code
-            code = moved
+            code = moved  # compiled in another directory: the cache was moved or copied
         else:  # missing, damaged, or not compiled from this source (its digests say so, its names not)
             try:
                 code = compile(text, filename, "exec", dont_inherit=True)
@@ -348,8 +340,7 @@ class CodeCache:
 
 
 def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType | None:
-    """The code in a compiled file, if it names `digest` as its source's, its own checksum holds,
-    and it defines every top-level name the source does (else a forged or mismatched file)."""
+    """The code in a compiled file if it names `digest`, is whole and binds the source's names."""
     if data is None or data[:65] != digest + b" " or data[129:130] != b"\n" \
             or _sha256(data[130:]).hexdigest().encode() != data[65:129]:
         return None
@@ -362,15 +353,9 @@ def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType
 
 def _defined_names(source: str) -> set[str]:
     """Names a generated module binds at top level (``def f(`` and ``NAME = ``, from column 0)."""
-    names = set()
-    for line in source.splitlines():
-        if line.startswith("def "):
-            names.add(line[4:line.find("(")])
-        else:
-            head, eq, _ = line.partition(" = ")
-            if eq and head.isidentifier():
-                names.add(head)
-    return names
+    heads = (line[4:line.find("(")] if line.startswith("def ") else line.partition(" = ")[0] if " = " in line else ""
+             for line in source.splitlines())
+    return {head for head in heads if head.isidentifier()}
 
 
 def _at(code: types.CodeType, filename: str) -> types.CodeType:
@@ -402,39 +387,6 @@ def _remove_tree(path: Path) -> int:
     with contextlib.suppress(OSError):
         os.rmdir(path)
     return removed
-
-
-def numba_cache_problem(path: Path | str) -> tuple[bool, str] | None:
-    """Why Numba must not keep its cache for entry `path` in the ``__pycache__`` beside it (True
-    first when it is unsafe rather than unusable), or None.
-
-    Numba's index (``.nbi``) and data (``.nbc``) files are pickles it loads with plain `open`, so
-    ``__pycache__`` and every one of them for this entry's module (``vz_<key>.*.nb[ic]``) is checked
-    as the entry is (`_problem`: ours, a real file or directory, no group/world write, one link);
-    an unsafe one warns (`CacheWarning`, once). ``__pycache__`` is created if missing, and must
-    accept a new file. A reason means: compile with ``cache=False``; nothing is deleted."""
-    path = Path(path)
-    pycache = path.parent / "__pycache__"
-    try:
-        _make_private_dir(pycache)
-        reason = _problem(os.lstat(pycache), pycache, want_dir=True)
-        with os.scandir(pycache) as found:
-            for item in found:
-                if reason is None and item.name.startswith(path.stem + ".") and item.name.endswith((".nbi", ".nbc")):
-                    reason = _problem(os.lstat(item.path), item.path, want_dir=False)
-        if reason:
-            _warn("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba compiles "
-                                  "vectorizer's kernels without its cache (fix it or remove it)")
-            return True, reason
-        with tempfile.TemporaryFile(dir=pycache):
-            return None
-    except OSError as exc:
-        return False, f"cannot use {pycache}: {exc}"
-
-
-def numba_cache_writable(path: Path | str) -> bool:
-    """Whether Numba may keep its cache beside entry `path` (`numba_cache_problem` finds nothing)."""
-    return numba_cache_problem(path) is None
 
 
 def default_cache() -> CodeCache:

@@ -1,6 +1,11 @@
 """The only module that imports Numba, lazily: availability, loading a generated Numba module
 from the on-disk cache (a real file, so Numba's `cache=True` works), its warnings, and the
-intrinsics that let LLVM vectorize lane code's libm calls to glibc's vector math (lanemath.py)."""
+intrinsics that let LLVM vectorize lane code's libm calls to glibc's vector math (lanemath.py).
+
+Numba's cache of a generated module holds pickles, which run code when loaded: they are kept only
+in the ``__pycache__`` of the cache directory in use (our locator, first in Numba's list, claims
+every entry), and only after that directory and the module's files in it pass the cache's checks;
+else the module compiles with ``cache=False``. docs/security.md has the threat model."""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ import contextlib
 import functools
 import importlib.util
 import os
+import stat
 import sys
+import tempfile
 import types
 import warnings
 from collections.abc import Callable
@@ -44,10 +51,8 @@ def warn_once(kind: str, message: str) -> None:
 
 
 def load(source: str, key: str, name: str) -> Callable[..., Any]:
-    """Execute a generated Numba module from the cache (or from memory when the cache is unusable).
-
-    Numba's `cache=True` is kept only where its files are safe to load (`_cache_allowed`); else
-    the module is compiled with ``NUMBA_CACHE = False``, with one warning."""
+    """Execute a generated Numba module from the cache (or from memory when the cache is unusable),
+    with Numba's `cache=True` only where its files are safe to load (`_cache_allowed`)."""
     import numba  # noqa: F401 - fail here, clearly, if it is missing
 
     store = cache.default_cache()
@@ -59,11 +64,13 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
         namespace: dict[str, Any] = {"__name__": f"vz_{key[:16]}"}
         exec(compile(_uncached(source), f"<vectorizer numba {name}>", "exec"), namespace)  # noqa: S102
         return namespace[name]
-    if not _cache_allowed(path):
+    allowed = _cache_allowed(path)
+    if not allowed:
         code = compile("\n" + _uncached(source), str(path), "exec")
     # A real, registered module: Numba's cache finds the functions' module by name on reload.
+    # One loaded from another directory, or caching where that is no longer allowed, is replaced.
     module = sys.modules.get(path.stem)
-    if module is None or getattr(module, "__file__", None) != str(path):
+    if module is None or getattr(module, "__file__", None) != str(path) or getattr(module, "NUMBA_CACHE", allowed) != allowed:
         try:
             module = _execute(code, path)
         except CacheRefused as exc:  # only if the checks above were bypassed: never cache it
@@ -85,11 +92,10 @@ def _execute(code: types.CodeType, path: Path) -> types.ModuleType:
 
 
 # -- where Numba keeps the cache of a generated module ---------------------------------------
-# Numba picks a "locator" per function from the file its code names (inspect.getfile), first
-# NUMBA_CACHE_DIR, then the __pycache__ beside the file, then ~/.cache/numba: none of them knows
-# our checks, and a stale file name would send Numba to a directory we never looked at. Ours goes
-# first; it claims every cache entry (vz_<64 hex>.py) and keeps its files in the __pycache__ of
-# the directory in use, only for entries `load` has just checked; any other entry is refused.
+# Numba picks a "locator" per function from the file its code names: NUMBA_CACHE_DIR, then the
+# __pycache__ beside the file, then ~/.cache/numba; none knows our checks. Ours goes first and
+# claims every entry (vz_<64 hex>.py): its files go in the __pycache__ of the directory in use,
+# and only for entries `load` has just checked; any other entry is refused (never cached).
 
 _checked: set[str] = set()  # entry paths whose Numba files `_cache_allowed` found safe
 LOCATOR = f"{__name__}.NumbaCacheLocator"
@@ -109,13 +115,41 @@ def _cache_allowed(path: Path) -> bool:
                   f"{LOCATOR}; vectorizer's Numba kernels are compiled without Numba's cache")
         return False
     _install_locator()
-    problem = cache.numba_cache_problem(path)
+    problem = numba_cache_problem(path)
     if problem is None:
         _checked.add(str(path))
         return True
     if not problem[0]:  # unusable, not unsafe (that gave a CacheWarning)
         warn_once("numbacache", f"vectorizer: Numba cannot write its cache beside {path}; compiling without cache=True")
     return False
+
+
+def numba_cache_problem(path: Path | str) -> tuple[bool, str] | None:
+    """Why Numba must not keep its cache for entry `path` in the ``__pycache__`` beside it (first
+    True if that is unsafe, False if merely unusable), or None. Numba opens its index (``.nbi``)
+    and data (``.nbc``) pickles with a plain `open`: ``__pycache__`` (created private if missing)
+    and the module's files in it (``vz_<key>.*.nb[ic]``) must pass `cache._problem` (else one
+    CacheWarning), and ``__pycache__`` must accept a new file. Nothing is deleted or changed."""
+    path = Path(path)
+    pycache = path.parent / "__pycache__"
+    try:
+        cache._make_private_dir(pycache)
+        st = os.lstat(pycache)
+        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):  # unusable, not a risk
+            return False, f"{pycache} is not a directory"
+        reason = cache._problem(st, pycache, want_dir=True)
+        with os.scandir(pycache) as found:
+            for item in found:
+                if reason is None and item.name.startswith(path.stem + ".") and item.name.endswith((".nbi", ".nbc")):
+                    reason = cache._problem(os.lstat(item.path), item.path, want_dir=False)
+        if reason:
+            cache._warn("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba "
+                        "compiles vectorizer's kernels without its cache (fix it or remove it)")
+            return True, reason
+        with tempfile.TemporaryFile(dir=pycache):
+            return None
+    except OSError as exc:
+        return False, f"cannot use {pycache}: {exc}"
 
 
 def _locator_override() -> str | None:
@@ -159,8 +193,7 @@ def _locator_class() -> type:
         @classmethod
         def from_function(cls, py_func, py_file: str):
             name = os.path.basename(py_file)
-            if not (name.startswith("vz_") and name.endswith(".py") and len(name) == 70
-                    and cache._HEX.issuperset(name[3:67])):
+            if not (name[:3] == "vz_" and name[67:] == ".py" and cache._HEX.issuperset(name[3:67]) and len(name) == 70):
                 return None  # not ours: Numba's own locators decide
             directory = str(cache.default_cache().directory())
             if os.path.dirname(py_file) != directory or py_file not in _checked:
@@ -169,10 +202,8 @@ def _locator_class() -> type:
             return cls(py_func, py_file)
 
         def ensure_cache_path(self) -> None:  # before each save: still ours and private
-            path = Path(self._cache_path)
-            cache._make_private_dir(path)
-            reason = cache._problem(os.lstat(path), path, want_dir=True)
-            if reason:
+            cache._make_private_dir(path := Path(self._cache_path))
+            if reason := cache._problem(os.lstat(path), path, want_dir=True):
                 raise OSError(reason)
 
         def get_cache_path(self) -> str:
@@ -322,7 +353,6 @@ def force_vector_width(global_name: str, module_name: str) -> None:
         return
     _width_forced_for.add((global_name, module_name))
     import re
-    import tempfile
 
     import llvmlite.binding as llvm
     from numba.core import event
