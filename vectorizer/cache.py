@@ -359,11 +359,12 @@ def _defined_names(source: str) -> set[str]:
 
 
 def _at(code: types.CodeType, filename: str) -> types.CodeType:
-    """`code` with `filename` as the co_filename of it and of every code object nested in it (the
-    same object if nothing differs): tracebacks and Numba's cache then see the directory in use."""
-    consts = tuple(_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    if code.co_filename == filename and all(a is b for a, b in zip(consts, code.co_consts)):
+    """`code` with `filename` as the co_filename of it and of every code object nested in it, so
+    tracebacks and Numba's cache see the directory in use. One compilation gives all its code
+    objects one name: code that has it already is returned as it is, without a walk."""
+    if code.co_filename == filename:
         return code
+    consts = tuple(_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
 
 
