@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from vectorizer import cache
-from vectorizer.cache import CacheWarning, CodeCache, cache_key, numba_cache_writable
+from vectorizer.cache import CacheWarning, CodeCache, cache_key
+from vectorizer.jit import numba_cache_problem
 
 SOURCE = "import numpy as np\n\n\ndef f(x):\n    return np.sqrt(x)  # é ∑\n"
 KEY = cache_key("def f(x): return x", "options")
@@ -419,19 +420,25 @@ def test_location_follows_the_environment(tmp_path, monkeypatch):
         assert cache.cache_root() == Path(platformdirs.user_cache_dir("vectorizer")), xdg
 
 
-def test_numba_cache_writable(c, tmp_path):
+def test_numba_cache_problem(c, tmp_path):
     path = c.store(KEY, SOURCE)
-    assert numba_cache_writable(path)
+    assert numba_cache_problem(path) is None
     pycache = path.parent / "__pycache__"
     assert stat.S_IMODE(pycache.stat().st_mode) == 0o700
     os.chmod(pycache, 0o777)
-    assert not numba_cache_writable(path)
+    with pytest.warns(CacheWarning, match="world-writable"):
+        assert numba_cache_problem(path)[0] is True  # unsafe
     pycache.rmdir()
     pycache.symlink_to(tmp_path, target_is_directory=True)
-    assert not numba_cache_writable(path)
+    assert numba_cache_problem(path)[0] is True  # warned once per process already
     pycache.unlink()
     pycache.write_text("a file where the directory should be")
-    assert not numba_cache_writable(path)
+    assert numba_cache_problem(path)[0] is False  # unusable, not unsafe
+    pycache.unlink()
+    pycache.mkdir()
+    (pycache / f"{path.stem}.f-3.py311.nbi").write_bytes(b"")
+    os.chmod(pycache / f"{path.stem}.f-3.py311.nbi", 0o646)
+    assert numba_cache_problem(path)[0] is True
 
 
 @pytest.mark.numba

@@ -1,41 +1,34 @@
 """The on-disk cache of generated modules: per-user, versioned, atomic; a bad entry is a miss.
+The threat model (who may write where, what is trusted) is docs/security.md.
 
 Layout. The root is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir
 ("vectorizer")``; it holds a ``CACHEDIR.TAG`` (so backup tools skip it) and one directory per
-layout version, ``v<SCHEMA>/``, so incompatible layouts never mix. Each entry is a real module,
-``v<SCHEMA>/vz_<key>.py`` (a valid identifier: Numba's ``cache=True`` names its ``.nbi``/``.nbc``
-files after the module and writes them into ``v<SCHEMA>/__pycache__/``). Directories we create get
-mode 0o700, entries 0o600. Entries are source text only, never pickles.
+layout version, ``v<SCHEMA>/``. Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its
+compiled code beside it (``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of
+the module in ``v<SCHEMA>/__pycache__/`` (jit.py). Directories we create get mode 0o700, files 0o600.
 
 Key. `cache_key` is the sha256 of length-prefixed UTF-8 parts: the caller's parts (function source,
-options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``,
-``sys.implementation.cache_tag``), NumPy, libcst and Numba ("none" if not installed; read from
-``.dist-info`` directory names, so Numba is never imported). Python's salted ``hash()`` is never used.
+options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``, cache tag),
+NumPy, libcst and Numba (read from ``.dist-info`` names: Numba is never imported).
 
 Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
-source exactly as stored. A MISS is: no directory, no entry, an unreadable entry, a missing or
-malformed header, a header naming another key, a checksum mismatch (truncated or edited body), or
-a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
+source. A MISS is: no directory or entry, an unreadable entry, a bad or foreign header, a checksum
+mismatch, a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
 
-Safety. Before every read, and before every write, the root and ``v<SCHEMA>/`` are ``lstat``-ed and
-the entry is opened with ``O_NOFOLLOW`` and ``fstat``-ed: each must be a real directory / regular
-file (not a symlink), owned by ``os.getuid()``, with no group or world write bit. Otherwise a
-`CacheWarning` names the problem (once per process) and the call acts as a miss, so vectorizer runs
-uncached; we never chmod or delete what we did not create. If the directory cannot be created or
-written (read-only filesystem, permissions), `CodeCache.store` warns once and returns None. On
-Windows (no uids) only the symlink and file-type checks apply.
+Safety. Before every read and write the root and ``v<SCHEMA>/`` are ``lstat``-ed, and a file is
+opened with ``O_NOFOLLOW`` and ``fstat``-ed (`_problem`): a real directory / regular file, owned
+by ``os.getuid()``, no group or world write bit, and (files) no second hard link. Otherwise one
+`CacheWarning` names the problem and the call is a miss: vectorizer runs uncached; we never chmod
+or delete what we did not create. An unwritable directory (read-only mount, permissions) makes
+`CodeCache.store` warn once and return None. On Windows only the type and symlink checks apply.
+Nothing read depends on where the cache was first written: compiled code is re-targeted at the
+entry's path in the directory in use (`_at`), so a moved, copied or re-mounted cache works.
 
-Atomicity and concurrency. `CodeCache.store` writes to a ``mkstemp`` temp file (0o600) in the
-entry's own directory, then ``os.replace``-s it onto the final name; the temp file is removed on
-any failure. There is no fsync (0.4 ms here, more on a laptop's disk, twice a transform), as for
-Python's own .pyc files: every file carries the sha256 of its contents, so one torn by a crash
-reads as a miss and is written again. Entries are content-addressed and written once, so no lock is
-needed: processes storing the same key at once write identical bytes and the last replace wins,
-and a reader sees either no file or a complete one, never a partial one. A temp file left by a
-killed process (``.tmp-*``) is never read and is removed by `CodeCache.clean`.
-
-Use ``default_cache().load_code(key)``: it compiles under the entry's real filename, with line
-numbers matching the file, so tracebacks and Numba's ``cache=True`` find the source.
+Atomicity. Files are written to a ``mkstemp`` temp file in their own directory, then
+``os.replace``-d onto the final name; no fsync (as for .pyc files): every file carries the sha256
+of its contents, so one torn by a crash is a miss. Entries are content-addressed and written once:
+processes storing a key at once write identical bytes, the last replace wins, a reader sees no
+file or a complete one. A temp file left by a killed process is removed by `CodeCache.clean`.
 """
 
 from __future__ import annotations
@@ -161,6 +154,8 @@ def _problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None
         return f"{what} {path} is owned by uid {st.st_uid}, not by you (uid {os.getuid()})"
     if _POSIX and st.st_mode & 0o022:
         return f"{what} {path} is group- or world-writable (mode {stat.S_IMODE(st.st_mode):#o})"
+    if not want_dir and st.st_nlink > 1:  # also reachable by a path we never checked
+        return f"{what} {path} has {st.st_nlink} hard links"
     return None
 
 
@@ -254,10 +249,10 @@ class CodeCache:
         """The entry's source and its compiled code (`load_code`), from one read of the entry.
 
         The compiled code is kept beside the entry (``vz_<key>.<cache tag>.code``: the source's
-        sha256, the marshalled code's sha256, then the marshalled code), as Python keeps .pyc
-        files: compiling a module with the erf tables costs ~2 ms of a warm start. It is used only
-        if the source it was compiled from is the entry's and its bytes are whole, checked as
-        safely as the entry."""
+        sha256, the marshalled code's sha256, the marshalled code), as .pyc files are: compiling
+        a module with the erf tables costs ~2 ms of a warm start. It is read as safely as the
+        entry and used only if it names the entry's source, is whole, and binds the source's
+        top-level names (else it is compiled again); its file names are the entry's path here."""
         source = self.load(key)
         if source is None:
             return None
@@ -268,17 +263,17 @@ class CodeCache:
         text = "\n" + source  # the leading newline stands for the header line
         digest = _sha256(text.encode("utf-8")).hexdigest().encode()
         code_path = self.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
-        data = self._read(code_path)
-        if data is not None and data[:65] == digest + b" " and data[129:130] == b"\n" \
-                and _sha256(data[130:]).hexdigest().encode() == data[65:129]:
-            with contextlib.suppress(ValueError, EOFError, TypeError):
-                code = marshal.loads(data[130:])
-                if isinstance(code, types.CodeType):
-                    return code
-        try:
-            code = compile(text, str(self.path_for(key)), "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            return None
+        filename = str(self.path_for(key))
+        code = _unmarshal(self._read(code_path), digest, source)
+        if code is not None:
+            if (moved := _at(code, filename)) is code:
+                return code
+            code = moved  # compiled in another directory: the cache was moved or copied
+        else:  # missing, damaged, or not compiled from this source (its digests say so, its names not)
+            try:
+                code = compile(text, filename, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return None
         dumped = marshal.dumps(code)
         self._write(code_path, digest + b" " + _sha256(dumped).hexdigest().encode() + b"\n" + dumped, warn=False)
         return code
@@ -344,6 +339,35 @@ class CodeCache:
         return removed
 
 
+def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType | None:
+    """The code in a compiled file if it names `digest`, is whole and binds the source's names."""
+    if data is None or data[:65] != digest + b" " or data[129:130] != b"\n" \
+            or _sha256(data[130:]).hexdigest().encode() != data[65:129]:
+        return None
+    with contextlib.suppress(ValueError, EOFError, TypeError):
+        code = marshal.loads(data[130:])
+        if isinstance(code, types.CodeType) and _defined_names(source).issubset(code.co_names):
+            return code
+    return None
+
+
+def _defined_names(source: str) -> set[str]:
+    """Names a generated module binds at top level (``def f(`` and ``NAME = ``, from column 0)."""
+    heads = (line[4:line.find("(")] if line.startswith("def ") else line.partition(" = ")[0] if " = " in line else ""
+             for line in source.splitlines())
+    return {head for head in heads if head.isidentifier()}
+
+
+def _at(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` with `filename` as the co_filename of it and of every code object nested in it, so
+    tracebacks and Numba's cache see the directory in use. One compilation gives all its code
+    objects one name: code that has it already is returned as it is, without a walk."""
+    if code.co_filename == filename:
+        return code
+    consts = tuple(_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
 def _remove_tree(path: Path) -> int:
     """Remove `path` and what it holds that we own, without following symlinks; entries removed."""
     try:
@@ -364,21 +388,6 @@ def _remove_tree(path: Path) -> int:
     with contextlib.suppress(OSError):
         os.rmdir(path)
     return removed
-
-
-def numba_cache_writable(path: Path | str) -> bool:
-    """Whether Numba can keep its cache in the ``__pycache__`` beside entry `path`: that directory
-    exists or can be created, is safe (ours, not a symlink, no group/world write: Numba's files are
-    pickles) and accepts a new file. False means: compile with ``cache=False``."""
-    pycache = Path(path).parent / "__pycache__"
-    try:
-        _make_private_dir(pycache)
-        if _problem(os.lstat(pycache), pycache, want_dir=True):
-            return False
-        with tempfile.TemporaryFile(dir=pycache):
-            return True
-    except OSError:
-        return False
 
 
 def default_cache() -> CodeCache:
