@@ -59,6 +59,10 @@ def helper_squared(x: float) -> float:
     return x * x - SIGN
 
 
+def plain(x: float) -> float:
+    return x * 2.0 + 1.0
+
+
 def scaled(x: float) -> float:
     return x * SCALE
 
@@ -141,6 +145,18 @@ def test_decorator_reads_the_values_of_each_call(mod, backend: str) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("error", FallbackWarning)
             check(stepped, mod.stepped, N)
+
+
+def test_vmap_and_the_numpy_vectorize_front(mod) -> None:
+    from vectorizer import vmap
+
+    mapped, front = vmap(mod.via_helper), vectorize(mod.via_helper, otypes=[float])
+    rows = X.reshape(1, -1).repeat(2, axis=0)
+    for value in (2.0, 3, -0.5):
+        mod.SCALE = value
+        want = np.array([[mod.via_helper(v) for v in row] for row in rows.tolist()])
+        for got in (mapped(rows[0]), front(rows)):
+            np.testing.assert_array_equal(got, want[0] if got.ndim == 1 else want)
 
 
 def test_equal_rebinding_keeps_the_kernels(mod) -> None:
@@ -369,12 +385,9 @@ def _dispatch_cost(backends: list[str]) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         module = load(Path(tmp), "freshness_bench")
-        namespace = vars(module)
-        exec("def plain(x: float) -> float:\n    return x * 2.0 + 1.0\n", namespace)  # noqa: S102
-        exec("def reads(x: float) -> float:\n    return helper(x) * SCALE + 1.0\n", namespace)  # noqa: S102
         x = np.linspace(0.0, 1.0, 1000)
-        for backend in backends:
-            fns = {name: vectorize(namespace[name], backend=backend) for name in ("plain", "reads")}
+        for backend in backends:  # plain reads no global, scaled one, via_helper three and `math`
+            fns = {name: vectorize(getattr(module, name), backend=backend) for name in ("plain", "scaled", "via_helper")}
             for vf in fns.values():
                 vf(x)
             samples: dict[str, list[float]] = {name: [] for name in fns}
@@ -387,7 +400,7 @@ def _dispatch_cost(backends: list[str]) -> None:
                         times.append(time.perf_counter_ns() - t0)
                     samples[name].append(statistics.median(times) / 1000)
             for name, vals in samples.items():
-                print(f"{backend:6} {name:6} {statistics.median(vals):6.2f} µs a call at 1e3 lanes "
+                print(f"{backend:6} {name:10} {statistics.median(vals):6.2f} µs a call at 1e3 lanes "
                       f"(median of 40 x 250 calls)")
 
 
