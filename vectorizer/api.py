@@ -6,6 +6,11 @@ is looked up in the on-disk cache by a content hash (the function's source, the 
 same-module function it reaches, the module constants it reads, the options, the versions); only a
 miss imports the compiler (libcst and the passes), so a warm process pays neither transformation
 nor, with Numba's own `cache=True`, compilation.
+
+Module globals are read at each call, as the scalar function reads them: the specializations
+belong to a `fingerprint.Generation`, valid while the module binds the names the function reads
+(its helpers' too) to the same objects. A call that sees another binding makes a new generation:
+new values, new content hash, code generated again or found in the cache.
 """
 
 from __future__ import annotations
@@ -28,13 +33,13 @@ from .errors import (
     VectorizeValueError,
     user_stacklevel,
 )
-from .fingerprint import content_key, engine_fingerprint
+from .fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options, disabled
 
 if TYPE_CHECKING:
-    from .autotrial import Race, Trial
+    from .autotrial import Trial
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
@@ -75,18 +80,24 @@ class VectorizedFunction:
                                for p in self.__signature__.parameters.values())
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        self._kernels: dict[Key, Kernel | VectorizeError] = {}
-        self._races: dict[Key, Race | None] = {}  # auto on Numba: None until its first large call
-        self._numpy_kernels: dict[Key, Kernel | None] = {}  # what races it (None: nothing can)
+        # Per generation (the globals as one call read them): kernels: dict[Key, Kernel |
+        # VectorizeError]; races: dict[Key, Race | None] (auto on Numba: None until its first large
+        # call); numpy_kernels: dict[Key, Kernel | None] (what races it; None: nothing can).
+        self._generations = Generations(func)
         self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
-        self._warned = False
-        self._namespace = Namespace.of_function(func)
-        self._prepared: Any = None
-        self._content: str | None = None
         if options.fallback == "error" and not disabled():
-            self._prepare()  # refuse unsupported syntax now, at decoration
+            self._prepare(self._generations.current())  # refuse unsupported syntax now, at decoration
+
+    def watch(self) -> Watch:
+        """The module globals the current specializations were made from (fingerprint.Watch)."""
+        return self._generations.current().watch
+
+    @property
+    def _kernels(self) -> dict[Key, Kernel | VectorizeError]:
+        """The specializations of the current generation."""
+        return self._generations.current().kernels
 
     @property
     def pyfunc(self) -> Callable[..., Any]:
@@ -102,7 +113,7 @@ class VectorizedFunction:
         runs the scalar function element by element (a fallback, or VECTORIZER_DISABLE=1)."""
         if disabled():
             return "python"
-        kernel = self._kernels.get(self._last) if self._last is not None else None
+        kernel = self._generations.current().kernels.get(self._last) if self._last is not None else None
         if isinstance(kernel, VectorizeError):
             return "python"
         if isinstance(kernel, Kernel):
@@ -113,7 +124,7 @@ class VectorizedFunction:
     def source(self) -> str:
         """The generated module of the last specialization used (or of the annotations)."""
         key = self._last if self._last is not None else self._annotated_key()
-        kernel = self._kernel(key)
+        kernel = self._kernel(self._generations.current(), key)
         if isinstance(kernel, VectorizeError):
             raise kernel
         return kernel.source
@@ -153,35 +164,36 @@ class VectorizedFunction:
         if disabled():
             return self._per_element(batch)
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-        kernel = self._kernel(key)
+        gen = self._generations.current()  # the module globals as this call reads them
+        kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
-            self._warn(kernel.message + (f" at {kernel.location}" if kernel.location else ""))
+            self._warn(gen, kernel.message + (f" at {kernel.location}" if kernel.location else ""))
             return self._per_element(batch)
         used = kernel.backend
         try:
-            if batch.size >= runtime.EXPLORE_LANES and key in self._races:
-                result, used = self._race(key, kernel, batch)
+            if batch.size >= runtime.EXPLORE_LANES and key in gen.races:
+                result, used = self._race(gen, key, kernel, batch)
             else:
                 result = self._run(kernel, batch)
         except _jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
-            self._races.pop(key, None)
-            self._kernels[key] = kernel = self._build(key, "numpy")  # type: ignore[assignment]
+            gen.races.pop(key, None)
+            gen.kernels[key] = kernel = self._build(gen, key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
                 _jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                               f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
             return self._run(kernel, batch)  # type: ignore[arg-type]
         except _jit().cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
             fn = _jit().reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
-            self._kernels[key] = kernel = kernel.with_fn(fn)
+            gen.kernels[key] = kernel = kernel.with_fn(fn)
             return self._run(kernel, batch)
         except Exception as exc:
             if not runtime.kernel_failed(exc):
                 raise  # the scalar function's own exception, from the first failing lane
-            self._kernels[key] = error = _engine_bug("running the code generated for", self.scalar, exc)
+            gen.kernels[key] = error = _engine_bug("running the code generated for", self.scalar, exc)
             if self.options.fallback == "error":
                 raise error from exc
-            self._warn(error.message)
+            self._warn(gen, error.message)
             return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
         # Calls of a specialization auto still races, or runs on NumPy at their size, take the
@@ -191,41 +203,41 @@ class VectorizedFunction:
         self._fast = None
         if not example_ndims and self._last_backend == kernel.backend:
             limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else self._numba_short_path(key, batch.size)  # NumPy: larger calls run chunks on threads
+                else self._numba_short_path(gen, key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                                       limit, window)
+                                       limit, window, gen.watch)  # valid while the globals are these
         return result
 
-    def _race(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
+    def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
         """backend="auto" chose Numba without seeing data: time both backends on calls like this one
         until one wins at their size (autotrial.py)."""
-        race = self._races[key]
+        race = gen.races[key]
         if race is None:
             from .autotrial import Race
 
-            race = self._races[key] = Race()
-        return race.call(batch, kernel, lambda: self._racing_numpy(key, kernel), self._run, kernel.returns_tuple)
+            race = gen.races[key] = Race()
+        return race.call(batch, kernel, lambda: self._racing_numpy(gen, key, kernel), self._run, kernel.returns_tuple)
 
-    def _racing_numpy(self, key: Key, kernel: Kernel) -> Kernel | None:
+    def _racing_numpy(self, gen: Generation, key: Key, kernel: Kernel) -> Kernel | None:
         """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
-        if key not in self._numpy_kernels:
+        if key not in gen.numpy_kernels:
             try:
-                found: Kernel | VectorizeError = self._build(key, "numpy")
+                found: Kernel | VectorizeError = self._build(gen, key, "numpy")
             except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
                 found = exc
             same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
                 and found.returns_tuple == kernel.returns_tuple
-            self._numpy_kernels[key] = found if same else None  # type: ignore[assignment]
+            gen.numpy_kernels[key] = found if same else None
             if not same:
-                self._races.pop(key, None)
-        return self._numpy_kernels[key]
+                gen.races.pop(key, None)
+        return gen.numpy_kernels[key]
 
-    def _numba_short_path(self, key: Key, size: int) -> tuple[int, tuple[int, int]]:
+    def _numba_short_path(self, gen: Generation, key: Key, size: int) -> tuple[int, tuple[int, int]]:
         """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
         limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
-        if key not in self._races:
+        if key not in gen.races:
             return sys.maxsize, (1, 0)
-        race = self._races[key]
+        race = gen.races[key]
         if race is None:
             return runtime.EXPLORE_LANES - 1, (1, 0)
         return race.fast_limit(), race.numba_window(size)
@@ -235,7 +247,7 @@ class VectorizedFunction:
         """backend="auto": what calls of at least `runtime.EXPLORE_LANES` lanes measured for the
         last specialization used, at the size of its last such call (time a lane on each backend,
         and the backend chosen there, None while still measuring), else None."""
-        race = self._races.get(self._last) if self._last is not None else None
+        race = self._generations.current().races.get(self._last) if self._last is not None else None
         return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
@@ -261,25 +273,27 @@ class VectorizedFunction:
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
         compiled, else from the source's `return`s (None when neither says)."""
-        for kernel in self._kernels.values():
+        gen = self._generations.current()
+        for kernel in list(gen.kernels.values()):
             if isinstance(kernel, Kernel):
                 return kernel.returns_tuple, tuple(t.partition(":")[0] for t in kernel.result_types)
         from .frontend.arity import static_structure
 
-        return static_structure(self.scalar, self._namespace)
+        return static_structure(self.scalar, gen.namespace)
 
     # -- specializations ---------------------------------------------------------------------
-    def _kernel(self, key: Key) -> Kernel | VectorizeError:
-        found = self._kernels.get(key)
+    def _kernel(self, gen: Generation, key: Key) -> Kernel | VectorizeError:
+        found = gen.kernels.get(key)
         if found is None:
-            backend = self._resolve_backend(key)
-            found = self._build(key, backend)
-            self._kernels[key] = found
+            backend = self._resolve_backend(key, gen)
+            found = self._build(gen, key, backend)
+            gen.kernels[key] = found
             if self.options.backend == "auto" and backend == "numba" and isinstance(found, Kernel):
-                self._races[key] = None  # measured from the first large call
+                gen.races[key] = None  # measured from the first large call
+            gen.rewatch()
         return found
 
-    def _resolve_backend(self, key: Key | None) -> str:
+    def _resolve_backend(self, key: Key | None, gen: Generation | None = None) -> str:
         backend = self.options.backend
         if backend == "numba" and not _jit().available():
             raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
@@ -290,14 +304,14 @@ class VectorizedFunction:
                 return "auto"
             if any(shape for _, _, shape in key):
                 return "numpy"  # functions of per-example arrays: the NumPy backend
-            return self._auto_choice(key)
+            return self._auto_choice(gen or self._generations.current(), key)
         return backend
 
-    def _auto_choice(self, key: Key) -> str:
+    def _auto_choice(self, gen: Generation, key: Key) -> str:
         """The cost model's pick, remembered in the disk cache: a warm start must not import libcst
         to parse the function again just to decide."""
         store = cache.default_cache()
-        choice_key = cache.cache_key(self._content_key(), "auto-choice", self.options.key(), repr(key),
+        choice_key = cache.cache_key(gen.content, "auto-choice", self.options.key(), repr(key),
                                      engine_fingerprint())
         remembered = store.load(choice_key)
         for backend in ("numpy", "numba"):
@@ -305,21 +319,23 @@ class VectorizedFunction:
                 return backend
         from .costmodel import choose
 
-        prepared = self._prepare_or_none()
+        prepared = self._prepare_or_none(gen)
         backend = choose(prepared[0], prepared[1]) if prepared else "numpy"
         store.store(choice_key, f"BACKEND = {backend!r}\n")
         return backend
 
-    def _build(self, key: Key, backend: str) -> Kernel | VectorizeError:
-        content = self._content_key()
+    def _build(self, gen: Generation, key: Key, backend: str) -> Kernel | VectorizeError:
+        """The kernel for `key` from this generation's globals (its namespace decides the code, its
+        content hash the cache entry: both read the same values)."""
+        content = gen.content
         cache_key = cache.cache_key(content, backend, self.options.key(), repr(key), engine_fingerprint())
         store = cache.default_cache()
         # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
-        dumped = self._lower(key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
+        dumped = self._lower(gen, key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
         if backend == "numba":
             source = store.load(cache_key)
             if source is None:
-                generated = dumped or self._lower(key, backend)
+                generated = dumped or self._lower(gen, key, backend)
                 if isinstance(generated, VectorizeError):
                     return generated
                 source = generated.source
@@ -327,7 +343,7 @@ class VectorizedFunction:
             return _kernel_from(fn, source, backend)
         entry = store.load_entry(cache_key)
         if entry is None:
-            generated = dumped or self._lower(key, backend)
+            generated = dumped or self._lower(gen, key, backend)
             if isinstance(generated, VectorizeError):
                 return generated
             path = store.store(cache_key, generated.source)
@@ -343,12 +359,12 @@ class VectorizedFunction:
             namespace["_vz_exact"] = fast_exact
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
 
-    def _lower(self, key: Key, backend: str):
+    def _lower(self, gen: Generation, key: Key, backend: str):
         from .analysis.types import ArrayType, Val, type_of_dtype
         from .pipeline import lower, lower_lanes
 
         try:
-            parsed, namespace = self._prepare()
+            parsed, namespace = self._prepare(gen)
             params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
                       for n, (kind, uniform, shape) in zip(self._names, key)}
             return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options)
@@ -364,30 +380,26 @@ class VectorizedFunction:
                 raise error from exc
             return error
 
-    def _prepare(self):
-        if self._prepared is None:
-            self._prepared = prepare(self.scalar, self._namespace)
-        return self._prepared
+    def _prepare(self, gen: Generation):
+        if gen.prepared is None:
+            gen.prepared = prepare(self.scalar, gen.namespace)
+            gen.rewatch()
+        return gen.prepared
 
-    def _prepare_or_none(self):
+    def _prepare_or_none(self, gen: Generation):
         try:
-            return self._prepare()
+            return self._prepare(gen)
         except VectorizeError:
             return None
-
-    def _content_key(self) -> str:
-        if self._content is None:
-            self._content = content_key(self.scalar, self._namespace)
-        return self._content
 
     def _annotated_key(self) -> Key:
         kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
         params = self.__signature__.parameters.values()
         return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
 
-    def _warn(self, message: str) -> None:
-        if not self._warned:
-            self._warned = True
+    def _warn(self, gen: Generation, message: str) -> None:
+        if not gen.warned:  # once per function and values of its globals
+            gen.warned.append(message)
             warnings.warn(FallbackWarning(f"{self.scalar.__qualname__} runs element by element (slow, exact): {message}"),
                           stacklevel=user_stacklevel())
 

@@ -5,18 +5,22 @@ general path (argument canonicalization, broadcasting, the specialization key, c
 conversion) costs ~10 µs, more than a compiled kernel spends on 1,000 lanes. After a call of that
 shape succeeds, `plan` records what it saw; `run` repeats it when the next call matches exactly
 and gives up (returns MISS) otherwise, so anything unusual (other dtypes or shapes, a flagged
-lane to re-run with the scalar function, a batch large enough to chunk) takes the general path,
-which is the only one that decides anything.
+lane to re-run with the scalar function, a batch large enough to chunk, module globals the
+function reads bound to other objects since) takes the general path, which is the only one that
+decides anything.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .runtime import aliases, owns_memory
+
+if TYPE_CHECKING:
+    from .fingerprint import Watch
 
 MISS = object()
 _CANONICAL = (np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64))
@@ -24,15 +28,21 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
-    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also")
+    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh")
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...] | None,
-                 returns_tuple: bool, errstate: bool, max_lanes: int, also: tuple[int, int]) -> None:
+                 returns_tuple: bool, errstate: bool, max_lanes: int, also: tuple[int, int],
+                 fresh: Callable[[], bool]) -> None:
         self.fn, self.dtypes, self.returns_tuple = fn, dtypes, returns_tuple
         self.results = results  # the dtypes to check the results against; None: nothing to check
         self.errstate = errstate  # NumPy kernels run with floating-point warnings off (masked lanes compute garbage)
         self.max_lanes = max_lanes  # larger batches are chunked by the general path
         self.also = also  # lanes from..to that may run here even so (auto: a size decided for Numba)
+        self.fresh = fresh  # True while the module globals fn was made from are bound as they were
+
+
+def _always() -> bool:
+    return True
 
 
 def _plain(a: object) -> bool:
@@ -43,7 +53,7 @@ def _plain(a: object) -> bool:
 
 
 def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
-         numpy_backend: bool, max_lanes: int, also: tuple[int, int] = (1, 0)) -> Plan | None:
+         numpy_backend: bool, max_lanes: int, also: tuple[int, int] = (1, 0), watch: Watch | None = None) -> Plan | None:
     """A plan for calls like this one, or None when the general path must see every such call
     (scalars or broadcasting, per-example arrays, results that may mix ints and floats).
 
@@ -55,7 +65,8 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
     if len({a.shape[0] for a in args}) != 1:  # type: ignore[union-attr]
         return None
     results = tuple(_RESULT_DTYPES[t] for t in result_types) if numpy_backend else None
-    return Plan(fn, tuple(a.dtype for a in args), results, returns_tuple, numpy_backend, max_lanes, also)  # type: ignore[union-attr]
+    return Plan(fn, tuple(a.dtype for a in args), results, returns_tuple, numpy_backend, max_lanes, also,  # type: ignore[union-attr]
+                _always if watch is None else watch.fresh)
 
 
 def run(p: Plan, args: tuple[object, ...]) -> object:
@@ -70,6 +81,8 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
                 return MISS
             n = a.shape[0]
     if n <= 1 or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):  # a uniform value; chunked batches
+        return MISS
+    if not p.fresh():  # a global rebound since the plan: the general path makes the code for the new value
         return MISS
     try:
         if p.errstate:

@@ -8,17 +8,22 @@ helper invalidates the caller (Numba's own cache misses that). An edit to commen
 entry (the generated code's `# line N:` echo comments then show the old text; nothing else can
 differ). `engine_fingerprint` stands for
 vectorizer's own code: its files' names, sizes and modification times.
+
+Module globals are read when a function is called, not when it is defined: `Watch` records the
+objects the names a generation of kernels was made from were bound to, and answers in a few
+hundred nanoseconds whether the module still binds exactly those (identity, not equality: 2 ==
+2.0 == True and 0.0 == -0.0 would make a kernel typed for one serve the other).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import threading
 import types
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-if TYPE_CHECKING:
-    from .frontend.namespace import Namespace
+from .frontend.namespace import ABSENT, Namespace
 
 
 @functools.cache
@@ -50,18 +55,75 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
         if f.__qualname__ in seen:
             continue
         seen.add(f.__qualname__)
-        names: set[str] = set()
-        text: list[str] = []
-        _describe(f.__code__, text, names)
+        text, names = _code_text(f.__code__)
         parts.append(f"{f.__module__}.{f.__qualname__} defaults={_const(f.__defaults__)}"
-                     f" kwdefaults={_const(f.__kwdefaults__)}\n" + "\n".join(text))
-        for name in sorted(names):
+                     f" kwdefaults={_const(f.__kwdefaults__)}\n" + text)
+        for name in names:
             glob = namespace.resolve(name)
             if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
                 todo.append(glob.value)
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
                 parts.append(f"{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
+            else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
+                parts.append(f"{name}={glob.kind}:{glob.name}")
     return "\n".join(sorted(parts))
+
+
+@functools.lru_cache(maxsize=256)
+def _checker(names: tuple[str, ...], absent: bool) -> Callable[..., Callable[[], bool]]:
+    """A maker of `Watch.fresh` for these names, compiled once (~100 µs) and called per watch."""
+    tests = [f"m[{n!r}] is o{i}" for i, n in enumerate(names)] + (["k.isdisjoint(a)"] if absent else [])
+    objects = "".join(f", o{i}" for i in range(len(names)))
+    text = (f"def make(m, k, a{objects}):\n"
+            f"    def fresh(m=m, k=k, a=a{''.join(f', o{i}=o{i}' for i in range(len(names)))}):\n"
+            f"        try:\n            return {' and '.join(tests) or 'True'}\n"
+            "        except KeyError:  # a name was deleted\n            return False\n    return fresh\n")
+    env: dict = {}
+    exec(compile(text, "<vectorizer watch>", "exec"), env)  # noqa: S102 - the names are repr()'d identifiers
+    return env["make"]
+
+
+class Watch:
+    """The global names a namespace resolved and the objects they were bound to (`Namespace.seen`).
+
+    `fresh()` is True while the module binds every such name to the same object and binds none of
+    those that were unbound (a builtin shadowed later). It is a function generated for these
+    names (`m['SCALE'] is o0 and ...`): straight-line code costs ~25 ns a name, 3-4x less than
+    itemgetter + map(operator.is_). Its defaults keep the objects alive, so an identity it
+    compares cannot be reused by a new object."""
+
+    __slots__ = ("module", "names", "objects", "absent", "size", "fresh")
+
+    def __init__(self, namespace: Namespace) -> None:
+        seen = dict(namespace.seen)  # a copy: lowering may resolve more names meanwhile
+        module = namespace.globals if namespace.globals is not None else {}
+        self.module, self.size = module, len(seen)
+        self.names = sorted(n for n, v in seen.items() if v is not ABSENT)
+        self.objects = tuple(seen[n] for n in self.names)
+        self.absent = frozenset(n for n, v in seen.items() if v is ABSENT)
+        make = _checker(tuple(self.names), bool(self.absent))
+        self.fresh: Callable[[], bool] = make(module, module.keys(), self.absent, *self.objects)
+
+    def changed(self) -> list[str]:
+        """The names bound differently now (for messages)."""
+        now = [n for n, o in zip(self.names, self.objects) if self.module.get(n, ABSENT) is not o]
+        return now + sorted(self.absent.intersection(self.module.keys()))
+
+
+_TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)
+
+
+def _code_text(code: types.CodeType) -> tuple[str, list[str]]:
+    """`_describe`, remembered: a rebound global makes the key again, from the same code objects."""
+    entry = _TEXTS.get(id(code))
+    if entry is None or entry[0] is not code:
+        names: set[str] = set()
+        text: list[str] = []
+        _describe(code, text, names)
+        if len(_TEXTS) > 1024:
+            _TEXTS.clear()
+        entry = _TEXTS[id(code)] = (code, "\n".join(text), sorted(names))
+    return entry[1], entry[2]
 
 
 def _describe(code: types.CodeType, out: list[str], names: set[str]) -> None:
@@ -88,3 +150,82 @@ def _const(value: object) -> str:
     if isinstance(value, dict):
         return f"dict({', '.join(sorted(f'{_const(k)}: {_const(v)}' for k, v in value.items()))})"
     return f"{type(value).__name__}:{value!r}"
+
+
+class Refusals(dict):
+    """Refusals (key -> the Watch of the globals when refused) that hold while those globals keep
+    their objects: a refusal may be about their values (the import hook's)."""
+
+    def hold(self, key: object) -> bool:
+        watch = self.get(key)
+        if watch is not None and not watch.fresh():
+            self.pop(key, None)  # refused with other values of its globals: try again
+            return False
+        return watch is not None
+
+
+class Generation:
+    """The specializations made from one reading of the module globals: a call may use them while
+    `watch` is fresh. Generations whose globals have the same values (one content key: 2.0 rebound
+    to an equal 2.0) share their kernels."""
+
+    __slots__ = ("namespace", "content", "watch", "prepared", "kernels", "races", "numpy_kernels", "warned")
+
+    def __init__(self, namespace: Namespace, content: str, shared: Generation | None) -> None:
+        self.namespace, self.content, self.watch = namespace, content, Watch(namespace)
+        self.prepared: object = None  # (parsed, namespace): the fence runs again on new values
+        self.kernels: dict = {} if shared is None else shared.kernels
+        self.races: dict = {} if shared is None else shared.races  # autotrial races (api.py)
+        self.numpy_kernels: dict = {} if shared is None else shared.numpy_kernels
+        self.warned: list[str] = [] if shared is None else shared.warned  # the FallbackWarning given
+
+    def rewatch(self) -> None:
+        """Watch the names resolved since (lowering may look up names the content key did not)."""
+        if len(self.namespace.seen) != self.watch.size:
+            self.watch = Watch(self.namespace)
+
+
+class Generations:
+    """The generations of one function: `current()` is the one made from the globals as they are."""
+
+    KEEP = 8  # generations kept by content key: a value toggled back finds its kernels in memory
+    WARN_AFTER = 16  # new values seen: past this, suggest an argument instead of a changing global
+
+    def __init__(self, func: types.FunctionType) -> None:
+        self.func = func
+        self.gen: Generation | None = None
+        self.memo: dict[str, Generation] = {}
+        self.lock = threading.Lock()
+        self.new_values = 0
+
+    def current(self) -> Generation:
+        gen = self.gen
+        if gen is not None and gen.watch.fresh():
+            return gen
+        with self.lock:  # one thread makes the new generation; kernels are built from ONE namespace
+            gen = self.gen
+            if gen is not None and gen.watch.fresh():
+                return gen
+            namespace = Namespace.of_function(self.func)
+            content = content_key(self.func, namespace)
+            shared = self.memo.pop(content, None)
+            new = Generation(namespace, content, shared)
+            self.memo[content] = new
+            if len(self.memo) > self.KEEP:
+                del self.memo[next(iter(self.memo))]
+            if shared is None and gen is not None:
+                self._count(gen.watch.changed())
+            self.gen = new
+            return new
+
+    def _count(self, names: list[str]) -> None:
+        self.new_values += 1
+        if self.new_values == self.WARN_AFTER:
+            import warnings
+
+            from .errors import user_stacklevel
+
+            warnings.warn(f"{self.func.__qualname__}: the module globals it reads ({', '.join(names) or '?'}) have "
+                          f"taken {self.WARN_AFTER} new values; each new value generates (and caches) its code "
+                          "again: pass a value that changes often as an argument", UserWarning,
+                          stacklevel=user_stacklevel())

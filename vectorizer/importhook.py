@@ -345,22 +345,26 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
     `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
     whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If
     the engine refuses an eligible function (or a call's dtypes), that call runs the original: the
-    function is left as it was.
+    function is left as it was, while the module globals it reads keep the objects they had then
+    (a refusal may be about their values): after a change the engine tries again.
     """
     from numpy import ndarray
 
-    refused: set[tuple[str, ...]] = set()
+    from .fingerprint import Generations, Refusals
+
+    refused = Refusals()  # None (the function) or a call's dtypes -> the globals then
 
     def batched(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         vf = wrapper.vectorized
-        if vf is None:
+        if vf is None or (vf is False and not refused.hold(None)):
             try:
                 from .api import vectorize
 
                 vf = wrapper.vectorized = vectorize(scalar, fallback="error", **(options or {}))
             except VectorizeError:
+                refused[None] = Generations(scalar).current().watch
                 vf = wrapper.vectorized = False
-        if vf is False or (refused and _kinds(args, kwargs) in refused):
+        if vf is False or (refused and refused.hold(_kinds(args, kwargs))):
             return scalar(*args, **kwargs)
         if vectorized is not None:
             return vf(*args, **kwargs)  # a marked function: the user's options, warnings and errors
@@ -371,7 +375,7 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
         except (VectorizeInputError, VectorizeValueError):
             return scalar(*args, **kwargs)  # inputs the engine does not take
         except VectorizeError:
-            refused.add(_kinds(args, kwargs))  # cannot be vectorized for these dtypes: stay original
+            refused[_kinds(args, kwargs)] = vf.watch()  # cannot be vectorized for these dtypes: stay original
             return scalar(*args, **kwargs)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -2,7 +2,10 @@
 
 Two ways to build it: from a live function (`__globals__`, for the decorator and the import hook)
 or statically from a module's source (for the CLI, which never imports user code). Either way the
-answer for a name is a `Global`; anything else is unknown and the fence refuses it.
+answer for a name is a `Global`; anything else is unknown and the fence refuses it. A live
+namespace also records the object each name was bound to when it was resolved (`seen`, ABSENT
+for an unbound name): kernels made from it are valid while the module binds the same objects
+(fingerprint.Watch).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ SIDE_EFFECT_MODULES = {
 }
 
 Constant = "int | float | bool | tuple"
+ABSENT = object()  # `seen` value of a name the module does not bind (a builtin, or nothing)
 
 
 class Global(Record):
@@ -60,9 +64,11 @@ class Global(Record):
 class Namespace:
     """Resolves the global names of one module."""
 
-    def __init__(self, module: str, lookup: Callable[[str], Global]) -> None:
+    def __init__(self, module: str, lookup: Callable[[str], Global], globals_: dict | None = None) -> None:
         self.module = module
         self.lookup = lookup
+        self.globals = globals_  # the live module's dict (None: judged from source)
+        self.seen: dict[str, object] = {}  # name -> the object it was bound to when resolved
         self._cache: dict[str, Global] = {}
 
     def resolve(self, name: str) -> Global:
@@ -80,15 +86,19 @@ class Namespace:
         """Names as the live function sees them (decorator, import hook)."""
         globals_ = func.__globals__
         module = func.__module__
+        seen: dict[str, object] = {}
 
         def lookup(name: str) -> Global:
-            if name in globals_:
-                return _classify_object(name, globals_[name], module)
+            value = seen[name] = globals_.get(name, ABSENT)  # read once: what is recorded is what is used
+            if value is not ABSENT:
+                return _classify_object(name, value, module)
             if hasattr(builtins, name):
                 return _builtin(name)
             return Global("unknown", name)
 
-        return cls(module, lookup)
+        namespace = cls(module, lookup, globals_)
+        namespace.seen = seen
+        return namespace
 
     @classmethod
     def of_module_source(cls, text: str, filename: str, module: str = "") -> Namespace:
