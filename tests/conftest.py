@@ -47,7 +47,7 @@ class NumbaHidingFinder:
 
     Hiding them from the path entries (rather than raising in a meta-path finder) gives exactly
     what a missing package gives: `import numba` raises ModuleNotFoundError("No module named
-    'numba'"), importlib.util.find_spec("numba") returns None (vectorizer.jit.available() is
+    'numba'"), importlib.util.find_spec("numba") returns None (vectorizer.backends.numba.jit.available() is
     False), and nothing is added to sys.modules.\"\"\"
 
     def __init__(self, inner):

@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 from vectorizer import __version__
-from vectorizer.cli import main
-from vectorizer.codegen.standalone import checksum_ok
+from vectorizer.faces.cli.main import main
+from vectorizer.faces.cli.standalone import checksum_ok
 
 SOURCE = textwrap.dedent('''\
     import math
@@ -186,8 +186,8 @@ def test_runtime_helpers_are_copied_whole(name):
     copy is exactly the definition inspect finds, renamed, and it compiles on its own."""
     import inspect
 
-    from vectorizer import runtime
     from vectorizer.codegen import emit
+    from vectorizer.runtime import harness as runtime
 
     expected = inspect.getsource(getattr(runtime, name)).rstrip().replace(f" {name}", f" _vz_{name}", 1)
     copied = emit.runtime_helper(name)

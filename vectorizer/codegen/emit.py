@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import functools
 
-from .. import __version__, special
-from ..analysis.types import ArrayType, TupleType, Val
+from .. import __version__
+from ..core.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
 from ..passes.numpy_fold import literal
+from ..runtime import special
 
 
 def signature(params: dict[str, Val]) -> str:
@@ -77,7 +78,7 @@ def runtime_helper(name: str) -> str:
 @functools.cache
 def exact_helper() -> str:
     """exactmath.py's `exact` as `_vz_exact` (NumPy and `math` only), for generated modules."""
-    from .. import exactmath
+    from ..runtime import exactmath
 
     with open(exactmath.__file__, encoding="utf-8") as file:
         text = file.read()
@@ -90,7 +91,7 @@ def exact_helper() -> str:
 def _runtime_lines() -> list[str]:
     """runtime.py's lines, read as text: inspect.getsource parses the whole file with `ast` to find
     a class, ~18 ms of the first transform that compacts a while loop."""
-    from .. import runtime
+    from ..runtime import harness as runtime
 
     with open(runtime.__file__, encoding="utf-8") as file:
         return file.read().splitlines()
@@ -100,9 +101,9 @@ def imports_for(code: str) -> list[str]:
     lines = [ln for ln in code.splitlines() if not ln.lstrip().startswith("#")]
     imports = ["import numpy as np"] + (["import math"] if any("math." in ln for ln in lines) else [])
     if special.mentions("\n".join(lines), "_vz_vm"):  # vector_math=True (passes/vector_math.py)
-        imports.append("from vectorizer import vecmath as _vz_vm")
+        imports.append("from vectorizer.backends.numba import vecmath as _vz_vm")
     if special.mentions("\n".join(lines), "_vz_lm"):  # the Numba backend's (passes/lane_vector_math.py)
-        imports.append("from vectorizer import lanemath as _vz_lm")
+        imports.append("from vectorizer.backends.numba import lanemath as _vz_lm")
     return imports
 
 

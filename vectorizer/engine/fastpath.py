@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .runtime import aliases, owns_memory
+from ..runtime.harness import aliases, owns_memory
 
 if TYPE_CHECKING:
     from .fingerprint import Watch

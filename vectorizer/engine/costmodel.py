@@ -29,9 +29,9 @@ import functools
 
 import libcst as cst
 
-from .errors import VectorizeError
-from .frontend.namespace import Namespace, function_source
-from .frontend.parse import ParsedFunction, parse_function
+from ..errors import VectorizeError
+from ..frontend.namespace import Namespace, function_source
+from ..frontend.parse import ParsedFunction, parse_function
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
