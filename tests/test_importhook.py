@@ -131,7 +131,8 @@ def pkg(tmp_path: Path) -> Path:
 def run(code: str, root: Path, env: dict[str, str] | None = None, cwd: Path | None = None):
     """Run `code` in a fresh interpreter with `root` on the path; return its last stdout line as JSON."""
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE")}
-    environ.update({"PYTHONPATH": str(root), **(env or {})})
+    checkout = str(Path(__file__).resolve().parent.parent)  # the vectorizer under test, not an installed one
+    environ.update({"PYTHONPATH": os.pathsep.join([str(root), checkout]), **(env or {})})
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd or root, env=environ,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
