@@ -193,7 +193,7 @@ class VectorizedFunction:
             limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
                 else self._numba_short_path(key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                                       limit, window)
+                                       limit, window, scalar=self.scalar)
         return result
 
     def _race(self, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
