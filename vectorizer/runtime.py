@@ -19,8 +19,6 @@ This module imports only NumPy: `vectorizer generate` copies it into standalone 
 from __future__ import annotations
 
 import math
-import operator
-import threading
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -215,26 +213,50 @@ def masked(mask, fn, *args, **kwargs):
 
 
 class Compaction:
-    """The lanes a masked while loop still runs, gathered into short arrays once few remain.
+    """The lanes a masked while loop still runs, gathered into short arrays once few remain; the
+    last few of a long tail are left to the scalar function.
 
-    `compact` returns the loop's variables restricted to the active lanes (the first time it
-    keeps full-size copies to write back into); `expand` writes the short arrays back and
-    returns the full ones. Loops whose lanes finish at different iterations then stop paying
-    for the lanes that left (the long-tail cost of masking).
+    `compact(active, flag, *values)` returns the loop's mask, flag array and variables restricted
+    to the active lanes (the first time it keeps full-size copies to write back into); `expand`
+    writes the short arrays back and returns the full ones. Loops whose lanes finish at
+    different iterations then stop paying for the lanes that left (the long-tail cost of
+    masking).
+
+    An iteration costs about a microsecond an operation however few lanes it runs: 100-300 times
+    what Python spends on one lane's iteration. Once at most TAIL_LANES lanes remain, and they
+    have run long enough (ski rental: the tail's iterations so far, at TAIL_LANES lanes' worth
+    each, cover what re-running them from the start would cost at the loop's pace), `compact`
+    flags them and ends the loop: the runtime re-runs the flagged lanes with the scalar function
+    (flag and patch), which is exact and bounds the tail by what the Python loop would spend.
     """
 
     MIN_LANES = 2048  # below this, gathering costs more than masking saves
     FRACTION = 0.5  # compact once at most this fraction of the lanes is still active
+    TAIL_LANES = 128  # at most this many lanes: an iteration costs more than Python spends on them
+    TAIL_PATIENCE = 16  # iterations a tail runs at least (short tails cost little; inner loops have many)
 
     def __init__(self) -> None:
         self.index: np.ndarray | None = None  # positions of the carried lanes in the full arrays
         self.full: list[np.ndarray] = []
+        self.iterations = 0
+        self.tail = 0  # iterations with at most TAIL_LANES lanes
+        self.give_up = False
 
     def worth(self, active: np.ndarray) -> bool:
+        self.iterations += 1
+        count = np.count_nonzero(active)
+        if count <= self.TAIL_LANES:
+            self.tail += 1
+            if self.tail >= self.TAIL_PATIENCE and self.tail * self.TAIL_LANES >= count * self.iterations:
+                self.give_up = True
+                return True
         size = np.size(active)
-        return size >= self.MIN_LANES and np.count_nonzero(active) <= self.FRACTION * size
+        return size >= self.MIN_LANES and count <= self.FRACTION * size
 
-    def compact(self, active: np.ndarray, *values: object) -> tuple:
+    def compact(self, active: np.ndarray, flag: np.ndarray, *values: object) -> tuple:
+        if self.give_up:  # the scalar function re-runs the lanes left; the loop ends here
+            return (np.zeros_like(active), flag | active, *values)
+        values = (flag, *values)
         keep = np.flatnonzero(active)
         if self.index is None:
             size = np.size(active)
@@ -584,8 +606,9 @@ def run(
         _ready_allocator()
     starts = chunk_starts(size, chunk_lanes(kernel), parallel_min_lanes(kernel)) if chunked and any(lanes_axis) else None
     if starts is not None:
-        step = starts.step
+        import threading  # here: standalone modules copy this file without its imports
 
+        step = starts.step
         outs: list[np.ndarray] = []
         flags = np.zeros(size, dtype=np.bool_)
         first = threading.Lock()
@@ -685,7 +708,7 @@ def _rerun(scalar, batch: Batch, columns: list[list[object]], lanes, qualname: s
             values.append(scalar())
         return values
     except Exception as exc:
-        m = len(lanes) - 1 - operator.length_hint(iters[0]) if iters else 0  # the lane map was calling
+        m = len(lanes) - 1 - iters[0].__length_hint__() if iters else 0  # the lane map was calling
         args = ", ".join(f"{n}={c[m]!r}" for n, c in zip(batch.names, columns))
         exc.add_note(f"{LANE_NOTE}{qualname} on {batch.where(int(lanes[m]))} ({args})")
         raise
