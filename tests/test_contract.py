@@ -381,8 +381,10 @@ def test_int64_overflow_is_refused_when_the_result_does_not_fit(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_overflow_refusal_and_exceptions_are_ordered_by_lane(backend):
     vf = vec(C.overflow_or_raise, backend)
-    with pytest.raises(VectorizeOverflowError):
-        vf(np.array([1, 2**62, 3, -1]))  # lane 1 overflows before lane 3 raises
+    with pytest.raises(VectorizeOverflowError, match=r"lane \(1,\)"):
+        vf(np.array([1, 2**62, 3, 5]))  # lane 1's int does not fit, and no lane raises
+    exc = raised(vf, np.array([1, 2**62, 3, -1]))  # the loop returns 2**64 at lane 1, raises at lane 3
+    assert type(exc) is ValueError and str(exc) == "negative: -1"
     exc = raised(vf, np.array([1, -1, 2**62]))
     assert type(exc) is ValueError and str(exc) == "negative: -1"
     strict_check(vf, C.overflow_or_raise, np.array([1, 2**62, 3, -1]))

@@ -193,3 +193,40 @@ def test_runtime_helpers_are_copied_whole(name):
     assert copied == expected
     tree = ast.parse(copied)
     assert [node.name for node in tree.body] == [f"_vz_{name}"]
+
+
+def _big_calls() -> dict[str, list[np.ndarray]]:
+    n = 300_000  # chunks on threads: the runtime copy must not need an import the module lacks
+    tail = np.linspace(0.5, 1.0, n)  # outside the set: a few iterations each
+    tail[[5, n - 9]] = -0.1  # inside: the loop's long tail, left to the scalar copy
+    return {"escape_time": [tail, np.array(0.1), np.array(20_000)],
+            "checked_sqrt": [np.r_[np.linspace(0.0, 4.0, n - 1), -1.0]]}
+
+
+def test_generated_module_runs_large_batches_and_long_tails(generated, tmp_path):
+    big = _big_calls()
+    run_dir = tmp_path / "big"
+    run_dir.mkdir()
+    (run_dir / "k_batched.py").write_bytes(generated.read_bytes())
+    calls = {name: [] for name in big}
+    for name, args in big.items():
+        for i, a in enumerate(args):
+            np.save(run_dir / f"in_{name}_{i}.npy", a)
+            calls[name].append(f"in_{name}_{i}.npy")
+    (run_dir / "calls.json").write_text(json.dumps(calls))
+    site_packages = Path(np.__file__).resolve().parent.parent
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": f"{run_dir}{os.pathsep}{site_packages}"}
+    done = subprocess.run([sys.executable, "-S", "-c", CHILD], cwd=run_dir, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((run_dir / "results.json").read_text())
+    spec = importlib.util.spec_from_file_location("vz_test_generated_big", generated.with_name("k.py"))
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    scalar = source.checked_sqrt.scalar
+    with pytest.raises(ValueError) as info:
+        [scalar(v) for v in big["checked_sqrt"][0].tolist()]
+    assert report["results"]["checked_sqrt"] == ["raised", "ValueError", str(info.value)]
+    assert report["results"]["escape_time"][0] == "ok", report["results"]["escape_time"]
+    cr, ci, max_iter = (a.tolist() for a in big["escape_time"])
+    loop = [source.escape_time.scalar(c, ci, max_iter) for c in cr]
+    assert np.load(run_dir / "out_escape_time.npy").tolist() == loop
