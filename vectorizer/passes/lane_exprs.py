@@ -28,6 +28,7 @@ from ..analysis.counters import affine_parts, without_counter_checks
 from ..analysis.signs import sign
 from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ..errors import VectorizeError
+from . import lane_numpy
 from .base import Context, paren
 from .numpy_fold import literal, static_check
 
@@ -304,6 +305,9 @@ class LaneExpressions:
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)
+        numpy_name = self.numpy_function(node)
+        if numpy_name is not None:  # NumPy's semantics, not Python's
+            return lane_numpy.lower(self, numpy_name, node)
         name = self.call_name(node)
         args = [a.value for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
@@ -325,6 +329,13 @@ class LaneExpressions:
         if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
         return self.apply(impl, operands)
+
+    def numpy_function(self, node: cst.Call) -> str | None:
+        """"arcsin" for `np.arcsin(...)` (NumPy imported under any name), else None."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or self._local(func.value.value):
+            return None
+        return func.attr.value if self.ctx.namespace.resolve(func.value.value).kind == "numpy" else None
 
     def call_name(self, node: cst.Call) -> str | None:
         """"math.exp", "abs"...; None for a call of a user function."""
