@@ -63,7 +63,7 @@ def _libmvec_name(call: ast.Call) -> str | None:
     if not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)) or call.keywords:
         return None
     name = fn.attr if fn.value.id == "math" else NUMPY_NAMES.get(fn.attr) if fn.value.id == "np" else None
-    if name is None or NAMES.get(name) != len(call.args):
+    if name is None or NAMES.get(name) != len(call.args) or (name == "pow" and cheap_exponent(call.args[1])):
         return None
     return f"_vz_lm.{name}"
 
