@@ -53,7 +53,7 @@ from ..frontend.source import FunctionSource
 from ..options import Options
 from ..passes.numpy_fold import literal
 from ..pipeline import lower, lower_lanes
-from . import emit
+from . import emit, numba_helpers
 
 CHECKSUM_PREFIX = "# vectorizer-checksum: sha256:"
 _KIND = {"int": "i", "float": "f", "bool": "b"}
@@ -134,6 +134,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         "\n\n".join(exports),
         special.helper_source("\n".join(kernels)),
         emit.exact_helper() if special.mentions("\n".join(kernels), "_vz_exact") else "",
+        numba_helpers.helper_source("\n".join(kernels)),
         _runtime_source(),
     ]
     body = "\n\n\n".join(p.strip("\n") for p in body_parts if p.strip())
