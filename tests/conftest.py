@@ -136,7 +136,8 @@ if os.environ.get("VECTORIZER_BLOCK_NUMBA", "") not in ("", "0"):
     _block_numba_here_and_in_subprocesses()
 
 # VECTORIZER_TEST_LIBM_JITTER=1: NumPy's transcendental functions off by an ulp on some inputs, as
-# on a CPU with AVX-512 (tests/libm_jitter.py): no test may pin this CPU's last bits.
+# on a CPU with AVX-512 (tests/libm_jitter.py): no test may pin this CPU's last bits. 2, 3, ...
+# move other inputs.
 if os.environ.get("VECTORIZER_TEST_LIBM_JITTER", "") not in ("", "0"):
     import importlib.util
 
@@ -145,4 +146,4 @@ if os.environ.get("VECTORIZER_TEST_LIBM_JITTER", "") not in ("", "0"):
                            "set VECTORIZER_BLOCK_NUMBA=1 too")
     import libm_jitter
 
-    libm_jitter.install()
+    libm_jitter.install(int(os.environ["VECTORIZER_TEST_LIBM_JITTER"]))

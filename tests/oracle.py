@@ -219,3 +219,55 @@ def _compare(values, got, shape, ulps, rel):
             assert math.isclose(expected, value, rel_tol=rel, abs_tol=rel * 1e-300) or same_value(expected, value, ulps), (idx, expected, value)
             continue
         assert same_value(expected, value, ulps), (idx, expected, value, ulp_distance(expected, value) if isinstance(expected, float) and isinstance(value, float) else None)
+
+
+class _MovedMath:
+    """The `math` module with some functions' finite nonzero results moved `steps` ulp."""
+
+    def __init__(self, names: tuple[str, ...], steps: int) -> None:
+        self._names, self._steps = names, steps
+
+    def __getattr__(self, name: str):
+        real = getattr(math, name)
+        if name not in self._names:
+            return real
+
+        def moved(*args):
+            value = real(*args)
+            for _ in range(abs(self._steps)):
+                if math.isfinite(value) and value != 0.0:  # NumPy's exact cases stay exact too
+                    value = math.nextafter(value, math.copysign(math.inf, self._steps))
+            return value
+
+        return moved
+
+
+def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None) -> int:
+    """The `ulps` for `check(vf, f, *args)` on the NumPy backend when f's values depend on the
+    `math.<names>` results of the lane only through non-decreasing steps (+, * by a positive
+    number, a non-decreasing function...): with each such result within `bound` ulp of CPython's
+    (rules.ULP_BOUND per operation), every lane lies between f's values with all of them moved
+    `bound` ulp down and up (rounding is monotone), so the largest distance from f's own value to
+    those two is a bound derived for f. Lanes where f raises or returns a non-float add nothing
+    (`check` compares them exactly). f must read `math` as a module global."""
+    from vectorizer import rules
+
+    bound = rules.ULP_BOUND if bound is None else bound
+    _, all_lanes, _ = lanes(*args)
+    namespace = f.__globals__
+    saved = namespace["math"]
+    worst = 0
+    for lane in all_lanes:
+        try:
+            value = f(*lane)
+            if not isinstance(value, float) or not math.isfinite(value):
+                continue
+            for steps in (-bound, bound):
+                namespace["math"] = _MovedMath(names, steps)
+                edge = f(*lane)
+                worst = max(worst, ulp_distance(value, edge) if isinstance(edge, float) and math.isfinite(edge) else 0)
+        except Exception:  # noqa: BLE001, S112 - a raising lane is compared exactly by check
+            continue
+        finally:
+            namespace["math"] = saved
+    return worst
