@@ -192,7 +192,8 @@ def test_kepler_newton_exit_is_exact() -> None:
     chaotically for 50 steps, so one ulp in a sin changes the trip count and the result (it gave
     5076.4 for -2.96 in test_compaction under VECTORIZER_TEST_LIBM_JITTER=1 before the analysis).
     Every value of e decides the exit, so the whole loop is exact: bit for bit under the simulation,
-    and lanes far off (not an ulp) when lowered without the analysis."""
+    and not when lowered without the analysis (the lanes that never converge are now handed to the
+    scalar function as a long tail, so those differ by less than they did)."""
     f = kernels.kepler_eccentric_anomaly
     params = {"mean_anomaly": Val(FLOAT, True), "ecc": Val(FLOAT, True)}
     draw = np.random.default_rng(5)  # its own: the last assert needs a lane that never converges
@@ -202,7 +203,7 @@ def test_kepler_newton_exit_is_exact() -> None:
     for seed in range(3):
         assert discrete_mismatches(f, text, args, PerturbedNumPy(seed)) == []
     old = discrete_mismatches(f, source(f, params, exact=False), args, PerturbedNumPy(0))
-    assert any(not math.isclose(want, got, rel_tol=1e-9) for _, want, got in old), old
+    assert old  # without the analysis the simulated AVX-512 changes discrete outcomes here
 
 
 def test_operations_outside_decisions_keep_numpy() -> None:
