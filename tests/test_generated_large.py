@@ -272,5 +272,5 @@ def test_generated_module_on_a_million_lanes_matches_the_scalar_function(generat
 
 def test_generated_large_module_is_lint_clean(generated):
     text = (generated / "k_batched.py").read_text()
-    assert "import threading" in text.splitlines()  # the runtime's chunks on threads
+    assert "import threading" in text  # the runtime's chunks on threads (imported where used)
     assert_lint_clean([generated / "k_batched.py"])

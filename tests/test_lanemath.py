@@ -150,7 +150,7 @@ def test_hostile_inputs():
 @pytest.mark.numba
 def test_a_lane_value_does_not_depend_on_the_batch():
     """Vectorized loop body, scalar remainder, one thread or the parallel driver: the same bits,
-    and the NumPy backend's vector math gives them too (the same libmvec functions)."""
+    and the NumPy backend's vector math agrees within the bound (the same libmvec functions)."""
     needs_numba_and_libmvec()
     rng = np.random.default_rng(7)
     lat, lon = rng.uniform(-3.0, 3.0, 40_003), rng.uniform(-3.0, 3.0, 40_003)
@@ -159,8 +159,11 @@ def test_a_lane_value_does_not_depend_on_the_batch():
     whole = vf(lat, lon, n)  # above PARALLEL_MIN_LANES: the parallel driver
     for start, stop in ((0, 1), (3, 4), (5, 12), (1, 1000), (17, 20_000)):
         assert vf(lat[start:stop], lon[start:stop], n[start:stop]).tobytes() == whole[start:stop].tobytes()
+    # The NumPy backend computes `h` exactly (it decides asin's domain check: `sin(..) ** 2` is
+    # C's pow there, LLVM's x * x here), so the two agree within the bound, not to the bit; the
+    # four terms are positive, so a relative tolerance of a few dozen ulp covers their sum.
     numpy_vm = vectorize(bearing, backend="numpy", vector_math=True)
-    assert numpy_vm(lat, lon, n).tobytes() == whole.tobytes()
+    np.testing.assert_allclose(numpy_vm(lat, lon, n), whole, rtol=1e-14, atol=0)
 
 
 COMPILE_SCRIPT = """
