@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))  # tests/oracle.py, strategies.py, kernels.py
 
 
@@ -17,6 +19,31 @@ def pytest_configure(config):
         import tempfile
 
         os.environ["VECTORIZER_CACHE_DIR"] = tempfile.mkdtemp(prefix="vectorizer-test-cache-")
+
+
+def pytest_collection_modifyitems(config, items):
+    # `pip install ".[test]" && python -m pytest` runs without Numba: the tests that need it (marked
+    # `numba`) are skipped, with the reason, rather than deselected, so the report shows them.
+    from vectorizer.backends.numba import jit
+
+    if jit.available():
+        return
+    skip = pytest.mark.skip(reason="needs Numba, which is not installed (pip install '.[numba]')")
+    for item in items:
+        if item.get_closest_marker("numba") is not None:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _generated_modules_are_lint_clean(request):
+    """Every module `vectorizer generate` writes under a test's tmp_path, and nobody edited
+    afterwards, passes `ruff check --select F`: no undefined name, no unused import."""
+    root = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if root is not None:
+        from isolation import assert_lint_clean, is_generated
+
+        assert_lint_clean(sorted(p for p in root.rglob("*.py") if p.is_file() and not p.is_symlink() and is_generated(p)))
 
 
 def pytest_addoption(parser):
@@ -107,3 +134,16 @@ def _block_numba_here_and_in_subprocesses() -> None:
 
 if os.environ.get("VECTORIZER_BLOCK_NUMBA", "") not in ("", "0"):
     _block_numba_here_and_in_subprocesses()
+
+# VECTORIZER_TEST_LIBM_JITTER=1: NumPy's transcendental functions off by an ulp on some inputs, as
+# on a CPU with AVX-512 (tests/libm_jitter.py): no test may pin this CPU's last bits. 2, 3, ...
+# move other inputs.
+if os.environ.get("VECTORIZER_TEST_LIBM_JITTER", "") not in ("", "0"):
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is not None:
+        raise RuntimeError("VECTORIZER_TEST_LIBM_JITTER=1 replaces NumPy's functions, which Numba cannot compile: "
+                           "set VECTORIZER_BLOCK_NUMBA=1 too")
+    import libm_jitter
+
+    libm_jitter.install(int(os.environ["VECTORIZER_TEST_LIBM_JITTER"]))

@@ -39,22 +39,34 @@ def lanes(*args, example_ndims=None):
     return shape, [tuple(np.array(a[idx]) if k else a[idx].item() for a, k in zip(arrays, ndims)) for idx in indices], indices
 
 
+class NotReal(Exception):
+    """The scalar function returned a complex number: the batched call must refuse it."""
+
+
 def oracle(f, *args, example_ndims=None, allow_big: bool = False):
     """Each lane's result, or the first lane's exception. An int beyond int64 is a BigInt failure
-    unless `allow_big` (it may still be stored, in a float64 result that holds it exactly)."""
+    unless `allow_big` (it may still be stored, in a float64 result that holds it exactly), a
+    complex number a NotReal failure: the first such lane's, when no lane raises (a loop raises
+    the first failing lane's exception whatever earlier lanes returned)."""
     shape, all_lanes, indices = lanes(*args, example_ndims=example_ndims)
     out = []
+    refused = None
     for lane, idx in zip(all_lanes, indices):
         try:
             value = f(*lane)
         except Exception as exc:  # the oracle's own exception is the expected outcome
             return Raised(exc, tuple(int(i) for i in idx))
-        big = [v for v in (value if isinstance(value, tuple) else (value,))
-               if isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1]]
-        if big and not allow_big:  # the contract: an int that int64 cannot hold is refused, never wrapped
-            return Raised(BigInt(big[0]), tuple(int(i) for i in idx))
+        if refused is None:
+            for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, complex):
+                    refused = Raised(NotReal(v), tuple(int(i) for i in idx))
+                elif isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1] \
+                        and not allow_big:  # an int that int64 cannot hold is refused, never wrapped
+                    refused = Raised(BigInt(v), tuple(int(i) for i in idx))
+                if refused is not None:
+                    break
         out.append(value)
-    return shape, out
+    return refused if refused is not None else (shape, out)
 
 
 def _exact_float(value: int) -> bool:
@@ -72,7 +84,7 @@ def _inexact_int_refusal(exc: Exception, f, args, example_ndims) -> bool:
     """A result typed int-or-float is float64, so an int that float64 cannot hold exactly is
     refused (README). The static type is invisible to the oracle, whose lanes may all return
     ints: the refusal is right when its lane's int is such an int, in a result slot where no
-    earlier lane returned one, and no earlier lane raises."""
+    earlier lane returned one, and no lane raises (a raising lane's exception wins)."""
     from vectorizer import VectorizeOverflowError
 
     match = _INEXACT.search(str(exc))
@@ -80,18 +92,21 @@ def _inexact_int_refusal(exc: Exception, f, args, example_ndims) -> bool:
         return False
     value, lane = int(match[1]), match[2]
     inexact_before: set[int] = set()  # the result slots where an earlier lane gave such an int
+    found = False
     _, all_lanes, indices = lanes(*args, example_ndims=example_ndims)
     for one, idx in zip(all_lanes, indices):
         try:
             result = f(*one)
-        except Exception:  # noqa: BLE001 - an earlier failing lane: the ordinary check applies
+        except Exception:  # noqa: BLE001 - a failing lane: the ordinary check applies
             return False
         results = result if isinstance(result, tuple) else (result,)
         inexact = {k for k, v in enumerate(results) if type(v) is int and not _exact_float(v)}
         if str(tuple(int(i) for i in idx)) == lane:
-            return any(results[k] == value for k in inexact - inexact_before)
+            if not any(results[k] == value for k in inexact - inexact_before):
+                return False
+            found = True
         inexact_before |= inexact
-    return False
+    return found
 
 
 def ulp_distance(a: float, b: float) -> int:
@@ -141,6 +156,12 @@ def check(vf, f, *args, ulps: int = 0, rel: float = 0.0, example_ndims=None):
             if big:  # exact as a float, which a float64 (mixed int/float) result holds: the first
                 # lane that raises is a later one
                 expected = oracle(f, *args, example_ndims=example_ndims, allow_big=True)
+            if isinstance(expected, Raised) and isinstance(expected.exc, NotReal):
+                from vectorizer import VectorizeValueError
+
+                assert isinstance(exc, VectorizeValueError) and "complex" in str(exc), exc
+                assert f"lane {expected.lane}" in str(exc), (exc, expected.lane)
+                return
             if isinstance(expected, Raised):
                 assert type(exc) is type(expected.exc), (exc, expected.exc, expected.lane)
                 assert str(exc) == str(expected.exc), (str(exc), str(expected.exc))
@@ -198,3 +219,55 @@ def _compare(values, got, shape, ulps, rel):
             assert math.isclose(expected, value, rel_tol=rel, abs_tol=rel * 1e-300) or same_value(expected, value, ulps), (idx, expected, value)
             continue
         assert same_value(expected, value, ulps), (idx, expected, value, ulp_distance(expected, value) if isinstance(expected, float) and isinstance(value, float) else None)
+
+
+class _MovedMath:
+    """The `math` module with some functions' finite nonzero results moved `steps` ulp."""
+
+    def __init__(self, names: tuple[str, ...], steps: int) -> None:
+        self._names, self._steps = names, steps
+
+    def __getattr__(self, name: str):
+        real = getattr(math, name)
+        if name not in self._names:
+            return real
+
+        def moved(*args):
+            value = real(*args)
+            for _ in range(abs(self._steps)):
+                if math.isfinite(value) and value != 0.0:  # NumPy's exact cases stay exact too
+                    value = math.nextafter(value, math.copysign(math.inf, self._steps))
+            return value
+
+        return moved
+
+
+def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None) -> int:
+    """The `ulps` for `check(vf, f, *args)` on the NumPy backend when f's values depend on the
+    `math.<names>` results of the lane only through non-decreasing steps (+, * by a positive
+    number, a non-decreasing function...): with each such result within `bound` ulp of CPython's
+    (rules.ULP_BOUND per operation), every lane lies between f's values with all of them moved
+    `bound` ulp down and up (rounding is monotone), so the largest distance from f's own value to
+    those two is a bound derived for f. Lanes where f raises or returns a non-float add nothing
+    (`check` compares them exactly). f must read `math` as a module global."""
+    from vectorizer.rules import scalar as rules
+
+    bound = rules.ULP_BOUND if bound is None else bound
+    _, all_lanes, _ = lanes(*args)
+    namespace = f.__globals__
+    saved = namespace["math"]
+    worst = 0
+    for lane in all_lanes:
+        try:
+            value = f(*lane)
+            if not isinstance(value, float) or not math.isfinite(value):
+                continue
+            for steps in (-bound, bound):
+                namespace["math"] = _MovedMath(names, steps)
+                edge = f(*lane)
+                worst = max(worst, ulp_distance(value, edge) if isinstance(edge, float) and math.isfinite(edge) else 0)
+        except Exception:  # noqa: BLE001, S112 - a raising lane is compared exactly by check
+            continue
+        finally:
+            namespace["math"] = saved
+    return worst

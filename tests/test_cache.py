@@ -444,14 +444,13 @@ def test_numba_cache_problem(c, tmp_path):
 @pytest.mark.numba
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed")
 def test_numba_writes_its_cache_beside_the_entry(c, monkeypatch):
-    import numba
+    from vectorizer.backends.numba import jit
 
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    key = cache_key("numba entry")
-    path = c.store(key, "def add(a, b):\n    return a + b\n")
-    namespace: dict = {"__name__": path.stem}
-    exec(c.load_code(key), namespace)
-    assert numba.njit(cache=True)(namespace["add"])(2, 3) == 5
+    text = "import numba\n\nNUMBA_CACHE = True\n\n\n@numba.njit(cache=NUMBA_CACHE)\ndef add(a, b):\n    return a + b\n"
+    key = cache_key("numba entry", text)
+    assert jit.load(text, key, "add")(2, 3) == 5  # the engine's path: the entry is checked first
+    path = c.path_for(key)
     assert any(p.suffix == ".nbi" for p in (path.parent / "__pycache__").iterdir())
 
 

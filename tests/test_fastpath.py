@@ -68,10 +68,34 @@ def test_a_flagged_lane_leaves_the_short_path_and_raises_the_scalar_error(backen
     x, floor = np.array([1.0, 2.0, 3.0]), np.zeros(3)
     check(vf, clipped_log, x, floor)
     bad = np.array([1.0, -2.0, 0.0])
-    assert fastpath.run(vf._fast, (bad, floor)) is fastpath.MISS
+    plan = vf._fast
+    with pytest.raises(ValueError, match="got -2.0") as info:  # re-run here, not by running the kernel again
+        fastpath.run(plan, (bad, floor))
+    assert "lane (1,) of (3,) (x=-2.0, floor=0.0)" in " ".join(info.value.__notes__)
     with pytest.raises(ValueError, match="got -2.0"):
         vf(bad, floor)
     check(vf, clipped_log, x, floor)  # and the next good call is right again
+
+
+def power(x: float, y: float) -> float:
+    return x ** y
+
+
+@pytest.mark.parametrize("returns", ["values", "complex", "raises"])
+def test_flagged_lanes_are_patched_on_the_short_path(backend, returns):
+    vf = vectorize(power, backend=backend)
+    x, y = np.linspace(1.0, 2.0, 6), np.linspace(0.0, 2.0, 6)
+    check(vf, power, x, y)
+    assert vf._fast is not None
+    x[2], y[2] = 10.0, 308.1  # a result near the float64 limit: flagged, and returns
+    if returns != "values":
+        x[4], y[4] = -8.0, 1 / 3  # a complex number: refused when no lane raises
+    if returns == "raises":
+        x[5], y[5] = 0.0, -1.0  # ZeroDivisionError: the loop's exception wins
+    if returns == "values":
+        out = fastpath.run(vf._fast, (x, y))
+        assert out is not fastpath.MISS and out[2] == 10.0 ** 308.1
+    oracle_check(vf, power, x, y, ulps=4)
 
 
 @pytest.mark.parametrize("variant", ["int_dtype", "float32", "readonly", "strided", "broadcast", "scalar",

@@ -22,6 +22,7 @@ from oracle import check
 
 from vectorizer import vectorize
 from vectorizer.analysis import guards
+from vectorizer.rules import scalar as rules
 
 OPS = ["<", "<=", ">", ">=", "==", "!="]
 COMPARE = {"<": lambda x, c: x < c, "<=": lambda x, c: x <= c, ">": lambda x, c: x > c,
@@ -126,9 +127,11 @@ def _hostile(size: int, seed: int) -> np.ndarray:
 @pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.numba)])
 def test_guarded_functions_match_the_scalar_function(backend):
     vf = vectorize(quadratic_root, backend=backend)
-    check(vf, quadratic_root, _hostile(5000, 1), _hostile(5000, 2), _hostile(5000, 3))
-    for fn in (log_positive, guard_then_reassigned):
-        check(vectorize(fn, backend=backend), fn, _hostile(5000, 4))
+    check(vf, quadratic_root, _hostile(5000, 1), _hostile(5000, 2), _hostile(5000, 3))  # + - * / sqrt: exact
+    # math.log: NumPy's differs from the C library's by CPU (AVX-512: SIMD kernels), within the bound
+    check(vectorize(log_positive, backend=backend), log_positive, _hostile(5000, 4),
+          ulps=0 if backend == "numba" else rules.ULP_BOUND)
+    check(vectorize(guard_then_reassigned, backend=backend), guard_then_reassigned, _hostile(5000, 4))
     x = _hostile(5000, 5)
     for flip in (True, False):
         check(vectorize(guard_in_uniform_branch, backend=backend), guard_in_uniform_branch, x, flip)

@@ -181,7 +181,7 @@ def test_affine_range_is_exact():
 def test_erf_and_erfc_approximations_stay_within_the_bound_everywhere():
     """vectorizer/runtime/special.py on every part of its tables and the edges between them (the DOMAINS
     test samples uniformly), against math.erf/erfc; the subnormal range is flagged instead."""
-    from vectorizer.runtime import special
+    from vectorizer.runtime.harness import special
 
     rng = np.random.default_rng(7)
     edges = np.array([2.0**e * (1 + j / 4) for e in range(-1, 5) for j in range(4)] + [0.5, 26.5, 27.3])
@@ -218,8 +218,9 @@ def test_constant_powers_overflow_exactly_where_python_does(exponent, backend, t
     vf = vectorize(module.f, fallback="error", backend=backend)
     big = [1.7976931348623157e308, 1e308, 1e300, 5e-324, 0.0, -0.0, 1.0, math.inf, math.nan, 2.5, 1e-300]
     negative = [-2.0, -1e308] if float(exponent).is_integer() else []  # else complex: refused, tested above
+    ulps = 0 if backend == "numba" else rules.ULP_BOUND  # NumPy's pow differs by CPU, within the bound
     for values in (big, [*negative, *big], [*big, 1.7976931348623157e308 * 0.5]):
-        oracle_check(vf, module.f, np.array(values))
+        oracle_check(vf, module.f, np.array(values), ulps=ulps)
     if backend == "numpy":
         assert ("1e+308" in vf.source) == (not 0 <= float(exponent) <= 0.99)
 
@@ -232,13 +233,15 @@ POW_SPECIALS = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, 4.0, math.inf, -math.inf, 
 def test_numpys_scalar_exponents_are_cs_pow_except_one_half(y):
     """rules.py emits np.power for a constant exponent other than 0.5: with one exponent for every
     element NumPy may take a fast path (x ** 0.5 is sqrt: -0.0 at -0.0, NaN at -inf), so each
-    such exponent must give C's pow, bit for bit, on every special base. (An exponent array takes
-    no fast path.)"""
+    such exponent must give pow's values on every special base: the same zeros (signs included),
+    infinities and NaNs, and finite values within the bound (the two calls may take different
+    SIMD kernels on some CPUs). (An exponent array takes no fast path.)"""
     x = np.array(POW_SPECIALS)
     with np.errstate(all="ignore"):
         scalar = np.power(x, y, dtype=np.float64)
         elementwise = np.power(x, np.full(x.size, y), dtype=np.float64)
-    assert scalar.tobytes() == elementwise.tobytes()
+    for base, s, e in zip(x.tolist(), scalar.tolist(), elementwise.tolist()):
+        assert same_value(e, s, rules.ULP_BOUND), (base, y, e, s)
 
 
 def _pow_module(tmp: Path, stem: str, body: str):
@@ -278,16 +281,17 @@ def test_an_exponent_of_one_half_is_cs_pow_at_minus_zero_and_minus_inf(backend, 
             return math.pow(x, y)
         """)
     x = np.array([-0.0, -math.inf, 0.0, math.inf, math.nan, 4.0, 2.0, 5e-324, 1.7976931348623157e308])
+    ulps = 0 if backend == "numba" else rules.ULP_BOUND  # NumPy's pow differs by CPU, within the bound
     for name in ("star", "call", "math_pow"):
         f = getattr(module, name)
         vf = vectorize(f, fallback="error", backend=backend)
-        oracle_check(vf, f, x)
+        oracle_check(vf, f, x, ulps=ulps)  # zeros (their signs), infinities and NaNs exactly
         assert vf(np.array([-0.0])).tobytes() == np.array([0.0]).tobytes()
     for name in ("two", "two_math"):
         f = getattr(module, name)
         vf = vectorize(f, fallback="error", backend=backend)
         for y in (0.5, np.array([0.5]), np.full(x.size, 0.5), np.array(0.5)):
-            oracle_check(vf, f, x, y)
+            oracle_check(vf, f, x, y, ulps=ulps)
         oracle_check(vf, f, -0.0, 0.5)  # both uniform: NumPy scalars take the fast path too
         oracle_check(vf, f, np.float64(-math.inf), 0.5)
     with pytest.raises(ValueError, match="math domain error"):  # a negative base: flagged, re-run

@@ -207,7 +207,7 @@ class VectorizedFunction:
             limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
                 else self._numba_short_path(gen, key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                                       limit, window, gen.watch)  # valid while the globals are these
+                                       limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
         return result
 
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:

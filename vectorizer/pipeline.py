@@ -162,7 +162,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
         _dump("lane_vector_math", lambda: "\n\n".join(sources))
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm."))
+    calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm.", "_vz_pow(", "_vz_hypot("))
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not lanes.infallible

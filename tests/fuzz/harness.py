@@ -469,16 +469,18 @@ def category(vf, f, args, message: str) -> str:
 
 
 def _first_complex(f, args):
-    """The lane where f first returns a complex number, if that comes before any exception."""
+    """The lane where f first returns a complex number, when no lane raises (the loop's
+    exception wins over a refused result, whichever lane comes first)."""
     _, lanes, indices = oracle.lanes(*args)
+    first = None
     for lane, idx in zip(lanes, indices):
         try:
             value = f(*lane)
         except Exception:  # noqa: BLE001 - the ordinary oracle handles exceptions
             return None
-        if any(isinstance(v, complex) for v in (value if isinstance(value, tuple) else (value,))):
-            return tuple(int(i) for i in idx)
-    return None
+        if first is None and any(isinstance(v, complex) for v in (value if isinstance(value, tuple) else (value,))):
+            first = tuple(int(i) for i in idx)
+    return first
 
 
 def _lane_outcome(f, lane):

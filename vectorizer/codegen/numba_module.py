@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..core.types import Val
 from ..passes.numpy_fold import literal
-from . import emit
+from . import emit, numba_helpers
 
 # Below this many lanes one thread is faster than waking the thread pool (measured on 2 cores;
 # docs/performance.md). The threshold depends on the work per lane: plain arithmetic (~0.4 ns a
@@ -47,8 +47,9 @@ def module(name: str, params: dict[str, Val], result: list[str], returns_tuple: 
              "\n".join(["NUMBA_CACHE = True", f"PARALLEL_MIN_LANES = {PARALLEL_MIN_LANES[cost]}",
                         f"VECTORIZER_RESULT = {tuple(result)!r}", f"VECTORIZER_RETURNS_TUPLE = {returns_tuple}",
                         *constant_lines(constants)]),
+             numba_helpers.helper_source("\n".join(lanes)),
              definitions(name, params, result, returns_tuple, lanes, flagged)]
-    return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
+    return "\n\n\n".join(p.strip("\n") for p in parts if p) + "\n"
 
 
 IMPORTS = "import math\n\nimport numba\nimport numpy as np"

@@ -10,7 +10,9 @@ full-width SIMD exp/log/pow and nothing is masked (simpson_gauss 61 vs 93 ns a l
 zeta_partial 320 vs 368). So:
 
 * NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
-  algorithms; the C library's, which Numba calls, differ), in the function or a callee;
+  algorithms; the C library's, which Numba calls, differ), and the NumPy functions on numbers
+  whose values lane code cannot reproduce (np.tanh, np.power: passes/lane_numpy.py), in the
+  function or a callee;
 * NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
   included) calls exp/log/pow and never leaves the loop early, in a function without `while`,
   on a CPU where NumPy's float64 exp/log are SIMD kernels (AVX-512; `numpy_has_simd_math`);
@@ -32,6 +34,7 @@ import libcst as cst
 from ..errors import VectorizeError
 from ..frontend.namespace import Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
+from ..passes.lane_numpy import REFUSED  # NumPy functions on numbers the Numba backend refuses
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
@@ -118,9 +121,10 @@ def _parse(glob) -> ParsedFunction | None:
 
 def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> bool:
     for node in _walk(func):
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and namespace.resolve(node.value.value).kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
-            return True
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            kind = namespace.resolve(node.value.value).kind
+            if (kind == "math" and node.attr.value in NUMPY_ONLY_MATH) or (kind == "numpy" and node.attr.value in REFUSED):
+                return True
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:

@@ -4,10 +4,11 @@ Most calls pass 1-D arrays of one length with the same dtypes as the call before
 general path (argument canonicalization, broadcasting, the specialization key, chunking, result
 conversion) costs ~10 µs, more than a compiled kernel spends on 1,000 lanes. After a call of that
 shape succeeds, `plan` records what it saw; `run` repeats it when the next call matches exactly
-and gives up (returns MISS) otherwise, so anything unusual (other dtypes or shapes, a flagged
-lane to re-run with the scalar function, a batch large enough to chunk, module globals the
-function reads bound to other objects since) takes the general path, which is the only one that
-decides anything.
+and gives up (returns MISS) otherwise, so anything unusual (other dtypes or shapes, a batch large
+enough to chunk, module globals the function reads bound to other objects since) takes the general
+path, which is the only one that decides anything. Flagged lanes are re-run with the scalar
+function here (`runtime._patch`, as the general path would): giving up then would run the kernel
+a second time.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..runtime import harness as runtime
 from ..runtime.harness import aliases, owns_memory
 
 if TYPE_CHECKING:
@@ -28,17 +30,19 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
-    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh")
+    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds")
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...] | None,
                  returns_tuple: bool, errstate: bool, max_lanes: int, also: tuple[int, int],
-                 fresh: Callable[[], bool]) -> None:
+                 fresh: Callable[[], bool], scalar: Callable[..., Any] | None = None, kinds: tuple[str, ...] = ()) -> None:
         self.fn, self.dtypes, self.returns_tuple = fn, dtypes, returns_tuple
         self.results = results  # the dtypes to check the results against; None: nothing to check
         self.errstate = errstate  # NumPy kernels run with floating-point warnings off (masked lanes compute garbage)
         self.max_lanes = max_lanes  # larger batches are chunked by the general path
         self.also = also  # lanes from..to that may run here even so (auto: a size decided for Numba)
         self.fresh = fresh  # True while the module globals fn was made from are bound as they were
+        self.scalar = scalar  # the function that re-runs flagged lanes; None: they take the general path
+        self.kinds = kinds  # the result types ("float"...)
 
 
 def _always() -> bool:
@@ -53,7 +57,8 @@ def _plain(a: object) -> bool:
 
 
 def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
-         numpy_backend: bool, max_lanes: int, also: tuple[int, int] = (1, 0), watch: Watch | None = None) -> Plan | None:
+         numpy_backend: bool, max_lanes: int, also: tuple[int, int] = (1, 0), watch: Watch | None = None,
+         scalar: Callable[..., Any] | None = None) -> Plan | None:
     """A plan for calls like this one, or None when the general path must see every such call
     (scalars or broadcasting, per-example arrays, results that may mix ints and floats).
 
@@ -65,8 +70,10 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
     if len({a.shape[0] for a in args}) != 1:  # type: ignore[union-attr]
         return None
     results = tuple(_RESULT_DTYPES[t] for t in result_types) if numpy_backend else None
+    if getattr(scalar, "__code__", None) is None:
+        scalar = None  # no parameter names for a lane's note: the general path re-runs flagged lanes
     return Plan(fn, tuple(a.dtype for a in args), results, returns_tuple, numpy_backend, max_lanes, also,  # type: ignore[union-attr]
-                _always if watch is None else watch.fresh)
+                _always if watch is None else watch.fresh, scalar, tuple(result_types))
 
 
 def run(p: Plan, args: tuple[object, ...]) -> object:
@@ -94,16 +101,36 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
         raise
     except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
         return MISS
-    if flag is not None and flag.any():
+    flagged = flag is not None and flag.any()
+    if flagged and p.scalar is None:
         return MISS  # a lane to re-run with the scalar function: the general path does it
-    if p.results is None:
-        return result
+    if p.results is None and not flagged:
+        return result  # the Numba driver's own fresh arrays
     values = result if p.returns_tuple else (result,)
     out = []
-    for value, dtype in zip(values, p.results):
-        if type(value) is not np.ndarray or value.dtype is not dtype or value.shape != (n,) \
-                or not owns_memory(value) or not value.flags.writeable \
-                or aliases(value, (*args, *out)):  # a constant, a view, an input, a result returned twice
+    for value, dtype in zip(values, p.results or [None] * len(values)):
+        if p.results is not None and (type(value) is not np.ndarray or value.dtype is not dtype or value.shape != (n,)
+                                      or not owns_memory(value) or not value.flags.writeable
+                                      or aliases(value, (*args, *out))):  # a constant, a view, an input, a result twice
             value = np.array(np.broadcast_to(value, (n,)), dtype=dtype)
         out.append(value)
+    if flagged:
+        _patch(p, args, out, flag)
     return tuple(out) if p.returns_tuple else out[0]
+
+
+def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
+    """Re-run the flagged lanes with the scalar function, as `runtime.run` does for the general path."""
+    from ..errors import VectorizeOverflowError, VectorizeValueError
+
+    scalar = p.scalar
+    code = scalar.__code__  # type: ignore[union-attr]
+    batch = runtime.Batch(code.co_varnames[:len(args)], args)  # type: ignore[arg-type]
+    results = [runtime._Result(kind) for kind in p.kinds]
+    try:
+        runtime._patch(scalar, batch, np.flatnonzero(flag), out, results, p.returns_tuple,
+                       scalar.__qualname__)  # type: ignore[union-attr]
+    except runtime.LaneOverflowError as exc:
+        raise VectorizeOverflowError(str(exc)) from None
+    except runtime.LaneValueError as exc:
+        raise VectorizeValueError(str(exc)) from None

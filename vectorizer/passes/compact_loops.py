@@ -1,4 +1,5 @@
-"""Compact masked loops: once few lanes remain active, the loop continues on those lanes alone.
+"""Compact masked loops: once few lanes remain active, the loop continues on those lanes alone,
+and the last few of a long tail are left to the scalar function.
 
 Masking alone makes a while loop cost (longest trip count) x (all lanes); a long tail of a few
 slow lanes then dominates. Before::
@@ -13,16 +14,19 @@ After::
     lanes = _vz_Compaction()
     while np.any(active):
         if lanes.worth(active):
-            active, cr, flag, n, zi, zr = lanes.compact(active, cr, flag, n, zi, zr)
+            active, flag, cr, n, zi, zr = lanes.compact(active, flag, cr, n, zi, zr)
         zr_1 = zr * zr - zi * zi + cr
         ...
         active = active & (zr * zr + zi * zi <= 4.0) & ~flag
-    cr, flag, n, zi, zr = lanes.expand(cr, flag, n, zi, zr)
+    flag, cr, n, zi, zr = lanes.expand(flag, cr, n, zi, zr)
 
-The carried names are the loop's batched values that it reads from its entry or writes for after
-it (recorded by ops_to_numpy), less any whose every assignment was dropped as dead;
-`_vz_Compaction` (runtime.py) gathers them when at most half the lanes are active and scatters
-them back after the loop. Temporaries computed inside the body need no carrying.
+The carried names are the flag array, then the loop's batched values that it reads from its
+entry or writes for after it (recorded by ops_to_numpy), less any whose every assignment was
+dropped as dead; `_vz_Compaction` (runtime.py) gathers them when at most half the lanes are
+active and scatters them back after the loop. Temporaries computed inside the body need no
+carrying. When only a few lanes have run on for long, `compact` flags them and clears the mask:
+the runtime re-runs them with the scalar function, and every enclosing loop drops them (`&
+~flag`), so ops_to_numpy gives every function with a masked loop a flag array.
 
 This pass edits ops_to_numpy's text, one statement a line: a loop ends at the first line that is
 not indented deeper than its `while`.
@@ -78,11 +82,10 @@ def transform(text: str, ctx: Context) -> str:
     present = names_in(lines)  # a name whose every assignment was dropped as dead is not carried
     inserts: list[tuple[int, int, list[str]]] = []  # (before line, order among inserts there, lines)
     for order, loop in enumerate(_loops(lines, ctx)):
-        carried = [n for n in ctx.loop_vars[loop.mask] if n != ctx.flag and n in present]
-        if ctx.flag:
-            carried = sorted([*carried, ctx.flag])
-        if not carried:
-            continue
+        carried = sorted(n for n in ctx.loop_vars[loop.mask] if n != ctx.flag and n in present)
+        if not ctx.flag:
+            continue  # ops_to_numpy gives every function with a masked loop a flag, when compacting
+        carried = [ctx.flag, *carried]  # first: the lanes of a long tail are flagged there
         lanes = ctx.namer.fresh("lanes")
         names = ", ".join(carried)
         inner = loop.indent + _INDENT

@@ -29,6 +29,7 @@ from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ..errors import VectorizeError
 from ..rules import scalar as rules
 from ..runtime import special
+from . import lane_numpy
 from .base import Context, paren
 from .numpy_fold import literal, static_check
 
@@ -36,7 +37,7 @@ _NP_TO_MATH = {
     "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
     "arctan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh",
     "arccosh": "acosh", "arctanh": "atanh", "exp": "exp", "expm1": "expm1", "log": "log",
-    "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "hypot": "hypot",
+    "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt",
     "copysign": "copysign", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
 }  # cbrt and exp2 stay np.cbrt / np.exp2: Numba has no math.cbrt or math.exp2
 _NP_SCALAR = {"int64": "int", "float64": "float", "bool_": "bool", "abs": "abs", "minimum": "min", "maximum": "max"}
@@ -57,7 +58,7 @@ class _Scalarize(ast.NodeTransformer):
         if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and f.func.attr == "vectorize":
             return ast.Call(f.args[0], node.args, [])  # np.vectorize(math.gamma, ...)(x) -> math.gamma(x)
         if isinstance(f, ast.Name) and f.id == "_vz_power":  # runtime.power -> libm's pow
-            return ast.Call(_math("pow"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
+            return _pow(node.args)
         if isinstance(f, ast.Name) and f.id in special.HELPERS:  # NumPy's erf/erfc -> libm's
             return ast.Call(_math(f.id.removeprefix("_vz_")), node.args, [])
         if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"):
@@ -67,7 +68,7 @@ class _Scalarize(ast.NodeTransformer):
             return ast.IfExp(node.args[0], node.args[1], node.args[2])
         if name in ("multiply", "power") and node.keywords:
             a, b = (ast.Call(ast.Name("float"), [x], []) for x in node.args)
-            return ast.BinOp(a, ast.Mult(), b) if name == "multiply" else ast.Call(_math("pow"), [a, b], [])
+            return ast.BinOp(a, ast.Mult(), b) if name == "multiply" else _pow(node.args)
         if name == "take":
             return ast.Subscript(node.args[0], node.args[1])
         if name == "clip":
@@ -78,12 +79,20 @@ class _Scalarize(ast.NodeTransformer):
         if name == "divmod":
             return ast.Call(ast.Name("divmod"), node.args, [])
         if name == "power":
-            return ast.Call(_math("pow"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
+            return _pow(node.args)
+        if name == "hypot":
+            return ast.Call(ast.Name("_vz_hypot"), node.args, [])
         if name in _NP_TO_MATH:
             return ast.Call(_math(_NP_TO_MATH[name]), node.args, [])
         if name in _NP_SCALAR:
             return ast.Call(ast.Name(_NP_SCALAR[name]), node.args, [])
         return node  # np.floor, np.rint, np.fmod, np.nextafter...: Numba has scalar versions
+
+
+def _pow(args: list[ast.expr]) -> ast.Call:
+    """C's pow, which CPython calls, where Numba's math.pow would let LLVM turn pow(x, 2.0) into
+    x * x (codegen/numba_helpers.py)."""
+    return ast.Call(ast.Name("_vz_pow"), [ast.Call(ast.Name("float"), [a], []) for a in args], [])
 
 
 def _math(name: str) -> ast.Attribute:
@@ -297,6 +306,9 @@ class LaneExpressions:
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)
+        numpy_name = self.numpy_function(node)
+        if numpy_name is not None:  # NumPy's semantics, not Python's
+            return lane_numpy.lower(self, numpy_name, node)
         name = self.call_name(node)
         args = [a.value for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
@@ -318,6 +330,13 @@ class LaneExpressions:
         if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
         return self.apply(impl, operands)
+
+    def numpy_function(self, node: cst.Call) -> str | None:
+        """"arcsin" for `np.arcsin(...)` (NumPy imported under any name), else None."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)) or self._local(func.value.value):
+            return None
+        return func.attr.value if self.ctx.namespace.resolve(func.value.value).kind == "numpy" else None
 
     def call_name(self, node: cst.Call) -> str | None:
         """"math.exp", "abs"...; None for a call of a user function."""

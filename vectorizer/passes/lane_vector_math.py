@@ -14,13 +14,15 @@ After::
     norm_cdf_result_1 = _lane_norm_cdf(d2)
     return ((spot * norm_cdf_result - strike * _vz_lm.exp(t_8) * norm_cdf_result_1), False)
 
-Every call of a function vecmath.py lists (math.exp, math.log, math.pow, math.erfc, math.sin...,
-and np.cbrt, np.exp2, which lane code calls where Numba has no `math` function) is renamed, as
-the NumPy backend's are (passes/vector_math.py), except:
+Every call of a function vecmath.py lists (math.exp, math.log, C's pow `_vz_pow`, math.erfc,
+math.sin..., and np.cbrt, np.exp2, which lane code calls where Numba has no `math` function) is
+renamed, as the NumPy backend's are (passes/vector_math.py), except:
 
 * in the test of a check (`if ...: return (..., True)`): whether a lane is re-run must not move
   with the last bits of a vector function;
-* `math.pow` by a literal 2, 0.5, 1, 0 or -1, which LLVM turns into x * x, sqrt... (exact).
+* `_vz_pow` by a literal 2, 0.5, 1, 0 or -1 becomes `math.pow`, which LLVM turns into x * x,
+  sqrt, 1 / x... (what NumPy's power computes for such exponents, within an ulp of C's pow, and
+  it keeps the loop vectorizable).
 
 Only in straight-line lane code (no `while` or `for` in the function or its callees): there the
 driver loop runs four lanes at a time, one libmvec call for four. A lane's own loop keeps LLVM
@@ -53,14 +55,17 @@ def _is_check(node: ast.If) -> bool:
 
 
 def _libmvec_name(call: ast.Call) -> str | None:
-    """The libmvec function `math.<fn>(...)` or `np.<fn>(...)` computes, if any."""
+    """What `math.<fn>(...)`, `np.<fn>(...)` or `_vz_pow(...)` becomes: `_vz_lm.<fn>`, or
+    `math.pow` for C's pow by a cheap exponent; None to leave it."""
     fn = call.func
+    if isinstance(fn, ast.Name) and fn.id == "_vz_pow" and len(call.args) == 2 and not call.keywords:
+        return "math.pow" if cheap_exponent(call.args[1]) else "_vz_lm.pow"
     if not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)) or call.keywords:
         return None
     name = fn.attr if fn.value.id == "math" else NUMPY_NAMES.get(fn.attr) if fn.value.id == "np" else None
-    if name is None or NAMES.get(name) != len(call.args):
+    if name is None or NAMES.get(name) != len(call.args) or (name == "pow" and cheap_exponent(call.args[1])):
         return None
-    return None if name == "pow" and cheap_exponent(call.args[1]) else name
+    return f"_vz_lm.{name}"
 
 
 def _renames(tree: ast.AST) -> list[tuple[int, int, int, str]]:
@@ -76,7 +81,7 @@ def _renames(tree: ast.AST) -> list[tuple[int, int, int, str]]:
         if name is not None:
             fn = node.func
             assert fn.end_lineno == fn.lineno and fn.end_col_offset is not None
-            found.append((fn.lineno, fn.col_offset, fn.end_col_offset, f"_vz_lm.{name}"))
+            found.append((fn.lineno, fn.col_offset, fn.end_col_offset, name))
         for child in ast.iter_child_nodes(node):
             visit(child)
 

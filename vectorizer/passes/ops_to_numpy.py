@@ -467,7 +467,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     init_line = len(lower.lines)
     lower.block(func_body(func), None)
     lines = lower.lines
-    if lower.has_flags:
+    if lower.has_flags or (ctx.options.compact and ctx.loop_vars):  # compact_loops flags a loop's long tail
         ctx.flag = lower.flag
         shape = f"len({batched[0]})" if batched else "()"  # one flag per lane
         lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")

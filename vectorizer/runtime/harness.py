@@ -19,7 +19,6 @@ This module imports only NumPy: `vectorizer generate` copies it into standalone 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -214,26 +213,50 @@ def masked(mask, fn, *args, **kwargs):
 
 
 class Compaction:
-    """The lanes a masked while loop still runs, gathered into short arrays once few remain.
+    """The lanes a masked while loop still runs, gathered into short arrays once few remain; the
+    last few of a long tail are left to the scalar function.
 
-    `compact` returns the loop's variables restricted to the active lanes (the first time it
-    keeps full-size copies to write back into); `expand` writes the short arrays back and
-    returns the full ones. Loops whose lanes finish at different iterations then stop paying
-    for the lanes that left (the long-tail cost of masking).
+    `compact(active, flag, *values)` returns the loop's mask, flag array and variables restricted
+    to the active lanes (the first time it keeps full-size copies to write back into); `expand`
+    writes the short arrays back and returns the full ones. Loops whose lanes finish at
+    different iterations then stop paying for the lanes that left (the long-tail cost of
+    masking).
+
+    An iteration costs about a microsecond an operation however few lanes it runs: 100-300 times
+    what Python spends on one lane's iteration. Once at most TAIL_LANES lanes remain, and they
+    have run long enough (ski rental: the tail's iterations so far, at TAIL_LANES lanes' worth
+    each, cover what re-running them from the start would cost at the loop's pace), `compact`
+    flags them and ends the loop: the runtime re-runs the flagged lanes with the scalar function
+    (flag and patch), which is exact and bounds the tail by what the Python loop would spend.
     """
 
     MIN_LANES = 2048  # below this, gathering costs more than masking saves
     FRACTION = 0.5  # compact once at most this fraction of the lanes is still active
+    TAIL_LANES = 128  # at most this many lanes: an iteration costs more than Python spends on them
+    TAIL_PATIENCE = 16  # iterations a tail runs at least (short tails cost little; inner loops have many)
 
     def __init__(self) -> None:
         self.index: np.ndarray | None = None  # positions of the carried lanes in the full arrays
         self.full: list[np.ndarray] = []
+        self.iterations = 0
+        self.tail = 0  # iterations with at most TAIL_LANES lanes
+        self.give_up = False
 
     def worth(self, active: np.ndarray) -> bool:
+        self.iterations += 1
+        count = np.count_nonzero(active)
+        if count <= self.TAIL_LANES:
+            self.tail += 1
+            if self.tail >= self.TAIL_PATIENCE and self.tail * self.TAIL_LANES >= count * self.iterations:
+                self.give_up = True
+                return True
         size = np.size(active)
-        return size >= self.MIN_LANES and np.count_nonzero(active) <= self.FRACTION * size
+        return size >= self.MIN_LANES and count <= self.FRACTION * size
 
-    def compact(self, active: np.ndarray, *values: object) -> tuple:
+    def compact(self, active: np.ndarray, flag: np.ndarray, *values: object) -> tuple:
+        if self.give_up:  # the scalar function re-runs the lanes left; the loop ends here
+            return (np.zeros_like(active), flag | active, *values)
+        values = (flag, *values)
         keep = np.flatnonzero(active)
         if self.index is None:
             size = np.size(active)
@@ -309,6 +332,22 @@ class Batch:
             full = np.broadcast_to(a, self.shape + self.example_shape(i))
             item = full[index]
             out.append(np.array(item) if self.ndims[i] else item.item())
+        return out
+
+    def columns(self, lanes: np.ndarray) -> list[list[object]]:
+        """Each argument's values on the flat `lanes`, as `lane` gives them: one list per argument."""
+        index = np.unravel_index(lanes, self.shape) if len(self.shape) > 1 else (lanes,)
+        out: list[list[object]] = []
+        for i, a in enumerate(self.arrays):
+            if self.uniform(i) and not self.ndims[i]:
+                out.append([a.reshape(()).item()] * len(lanes))  # one Python number, for every lane
+                continue
+            if self.ndims[i] == 0 and a.shape == self.shape and a.ndim == 1:
+                out.append(a.take(lanes).tolist())
+                continue
+            full = np.broadcast_to(a, self.shape + self.example_shape(i))
+            items = full[index] if self.shape else np.broadcast_to(full, (len(lanes), *full.shape))
+            out.append([np.array(item) for item in items] if self.ndims[i] else items.tolist())
         return out
 
     def where(self, j: int) -> str:
@@ -567,8 +606,9 @@ def run(
         _ready_allocator()
     starts = chunk_starts(size, chunk_lanes(kernel), parallel_min_lanes(kernel)) if chunked and any(lanes_axis) else None
     if starts is not None:
-        step = starts.step
+        import threading  # here: standalone modules copy this file without its imports
 
+        step = starts.step
         outs: list[np.ndarray] = []
         flags = np.zeros(size, dtype=np.bool_)
         first = threading.Lock()
@@ -578,7 +618,7 @@ def run(
             part = [a[start:stop] if b else a for a, b in zip(args, lanes_axis)]
             result, flag = _call_kernel(kernel, part)
             values = list(result) if returns_tuple else [result]
-            _exact_ints(values, results, flag, stop - start, start, qualname, batch)
+            flag = _exact_ints(values, results, flag, stop - start)
             values = [r.lanes(v, stop - start) for r, v in zip(results, values)]
             with first:  # the first chunk done fixes the result shapes (the same for every chunk)
                 if not outs:
@@ -593,7 +633,7 @@ def run(
     else:
         result, flag = _call_kernel(kernel, args)
         values = list(result) if returns_tuple else [result]
-        _exact_ints(values, results, flag, size, 0, qualname, batch)
+        flag = _exact_ints(values, results, flag, size)
         outs = []
         for r, v in zip(results, values):
             arr = r.lanes(v, size)
@@ -606,53 +646,134 @@ def run(
     return tuple(shaped) if returns_tuple else shaped[0]
 
 
-def _exact_ints(values, results, flag, size: int, offset: int, qualname: str, batch: Batch) -> None:
-    """A mixed int/float result is stored as float64: an int the kernel gives for it (a uniform
-    branch keeps Python's int) must be exact there, as a patched lane's is (`_store`)."""
+def _exact_ints(values, results, flag, size: int) -> object:
+    """`flag`, plus the lanes of a mixed int/float result (stored as float64) where the kernel
+    gives an int that float64 cannot hold exactly (a uniform branch keeps Python's int): the
+    re-run refuses them (`_store`) unless a lane raises first, as a patched lane's is refused."""
     for value, r in zip(values, results):
         arr = np.asarray(value)
         if r.kind != "num" or r.rank or arr.dtype.kind not in "iu":
             continue
-        big = np.broadcast_to((arr > 2**53) | (arr < -(2**53)), (size,))
-        if flag is not None:
-            big = big & ~np.broadcast_to(flag, (size,))  # flagged lanes are re-run and checked anyway
-        for j in np.flatnonzero(big):
-            _store(int(np.broadcast_to(arr, (size,))[j]), "num", qualname, offset + int(j), batch)
+        arr = np.broadcast_to(arr, (size,))
+        big = (arr > 2**53) | (arr < -(2**53))
+        if not big.any():
+            continue
+        as_float = arr.astype(np.float64)  # exact where it converts back; 2**63 is not an int64
+        big &= (as_float == 2.0**63) | (as_float.astype(np.int64) != arr)
+        flag = big if flag is None else big | np.broadcast_to(flag, (size,))
+    return flag
 
 
 def lane_index(i: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(k) for k in np.unravel_index(i, shape)) if shape else ()
 
 
+PATCH_BLOCK = 1 << 14  # lanes re-run per gathering: bounds the Python objects held at once
+
+
 def _patch(scalar, batch: Batch, flagged, outs, results, returns_tuple, qualname) -> None:
-    for j in flagged:
-        j = int(j)
-        lane = batch.lane(j)
+    """Re-run the flagged lanes (flat indices, ascending) with the scalar function and store
+    their values. The first lane that raises, in C order, raises; a value the result arrays
+    cannot hold (complex, an int beyond int64...) is refused only when no lane raises, as the
+    loop would raise that lane's exception before anything is stored.
+
+    A lane costs about a scalar call: each block of lanes gathers its arguments with one
+    `.tolist()` each, calls the function in a tight loop and stores the values with one
+    assignment per result; messages are formatted only for the lane that raises."""
+    refusal: Exception | None = None
+    for at in range(0, len(flagged), PATCH_BLOCK):
+        lanes = flagged[at:at + PATCH_BLOCK]
+        columns = batch.columns(lanes)
+        values = _rerun(scalar, batch, columns, lanes, qualname)
+        if refusal is None:
+            refusal = _store_block(values, lanes, outs, results, returns_tuple, qualname, batch)
+    if refusal is not None:
+        raise refusal
+
+
+def _rerun(scalar, batch: Batch, columns: list[list[object]], lanes, qualname: str) -> list[object]:
+    """The scalar function's value on each lane of `columns`; the first exception propagates
+    with a note naming its lane."""
+    code = getattr(scalar, "__code__", None)
+    positional = code.co_argcount if code is not None else len(columns)
+    iters = [iter(c) for c in columns]
+    try:
+        if columns and positional >= len(columns):
+            return list(map(scalar, *iters))  # the loop in C: ~1.5x cheaper a lane than in Python
+        values: list[object] = []
+        keywords = batch.names[positional:]  # keyword-only parameters (after `*`) by name
+        for lane in zip(*iters):
+            values.append(scalar(*lane[:positional], **dict(zip(keywords, lane[positional:]))))
+        if not columns:
+            values.append(scalar())
+        return values
+    except Exception as exc:
+        m = len(lanes) - 1 - iters[0].__length_hint__() if iters else 0  # the lane map was calling
+        args = ", ".join(f"{n}={c[m]!r}" for n, c in zip(batch.names, columns))
+        exc.add_note(f"{LANE_NOTE}{qualname} on {batch.where(int(lanes[m]))} ({args})")
+        raise
+
+
+def _store_block(values: list[object], lanes, outs, results, returns_tuple, qualname: str,
+                 batch: Batch) -> Exception | None:
+    """Store re-run values at `lanes`, or return the refusal of the first (in C order) that a
+    result array cannot hold."""
+    slots = [list(c) for c in zip(*values)] if returns_tuple else [values]
+    if len(slots) == len(outs):
+        fast = [_fast_column(c, r) for c, r in zip(slots, results)]
+        if all(f is not None for f in fast):
+            for out, f in zip(outs, fast):
+                out[lanes] = f
+            return None
+    for m, value in enumerate(values):  # the general case, one lane at a time
+        j = int(lanes[m])
         try:
-            value = call_lane(scalar, batch.names, lane)
-        except Exception as exc:
-            args = ", ".join(f"{n}={v!r}" for n, v in zip(batch.names, lane))
-            exc.add_note(f"{LANE_NOTE}{qualname} on {batch.where(j)} ({args})")
-            raise
-        values = list(value) if returns_tuple else [value]
-        for out, v, r in zip(outs, values, results):
-            out[j] = _store(v, r.kind, qualname, j, batch)
+            for out, v, r in zip(outs, list(value) if returns_tuple else [value], results):
+                out[j] = _store(v, r.kind, qualname, j, batch)
+        except (LaneValueError, LaneOverflowError) as exc:
+            return exc
+    return None
+
+
+_FLOATS, _INTS = frozenset({float}), frozenset({int, bool})
+
+
+def _fast_column(column: list[object], r: _Result) -> np.ndarray | None:
+    """The values as an array of the result's dtype when each plainly fits (what `_store` would
+    pass and store the same way), else None."""
+    if r.rank:
+        return None
+    kinds = set(map(type, column))
+    if r.kind == "bool":
+        return np.array(column, dtype=np.bool_) if kinds <= {bool} else None
+    if r.kind == "int":
+        if not kinds <= _INTS:
+            return None
+        try:
+            return np.array(column, dtype=np.int64)
+        except OverflowError:  # an int beyond int64: refused, lane by lane
+            return None
+    if kinds <= _FLOATS:
+        return np.array(column, dtype=np.float64)
+    if kinds <= _FLOATS | _INTS and all(-(2**53) <= v <= 2**53 for v in column if type(v) is int):
+        return np.array(column, dtype=np.float64)  # ints float64 holds exactly
+    return None
 
 
 def _store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> object:
-    where = f"lane {lane_index(j, batch.shape)}"
+    """The value to store at flat lane `j`, or a refusal when the result array cannot hold it."""
     if isinstance(value, complex):
-        raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on {where}; "
+        raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on lane {lane_index(j, batch.shape)}; "
                              "a batched result holds real numbers")
     if kind == "int" and isinstance(value, int) and not _INT64_MIN <= value <= _INT64_MAX:
-        raise LaneOverflowError(f"{qualname} returned {value} on {where}, which does not fit in int64 "
-                                "(Python ints are unbounded; the batched result is int64)")
+        raise LaneOverflowError(f"{qualname} returned {value} on lane {lane_index(j, batch.shape)}, which does not "
+                                "fit in int64 (Python ints are unbounded; the batched result is int64)")
     if kind in ("float", "num") and isinstance(value, int) and not isinstance(value, bool):
         try:
             exact = float(value) == value
         except OverflowError:  # beyond float64's range altogether
             exact = False
         if not exact:
-            raise LaneOverflowError(f"{qualname} returned the int {value} on {where}, which float64 "
-                                    "cannot hold exactly (the result mixes ints and floats)")
+            raise LaneOverflowError(f"{qualname} returned the int {value} on lane {lane_index(j, batch.shape)}, which "
+                                    "float64 cannot hold exactly (the result mixes ints and floats)")
     return value

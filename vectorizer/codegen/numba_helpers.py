@@ -1,0 +1,186 @@
+"""Helpers a Numba module carries as text where its lane code calls them: the C library's `pow`
+and CPython's own `hypot`, both bit for bit what CPython computes.
+
+`_vz_pow(x, y)` (and the intrinsic `_vz_libm_pow` it calls): Numba lowers `math.pow` and `**` to LLVM's `llvm.pow`, which LLVM simplifies:
+pow(x, 2.0) -> x * x, pow(x, -1.0) -> 1.0 / x, pow(x, 0.5) -> sqrt, pow(2.0, x) -> exp2(x).
+CPython calls C's `pow` itself, whose results differ from those on ~0.1% of inputs (x * x vs
+pow(x, 2.0): 1,603 of 2,000,000 uniform doubles in [-100, 100]). So lane code calls `pow` through
+a symbol LLVM does not know as a library function, `vz_libm_pow`, made an alias of the process's
+`pow` (the one CPython's float power calls) with `llvmlite.binding.add_symbol` when the module is
+imported: before any of its functions compiles or loads from Numba's on-disk cache, whose
+machine code refers to the symbol by name.
+
+`_vz_hypot(x, y)`: CPython's math.hypot is its own algorithm (scaled, compensated sum of
+squares and a corrected square root), not the C library's `hypot`, whose results differ on ~0.6%
+of inputs. This is that algorithm for two arguments, in the form of the running Python: up to
+3.11 the squares are split in halves (Veltkamp) into three compensated sums; from 3.12 exact
+products into two. Both are plain float arithmetic Numba compiles as written (no fastmath).
+"""
+
+from __future__ import annotations
+
+import sys
+
+POW = '''
+def _vz_make_pow():
+    """An intrinsic: float64 pow(x, y) through the C library, under a name LLVM cannot simplify."""
+    import ctypes
+    import ctypes.util
+
+    import llvmlite.binding
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    try:
+        libm_pow = ctypes.CDLL(None).pow  # the pow CPython itself calls
+    except (AttributeError, OSError):
+        libm_pow = ctypes.CDLL(ctypes.util.find_library("m") or ctypes.util.find_library("c")).pow
+    llvmlite.binding.add_symbol("vz_libm_pow", ctypes.cast(libm_pow, ctypes.c_void_p).value)
+
+    def codegen(context, builder, signature, args):
+        double = ir.DoubleType()
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(double, [double, double]), "vz_libm_pow")
+        fn.attributes.add("nounwind")
+        return builder.call(fn, [context.cast(builder, a, t, types.float64) for a, t in zip(args, signature.args)])
+
+    def _vz_libm_pow(typingctx, x, y):
+        if isinstance(x, types.Float | types.Integer) and isinstance(y, types.Float | types.Integer):
+            return types.float64(x, y), codegen
+        return None
+
+    return intrinsic(_vz_libm_pow)
+
+
+_vz_libm_pow = _vz_make_pow()
+
+
+@numba.njit(cache=NUMBA_CACHE, error_model="numpy")
+def _vz_pow(x, y):
+    """x ** y as CPython computes it: 1.0 for y == 0 or x == 1 before C's pow is called (which
+    gives NaN for a signaling NaN there)."""
+    if y == 0.0 or x == 1.0:
+        return 1.0
+    return _vz_libm_pow(x, y)
+'''
+
+_HYPOT_HEAD = '''
+@numba.njit(cache=NUMBA_CACHE, error_model="numpy")
+def _vz_hypot(x, y):
+    """CPython's math.hypot(x, y), bit for bit (Python {version})."""
+    x = abs(x)
+    y = abs(y)
+    if math.isinf(x) or math.isinf(y):
+        return math.inf
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    big = max(x, y)
+    if big == 0.0:
+        return big
+    e = math.frexp(big)[1]
+'''
+
+# Python <= 3.11: each scaled value split in halves (hi + lo), its square added in three parts;
+# below 2**-1024 (where 2**-e overflows) a plain compensated sum of (v / big) ** 2.
+_HYPOT_SPLIT = '''    csum = 1.0
+    frac1 = 0.0
+    if e < -1023:
+        for v in (x / big, y / big):
+            sq = v * v
+            old = csum
+            csum += sq
+            frac1 += (old - csum) + sq
+        return big * math.sqrt(csum - 1.0 + frac1)
+    scale = math.ldexp(1.0, -e)
+    frac2 = 0.0
+    frac3 = 0.0
+    for v in (x * scale, y * scale):
+        t = v * 134217729.0
+        hi = t - (t - v)
+        lo = v - hi
+        sq = hi * hi
+        old = csum
+        csum += sq
+        frac1 += (old - csum) + sq
+        sq = 2.0 * hi * lo
+        old = csum
+        csum += sq
+        frac2 += (old - csum) + sq
+        frac3 += lo * lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
+    t = h * 134217729.0
+    hi = t - (t - h)
+    lo = h - hi
+    sq = -hi * hi
+    old = csum
+    csum += sq
+    frac1 += (old - csum) + sq
+    sq = -2.0 * hi * lo
+    old = csum
+    csum += sq
+    frac2 += (old - csum) + sq
+    sq = -lo * lo
+    old = csum
+    csum += sq
+    frac3 += (old - csum) + sq
+    d = csum - 1.0 + (frac1 + frac2 + frac3)
+    return (h + d / (2.0 * h)) / scale
+'''
+
+# Python >= 3.12: exact products p + q of the scaled values (CPython's fma, here Dekker's
+# product, the same where nothing underflows), two compensated sums; below 2**-1024 everything
+# is divided by DBL_MIN first (exact) and the result multiplied back.
+_HYPOT_EXACT = '''    tiny = 1.0
+    if e < -1023:
+        x = x / 2.2250738585072014e-308
+        y = y / 2.2250738585072014e-308
+        tiny = 2.2250738585072014e-308
+        e = math.frexp(max(x, y))[1]
+    scale = math.ldexp(1.0, -e)
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    for v in (x * scale, y * scale):
+        t = v * 134217729.0
+        vh = t - (t - v)
+        vl = v - vh
+        p = v * v
+        q = (((vh * vh - p) + vh * vl) + vl * vh) + vl * vl
+        s = csum + p
+        frac2 += p - (s - csum)
+        csum = s
+        frac1 += q
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    t = h * 134217729.0
+    hh = t - (t - h)
+    hl = h - hh
+    p = -h * h
+    q = (((-hh * hh - p) - hh * hl) - hl * hh) - hl * hl
+    s = csum + p
+    frac2 += p - (s - csum)
+    csum = s
+    frac1 += q
+    d = csum - 1.0 + (frac1 + frac2)
+    h += d / (2.0 * h)
+    return tiny * (h / scale)
+'''
+
+
+def hypot_source(version: tuple[int, int] | None = None) -> str:
+    version = version or sys.version_info[:2]
+    body = _HYPOT_SPLIT if version < (3, 12) else _HYPOT_EXACT
+    return _HYPOT_HEAD.replace("{version}", ">= 3.12" if version >= (3, 12) else "<= 3.11") + body
+
+
+def mentions(code: str, name: str) -> bool:
+    return f"{name}(" in code
+
+
+def helper_source(code: str) -> str:
+    """The helpers `code` (lane functions) calls, as module text ("" if none)."""
+    parts = []
+    if mentions(code, "_vz_pow"):
+        parts.append(POW.strip("\n"))
+    if mentions(code, "_vz_hypot"):
+        parts.append(hypot_source().strip("\n"))
+    return "\n\n\n".join(parts)

@@ -1,0 +1,119 @@
+"""NumPy functions called on numbers in lane code (`np.arcsin(x)`, `np.maximum(a, b)`): NumPy's
+semantics, not Python's. NumPy raises nothing (np.log(0.0) is -inf, np.arcsin(2.0) is nan), so
+there are no Python checks, and the lane computes what NumPy computes on the lane's scalars:
+
+* the C library's function where NumPy calls it (sqrt, exp, log, sin, arcsin, arctan2, hypot,
+  fmod...; measured on an AVX2 CPU: NumPy's own SIMD kernels take over on AVX-512 ones),
+* NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
+  on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where.
+
+Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
+rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
+NumPy result lane code cannot reproduce is refused (`backend="auto"` then keeps NumPy code):
+np.tanh (NumPy's own SIMD tanh differs from the C library's on ~17% of inputs), np.power
+(NumPy's scalar fast paths for some exponents, its int errors), and bool arithmetic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..core.types import BOOL, FLOAT, INT, Type
+from ..errors import VectorizeError
+from ..rules import scalar as rules
+from .base import paren
+
+if TYPE_CHECKING:
+    from .lane_exprs import LaneExpressions
+
+# NumPy's name -> the lane's function of float operands (C library calls)
+_LIBM = {
+    "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "math.expm1", "exp2": "np.exp2", "log": "math.log",
+    "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin", "cos": "math.cos",
+    "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
+    "cosh": "math.cosh", "arcsinh": "math.asinh", "arccosh": "math.acosh", "arctanh": "math.atanh",
+    "cbrt": "np.cbrt", "rint": "np.rint", "arctan2": "math.atan2", "hypot": "math.hypot",
+    "copysign": "math.copysign", "fmod": "np.fmod",
+}
+# Float templates over float operands {0}, {1}, {2} (each a name: used more than once).
+_FLOAT = {
+    "degrees": "{0} * 57.29577951308232", "rad2deg": "{0} * 57.29577951308232",
+    "radians": "{0} * 0.017453292519943295", "deg2rad": "{0} * 0.017453292519943295",
+    "divide": "{0} / {1}", "true_divide": "{0} / {1}", "add": "{0} + {1}", "subtract": "{0} - {1}",
+    "multiply": "{0} * {1}", "square": "{0} * {0}", "negative": "-{0}", "abs": "abs({0})", "absolute": "abs({0})",
+    "sign": "(1.0 if {0} > 0 else (-1.0 if {0} < 0 else (0.0 if {0} == 0 else {0})))",
+    "signbit": "math.copysign(1.0, {0}) < 0.0",
+    "maximum": "({0} if {0} > {1} or {0} != {0} else {1})", "minimum": "({0} if {0} < {1} or {0} != {0} else {1})",
+    "fmax": "({0} if {0} >= {1} or {1} != {1} else {1})", "fmin": "({0} if {0} <= {1} or {1} != {1} else {1})",
+    "remainder": "{0} % {1}", "floor": "np.floor({0})", "ceil": "np.ceil({0})", "trunc": "np.trunc({0})",
+    "isnan": "math.isnan({0})", "isinf": "math.isinf({0})", "isfinite": "math.isfinite({0})",
+}
+# Int templates over int operands (the rules.py operator whose checks flag int64 overflow).
+_INT_OPS = {"add": "+", "subtract": "-", "multiply": "*", "square": "*", "remainder": "%"}
+_INT = {
+    "sign": "(1 if {0} > 0 else (-1 if {0} < 0 else 0))", "signbit": "{0} < 0",
+    "maximum": "({0} if {0} > {1} else {1})", "minimum": "({0} if {0} < {1} else {1})",
+    "fmax": "({0} if {0} >= {1} else {1})", "fmin": "({0} if {0} <= {1} else {1})",
+    "isnan": "False", "isinf": "False", "isfinite": "True",
+}
+REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% of inputs",
+           "power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
+                    "negative int exponents"}
+
+
+def lower(lanes: LaneExpressions, name: str, node: cst.Call) -> str:
+    """Lane text of `np.<name>(...)` on numbers, with NumPy's value."""
+    args = [a.value for a in node.args]
+    if name in REFUSED or any(a.keyword is not None for a in node.args):
+        why = REFUSED.get(name, "keyword arguments")
+        raise VectorizeError(f"np.{name} on numbers on the Numba backend: {why}",
+                             hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    types = [lanes.facts.type(a) for a in args]
+    result = lanes.facts.type(node)
+    if BOOL in types and name not in ("where", "isnan", "isinf", "isfinite", "abs", "absolute"):
+        raise VectorizeError(f"np.{name} of a bool on the Numba backend",
+                             hint="convert with int(...) or float(...) first, or use backend='numpy'")
+    if name == "where":
+        cond, yes, no = (lanes.expr(a) for a in args)
+        return f"({lanes.coerce(yes, types[1], result)} if {lanes.truthy(cond, types[0])} else {lanes.coerce(no, types[2], result)})"
+    if name in ("abs", "absolute") and types[0] is BOOL:
+        return lanes.expr(args[0])
+    if result is INT or (result is BOOL and all(t is INT for t in types)):
+        return _ints(lanes, name, args, types)
+    texts = [lanes.temp(lanes.expr(a)) for a in args]
+    if name in ("floor", "ceil", "trunc") and types[0] is INT:  # NumPy keeps the int: exact below 2**53
+        lanes.check(rules.beyond_exact(texts[0]))
+    ops = [lanes.temp(_as_float(x, t)) for x, t in zip(texts, types)]
+    if name in _LIBM:
+        return f"{_LIBM[name]}({', '.join(ops)})"
+    if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
+        return paren(_FLOAT["minimum"].format(lanes.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
+    if name in _FLOAT:
+        return paren(_FLOAT[name].format(*ops))
+    raise VectorizeError(f"np.{name} on numbers is not supported on the Numba backend",
+                         hint="use backend='numpy' (or 'auto')")
+
+
+def _as_float(text: str, t: Type) -> str:
+    return text if t is FLOAT else f"float({text})"
+
+
+def _ints(lanes: LaneExpressions, name: str, args: list[cst.BaseExpression], types: list[Type]) -> str:
+    if name in ("negative", "abs", "absolute"):
+        impl = rules.UNARY["-"](INT, lanes.facts.val(args[0])) if name == "negative" else rules.CALLS["abs"]([lanes.facts.val(args[0])])
+        return lanes.apply(impl, args[:1])
+    if name in _INT_OPS:
+        pair = [args[0], args[0]] if name == "square" else args
+        vals = [lanes.facts.val(a) for a in pair]
+        # Python's checks: int64 overflow, and x % 0 (NumPy's 0 there comes from the re-run)
+        return lanes.apply(rules.BINARY[_INT_OPS[name]](INT, INT, *vals), pair)
+    ops = [lanes.temp(lanes.expr(a)) for a in args]
+    if name in _INT:
+        return paren(_INT[name].format(*ops))
+    if name == "clip":
+        low = lanes.temp(_INT["maximum"].format(*ops[:2]))
+        return paren(_INT["minimum"].format(low, ops[2]))
+    raise VectorizeError(f"np.{name} of ints on the Numba backend",
+                         hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
