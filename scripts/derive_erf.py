@@ -1,4 +1,4 @@
-"""Derive the coefficient tables of vectorizer/special.py (NumPy erf/erfc) and measure their error.
+"""Derive the coefficient tables of vectorizer/runtime/special.py (NumPy erf/erfc) and measure their error.
 
     python scripts/derive_erf.py            # print the tables (paste them into special.py)
     python scripts/derive_erf.py --check    # the ulp error of special.py against math.erf/erfc
@@ -73,7 +73,8 @@ def check(count: int) -> int:
     import numpy as np
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
-    from vectorizer import rules, special
+    from vectorizer.rules import scalar as rules
+    from vectorizer.runtime.harness import special
 
     rng = np.random.default_rng(20261130)
     xs = np.concatenate([rng.uniform(-7.0, 7.0, count), rng.uniform(-0.6, 0.6, count), rng.uniform(0.4, 27.3, count),
@@ -95,7 +96,7 @@ def check(count: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", type=int, nargs="?", const=200_000, metavar="N",
-                        help="measure the ulp error of vectorizer/special.py on 4N+17 inputs (default N=200000)")
+                        help="measure the ulp error of vectorizer/runtime/special.py on 4N+17 inputs (default N=200000)")
     args = parser.parse_args()
     if args.check:
         return check(args.check)

@@ -6,7 +6,7 @@
 vectorizer's kernels are bound by `exp`, `log`, `erfc`, `pow`... called once per element: NumPy's
 SIMD versions need AVX-512, and this llvmlite has no SVML. glibc's libmvec has 4-lane AVX2 versions
 (`_ZGVdN4v_exp`...), which LLVM does not call by itself here (docs/performance.md). This script
-times the Numba loops of vectorizer's `vector_math=True` (vectorizer/vecmath.py: an intrinsic that
+times the Numba loops of vectorizer's `vector_math=True` (vectorizer/backends/numba/vecmath.py: an intrinsic that
 loads 4 doubles, calls the symbol with a `<4 x double>` and stores the result) alone, and reports,
 per function, on one thread:
 
@@ -90,7 +90,7 @@ def main() -> int:
     parser.add_argument("--lanes", type=int, default=1 << 17)
     parser.add_argument("--rounds", type=int, default=31)
     args = parser.parse_args()
-    from vectorizer import vecmath
+    from vectorizer.backends.numba import vecmath
 
     why = vecmath.unavailable()
     if why:

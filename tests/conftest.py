@@ -24,7 +24,7 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     # `pip install ".[test]" && python -m pytest` runs without Numba: the tests that need it (marked
     # `numba`) are skipped, with the reason, rather than deselected, so the report shows them.
-    from vectorizer import jit
+    from vectorizer.backends.numba import jit
 
     if jit.available():
         return
@@ -74,7 +74,7 @@ class NumbaHidingFinder:
 
     Hiding them from the path entries (rather than raising in a meta-path finder) gives exactly
     what a missing package gives: `import numba` raises ModuleNotFoundError("No module named
-    'numba'"), importlib.util.find_spec("numba") returns None (vectorizer.jit.available() is
+    'numba'"), importlib.util.find_spec("numba") returns None (vectorizer.backends.numba.jit.available() is
     False), and nothing is added to sys.modules.\"\"\"
 
     def __init__(self, inner):

@@ -59,7 +59,7 @@ def is_generated(path: Path) -> bool:
         return False  # unreadable (a permissions test's file) or not text: not a generated module
     if CHECKSUM_LINE not in head:
         return False
-    from vectorizer.codegen.standalone import checksum_ok
+    from vectorizer.faces.cli.standalone import checksum_ok
 
     return checksum_ok(path.read_text(encoding="utf-8"))
 

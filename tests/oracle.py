@@ -250,7 +250,7 @@ def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None) -> int
     `bound` ulp down and up (rounding is monotone), so the largest distance from f's own value to
     those two is a bound derived for f. Lanes where f raises or returns a non-float add nothing
     (`check` compares them exactly). f must read `math` as a module global."""
-    from vectorizer import rules
+    from vectorizer.rules import scalar as rules
 
     bound = rules.ULP_BOUND if bound is None else bound
     _, all_lanes, _ = lanes(*args)

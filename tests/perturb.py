@@ -16,8 +16,8 @@ from unittest import mock
 
 import numpy as np
 
-from vectorizer.analysis.types import Val
 from vectorizer.api import prepare
+from vectorizer.core.types import Val
 from vectorizer.options import Options
 from vectorizer.passes import ops_to_numpy
 from vectorizer.pipeline import lower

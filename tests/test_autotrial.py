@@ -1,4 +1,4 @@
-"""backend="auto" measures both backends on large calls (vectorizer/autotrial.py).
+"""backend="auto" measures both backends on large calls (vectorizer/engine/autotrial.py).
 
 Timings decide which backend wins, so the tests that need a given winner set `autotrial.MARGIN`
 and `autotrial.CLOSE` (0: Numba always keeps it; huge: NumPy always wins) or give each backend a
@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 from oracle import check
 
-from vectorizer import autotrial, fastpath, runtime, vectorize
+from vectorizer import vectorize
+from vectorizer.engine import autotrial, fastpath
+from vectorizer.runtime.harness import harness as runtime
 
 pytestmark = pytest.mark.numba
 LARGE = autotrial.TRIAL_LANES

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer import cache
-from vectorizer.cache import CacheWarning, CodeCache, cache_key
-from vectorizer.jit import numba_cache_problem
+from vectorizer.backends.numba.jit import numba_cache_problem
+from vectorizer.core import cache
+from vectorizer.core.cache import CacheWarning, CodeCache, cache_key
 
 SOURCE = "import numpy as np\n\n\ndef f(x):\n    return np.sqrt(x)  # é ∑\n"
 KEY = cache_key("def f(x): return x", "options")
@@ -150,9 +150,9 @@ def test_load_entry_gives_the_source_and_its_code_from_one_read(tmp_path, monkey
 def test_key_never_imports_numba(tmp_path):
     script = (
         "import sys, types\n"
-        f"pkg = types.ModuleType('vectorizer'); pkg.__path__ = [{str(Path(cache.__file__).parent)!r}]\n"
+        f"pkg = types.ModuleType('vectorizer'); pkg.__path__ = [{str(Path(cache.__file__).parent.parent)!r}]\n"
         "pkg.__version__ = '0'; sys.modules['vectorizer'] = pkg\n"
-        "from vectorizer import cache\n"
+        "from vectorizer.core import cache\n"
         "cache.cache_key('f')\n"
         "assert 'numba' not in sys.modules, 'numba was imported'\n"
     )
@@ -444,7 +444,7 @@ def test_numba_cache_problem(c, tmp_path):
 @pytest.mark.numba
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="Numba is not installed")
 def test_numba_writes_its_cache_beside_the_entry(c, monkeypatch):
-    from vectorizer import jit
+    from vectorizer.backends.numba import jit
 
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     text = "import numba\n\nNUMBA_CACHE = True\n\n\n@numba.njit(cache=NUMBA_CACHE)\ndef add(a, b):\n    return a + b\n"
@@ -461,7 +461,7 @@ import hashlib, os, sys, time, types
 package, index, go, root = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 stub = types.ModuleType("vectorizer"); stub.__path__ = [package]  # skip the heavy package import
 sys.modules["vectorizer"] = stub
-from vectorizer.cache import CodeCache
+from vectorizer.core.cache import CodeCache
 
 def key(k): return hashlib.sha256(b"entry %d" % k).hexdigest()
 def source(k): return "VALUE = %d\n" % k + "# padding line\n" * (300 * (k % 7))
@@ -485,7 +485,7 @@ for k in range(25 * index, 25 * index + 50):
 
 def test_many_processes_storing_at_once(tmp_path):
     root, go = tmp_path / "shared", tmp_path / "go"
-    package = str(Path(cache.__file__).parent)
+    package = str(Path(cache.__file__).parent.parent)
     workers = [subprocess.Popen([sys.executable, "-W", "error", "-c", WORKER, package, str(i), str(go),
                                  str(root)], stderr=subprocess.PIPE, text=True) for i in range(8)]
     time.sleep(0.05)

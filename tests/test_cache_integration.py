@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer.cache import CodeCache
+from vectorizer.core.cache import CodeCache
 
 OTHER_UID = 65534  # nobody
 
@@ -246,7 +246,7 @@ def test_second_process_is_served_from_the_cache(project, backend):
     assert_warm(warm)
     assert ours(warm) == []
     if backend == "numpy":  # the warm path loads neither the Numba glue nor numpy.vectorize's front
-        assert not {"vectorizer.jit", "vectorizer.npcompat"} & set(warm["vectorizer_modules"]), warm["vectorizer_modules"]
+        assert not {"vectorizer.backends.numba.jit", "vectorizer.faces.npcompat"} & set(warm["vectorizer_modules"]), warm["vectorizer_modules"]
     assert project.entries() == entries  # nothing rewritten...
     assert {p: p.stat().st_mtime_ns for p in project.cache_dir.rglob("*")} == mtimes  # ...nothing touched
     project.verify_all()

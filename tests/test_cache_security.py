@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer import cache
-from vectorizer.cache import CacheWarning, CodeCache, cache_key
+from vectorizer.core import cache
+from vectorizer.core.cache import CacheWarning, CodeCache, cache_key
 
 MODULE = '''\
 import math
@@ -414,7 +414,7 @@ def test_numba_cache_dir_does_not_take_our_entries(project, tmp_path):
 
 @NUMBA
 @pytest.mark.parametrize("value, cached", [("InTreeCacheLocator", False),
-                                           ("vectorizer.jit.NumbaCacheLocator,InTreeCacheLocator", True)])
+                                           ("vectorizer.backends.numba.jit.NumbaCacheLocator,InTreeCacheLocator", True)])
 def test_numba_cache_locator_classes_override(project, tmp_path, value, cached):
     needs_numba()
     cache_dir = tmp_path / "cache"
@@ -432,7 +432,7 @@ def test_numba_cache_locator_classes_override(project, tmp_path, value, cached):
 
 LOOSE = r'''
 import importlib.util, sys
-from vectorizer import jit
+from vectorizer.backends.numba import jit
 jit._install_locator()
 spec = importlib.util.spec_from_file_location("loose", sys.argv[1])
 try:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer import cli
-from vectorizer.cli import main
-from vectorizer.codegen.standalone import checksum_ok
+from vectorizer.faces.cli import main as cli
+from vectorizer.faces.cli.main import main
+from vectorizer.faces.cli.standalone import checksum_ok
 
 SOURCE = textwrap.dedent('''\
     import math
@@ -521,7 +521,7 @@ def test_python_dash_m_and_console_script(project):
 # -- atomic writes under SIGKILL -------------------------------------------------------------------
 HANG = """
 import os, sys, time
-from vectorizer import cli
+from vectorizer.faces.cli import main as cli
 real = os.{name}
 def hang(*args):
     print("ready", flush=True)

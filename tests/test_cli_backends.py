@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from vectorizer.cli import main
+from vectorizer.faces.cli.main import main
 
 SOURCE = textwrap.dedent('''\
     import math

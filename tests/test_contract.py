@@ -32,11 +32,12 @@ from hypothesis import strategies as st
 from oracle import check, libm_ulps, same_value
 from strategies import floats, ints
 
-from vectorizer import FallbackWarning, VectorizeError, VectorizeOverflowError, rules, vectorize
-from vectorizer.analysis.types import Val, type_of_dtype
+from vectorizer import FallbackWarning, VectorizeError, VectorizeOverflowError, vectorize
 from vectorizer.api import prepare
+from vectorizer.core.types import Val, type_of_dtype
 from vectorizer.options import Options
 from vectorizer.pipeline import lower, lower_lanes
+from vectorizer.rules import scalar as rules
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 TESTS = Path(__file__).resolve().parent
@@ -282,7 +283,7 @@ def test_exceptions_follow_the_loop_on_hypothesis_batches(xs):
 
 def test_first_failing_lane_wins_across_chunks():
     """Lanes run in chunks of runtime.CHUNK on threads: the lowest failing lane still wins."""
-    from vectorizer import runtime
+    from vectorizer.runtime.harness import harness as runtime
 
     chunk = runtime.CHUNK
     vf = vec(C.ex1, "numpy")
@@ -301,7 +302,7 @@ def test_mid_size_batches_split_per_thread_keep_lane_order(monkeypatch):
     """From runtime.PARALLEL_MIN_LANES_LIGHT (ex1 calls no libm-class function) a batch runs as
     one chunk per thread (two here): the first failing lane wins whichever chunk it is in, and a
     clean batch gives the unchunked values."""
-    from vectorizer import runtime
+    from vectorizer.runtime.harness import harness as runtime
 
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
     size = runtime.PARALLEL_MIN_LANES_LIGHT + 1001
@@ -696,7 +697,7 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
 def test_kernels_calling_libm_split_across_threads_earlier():
     """runtime.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
     PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT."""
-    from vectorizer import runtime
+    from vectorizer.runtime.harness import harness as runtime
 
     def light(x: float) -> float:
         return x * 2.0 if x > 0 else -x
@@ -722,7 +723,7 @@ def test_kernels_calling_libm_split_across_threads_earlier():
 def test_masked_loop_kernels_take_larger_chunks():
     """runtime.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
     iteration's Python-level cost is paid per chunk), straight-line kernels in CHUNK-lane ones."""
-    from vectorizer import runtime
+    from vectorizer.runtime.harness import harness as runtime
 
     def count(x: float) -> int:
         n = 0

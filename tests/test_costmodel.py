@@ -1,4 +1,4 @@
-"""backend="auto": the static choice of backend (vectorizer/costmodel.py) on the shapes of code
+"""backend="auto": the static choice of backend (vectorizer/engine/costmodel.py) on the shapes of code
 the benchmark measured (docs/performance.md). The choice itself needs no Numba (without it,
 "auto" runs on NumPy whatever the choice)."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vectorizer.api import prepare
-from vectorizer.costmodel import choose, numpy_has_simd_math
+from vectorizer.engine.costmodel import choose, numpy_has_simd_math
 
 
 def arithmetic(x: float) -> float:

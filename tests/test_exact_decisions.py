@@ -23,8 +23,8 @@ from perturb import PerturbedNumPy, discrete_mismatches, source
 from strategies import floats
 
 from vectorizer import vectorize
-from vectorizer.analysis.types import FLOAT, INT, Val
-from vectorizer.exactmath import exact, exact_template
+from vectorizer.core.types import FLOAT, INT, Val
+from vectorizer.runtime.exactmath import exact, exact_template
 
 
 def cube_test(n: int) -> bool:
@@ -264,7 +264,12 @@ def test_hostile_int_of_power(xs, k) -> None:
 def test_numba_loops_are_cpythons_math() -> None:
     """The in-process helper (compiled loops over libm) gives `exact`'s bits wherever the Python
     function does not raise (there the lanes are flagged or unread)."""
-    from vectorizer.exactmath import NUMBA_FUNCTIONS, NUMBA_MIN_LANES, _numba_loops, fast_exact
+    from vectorizer.runtime.exactmath import (
+        NUMBA_FUNCTIONS,
+        NUMBA_MIN_LANES,
+        _numba_loops,
+        fast_exact,
+    )
 
     assert _numba_loops(), "Numba is installed: the loops must load"
     hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 1e308, -1e308, 1.0, -1.0, 0.5, 27.0]

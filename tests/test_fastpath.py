@@ -1,4 +1,4 @@
-"""The short call path (vectorizer/fastpath.py) gives what the general path gives, call after call.
+"""The short call path (vectorizer/engine/fastpath.py) gives what the general path gives, call after call.
 
 Each test calls a vectorized function repeatedly with arguments that take the short path (1-D,
 one length, the dtypes of the call before) mixed with arguments that must not (other dtypes,
@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 from oracle import check as oracle_check
 
-from vectorizer import fastpath, vectorize
+from vectorizer import vectorize
+from vectorizer.engine import fastpath
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 

@@ -25,8 +25,8 @@ import pytest
 from isolation import assert_lint_clean, numpy_only_path, run_isolated
 from oracle import same_value
 
-from vectorizer import rules
-from vectorizer.cli import main
+from vectorizer.faces.cli.main import main
+from vectorizer.rules import scalar as rules
 
 LANES = 1_000_000
 

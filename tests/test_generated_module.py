@@ -23,8 +23,8 @@ import pytest
 from isolation import assert_lint_clean, numpy_only_path, run_isolated
 
 from vectorizer import __version__
-from vectorizer.cli import main
-from vectorizer.codegen.standalone import checksum_ok
+from vectorizer.faces.cli.main import main
+from vectorizer.faces.cli.standalone import checksum_ok
 
 SOURCE = textwrap.dedent('''\
     import math
@@ -185,8 +185,8 @@ def test_runtime_helpers_are_copied_whole(name):
     copy is exactly the definition inspect finds, renamed, and it compiles on its own."""
     import inspect
 
-    from vectorizer import runtime
     from vectorizer.codegen import emit
+    from vectorizer.runtime.harness import harness as runtime
 
     expected = inspect.getsource(getattr(runtime, name)).rstrip().replace(f" {name}", f" _vz_{name}", 1)
     copied = emit.runtime_helper(name)

@@ -315,7 +315,7 @@ HOOKED = '''
 import json, warnings, numpy as np
 from oracle import check
 from vectorizer import FallbackWarning, VectorizedFunction
-from vectorizer.importhook import install_import_hook, ImportHookWarning
+from vectorizer.faces.importhook import install_import_hook, ImportHookWarning
 install_import_hook(["mypkg"], backend=BACKEND)
 import mypkg.kern as k
 warnings.simplefilter("error", FallbackWarning)

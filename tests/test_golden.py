@@ -22,8 +22,8 @@ from oracle import check, libm_ulps
 from strategies import floats, ints
 
 from vectorizer import VectorizeError, vectorize
-from vectorizer.analysis.types import ArrayType, Val, type_of_dtype
 from vectorizer.api import prepare
+from vectorizer.core.types import ArrayType, Val, type_of_dtype
 from vectorizer.options import Options
 from vectorizer.pipeline import lower
 

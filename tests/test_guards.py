@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import check
 
-from vectorizer import rules, vectorize
+from vectorizer import vectorize
 from vectorizer.analysis import guards
+from vectorizer.rules import scalar as rules
 
 OPS = ["<", "<=", ">", ">=", "==", "!="]
 COMPARE = {"<": lambda x, c: x < c, "<=": lambda x, c: x <= c, ">": lambda x, c: x > c,

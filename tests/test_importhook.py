@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer.importhook import HookConfig, read_config, select_functions, transform_source
+from vectorizer.faces.importhook import HookConfig, read_config, select_functions, transform_source
 
 KERN = '''\
 """Kernels for the import-hook tests."""
@@ -93,7 +93,7 @@ UNCHANGED = ["unannotated", "decorated"]
 SCALAR_CALLS = '''
 import json, sys, numpy as np
 if HOOK:
-    from vectorizer.importhook import install_import_hook
+    from vectorizer.faces.importhook import install_import_hook
     install_import_hook(["mypkg"])
 import mypkg.kern as k
 
@@ -131,7 +131,8 @@ def pkg(tmp_path: Path) -> Path:
 def run(code: str, root: Path, env: dict[str, str] | None = None, cwd: Path | None = None):
     """Run `code` in a fresh interpreter with `root` on the path; return its last stdout line as JSON."""
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE")}
-    environ.update({"PYTHONPATH": str(root), **(env or {})})
+    checkout = str(Path(__file__).resolve().parent.parent)  # the vectorizer under test, not an installed one
+    environ.update({"PYTHONPATH": os.pathsep.join([str(root), checkout]), **(env or {})})
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd or root, env=environ,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -156,7 +157,7 @@ def test_array_calls_batched_and_equal_to_the_scalar_oracle(pkg: Path) -> None:
     out = run('''
         import inspect, json, warnings, numpy as np
         from vectorizer import VectorizedFunction, FallbackWarning
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         install_import_hook(["mypkg"])
         import mypkg.kern as k
         x = np.array([-2.0, -0.0, 0.3, 1.0, 4.0, np.inf, np.nan])
@@ -197,7 +198,7 @@ def test_array_calls_batched_and_equal_to_the_scalar_oracle(pkg: Path) -> None:
 def test_tracebacks_point_at_the_original_lines(pkg: Path) -> None:
     out = run('''
         import json, traceback, numpy as np
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         install_import_hook(["mypkg"])
         import mypkg.kern as k
         res = []
@@ -219,7 +220,7 @@ def test_tracebacks_point_at_the_original_lines(pkg: Path) -> None:
 # -- bytecode cache ------------------------------------------------------------------------------
 CACHE_PROBE = '''
     import json, numpy as np
-    from vectorizer import importhook
+    from vectorizer.faces import importhook
     importhook.install_import_hook(["mypkg"])
     import mypkg.kern as k
     print(json.dumps([[p.rsplit("/", 1)[-1] for p in importhook.transformed], k.__cached__.rsplit("/", 1)[-1],
@@ -264,7 +265,7 @@ def test_debug_logger_names_each_transformed_module(pkg: Path) -> None:
         log = logging.getLogger("vectorizer.importhook")
         log.setLevel(logging.DEBUG)
         log.addHandler(Keep())
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         install_import_hook(["mypkg"])
         import mypkg.kern
         print(json.dumps(records))
@@ -274,14 +275,14 @@ def test_debug_logger_names_each_transformed_module(pkg: Path) -> None:
     assert any("kern.py: " in r and "nothing selected" not in r for r in cold), cold
     assert any("__init__.py: nothing selected" in r for r in cold), cold
     assert run(probe, pkg) == []  # warm: the cached bytecode, nothing transformed
-    warm = run("import json, sys\nfrom vectorizer.importhook import install_import_hook\n"
+    warm = run("import json, sys\nfrom vectorizer.faces.importhook import install_import_hook\n"
                "install_import_hook(['mypkg'])\nimport mypkg.kern\nprint(json.dumps('logging' in sys.modules))", pkg)
     assert warm is False  # neither NumPy nor vectorizer imports logging on a warm start
 
 
 def test_tag_is_stable_across_processes_and_covers_the_options() -> None:
     tag = HookConfig(("a",)).tag
-    other = run('from vectorizer.importhook import HookConfig; import json; '
+    other = run('from vectorizer.faces.importhook import HookConfig; import json; '
                 'print(json.dumps(HookConfig(("a", "b")).tag))', Path.cwd(), env={"PYTHONHASHSEED": "random"})
     assert other == tag and tag.isalnum() and tag.startswith("vz")
     tags = {HookConfig(("a",), select=s, strict=b).tag for s in ("annotated", "marked", "all") for b in (False, True)}
@@ -302,7 +303,7 @@ def test_the_appended_line_carries_only_options_that_differ_from_vectorize_defau
 
 OPTIONS_PROBE = '''
     import json, math, numpy as np
-    from vectorizer.importhook import install_import_hook
+    from vectorizer.faces.importhook import install_import_hook
     hook = install_import_hook(ARGS)
     import mypkg.kern as k
     x = np.array([-2.0, -0.0, 0.3, 1.0, 4.0, 1e300, np.inf, np.nan])
@@ -336,7 +337,7 @@ def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:
         import json, sys
         sys.path.insert(0, {tests!r})
         import conftest  # hides numba and llvmlite
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         try:
             install_import_hook(["mypkg"], backend="numba")
         except ValueError as exc:
@@ -349,7 +350,7 @@ def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:
 def test_uninstall_restores_normal_imports(pkg: Path) -> None:
     out = run('''
         import json, sys
-        from vectorizer.importhook import install_import_hook, VectorizerFinder
+        from vectorizer.faces.importhook import install_import_hook, VectorizerFinder
         with install_import_hook(["mypkg"]) as hook:
             assert install_import_hook(["mypkg"]).finder is hook.finder  # installing twice: no-op
             import mypkg.kern as k
@@ -366,7 +367,7 @@ def test_uninstall_restores_normal_imports(pkg: Path) -> None:
 def test_vectorizer_disable_turns_it_off(pkg: Path) -> None:
     out = run('''
         import json
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         hook = install_import_hook(["mypkg"])
         import mypkg.kern as k
         print(json.dumps([hook.finder is None, hasattr(k.collatz, "scalar"), k.collatz(6)]))
@@ -381,7 +382,7 @@ def test_only_the_named_packages_are_claimed(pkg: Path) -> None:
                 "mypkg/sub/more.py": "def g(x: float) -> float:\n    return x\n"})
     out = run('''
         import json, mypkg_extra
-        from vectorizer import importhook
+        from vectorizer.faces import importhook
         importhook.install_import_hook(["mypkg.sub"])
         import mypkg.kern, mypkg.sub.more
         print(json.dumps([hasattr(mypkg_extra.f, "scalar"), hasattr(mypkg.kern.collatz, "scalar"),
@@ -398,7 +399,7 @@ def test_only_the_named_packages_are_claimed(pkg: Path) -> None:
 def test_transformer_crash_imports_unchanged_with_one_warning_or_raises_in_strict_mode(pkg: Path) -> None:
     crash = '''
         import json, warnings
-        from vectorizer import importhook
+        from vectorizer.faces import importhook
         def boom(*args):
             raise RuntimeError("boom")
         importhook.transform_source = boom
@@ -422,7 +423,7 @@ def test_syntax_errors_are_reported_as_without_the_hook(pkg: Path) -> None:
     write(pkg, {"mypkg/bad.py": "x = 1\ndef f(x: float) -> float:\n    return x +\n"})
     out = run('''
         import json
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         install_import_hook(["mypkg"])
         try:
             import mypkg.bad
@@ -470,7 +471,7 @@ def test_pyproject_configuration(tmp_path: Path, pkg: Path) -> None:
     assert read_config(tmp_path / "sub" / "dir") == {"packages": ["mypkg"], "select": "marked"}
     out = run('''
         import json
-        from vectorizer.importhook import install_import_hook
+        from vectorizer.faces.importhook import install_import_hook
         hook = install_import_hook()
         import mypkg.kern as k
         print(json.dumps([hook.finder.config.packages, hasattr(k.marked, "scalar"), hasattr(k.collatz, "scalar")]))
@@ -486,7 +487,7 @@ def test_pyproject_configuration(tmp_path: Path, pkg: Path) -> None:
 
 def test_vectorize_this_package(tmp_path: Path) -> None:
     write(tmp_path, {
-        "selfpkg/__init__.py": "from vectorizer.importhook import vectorize_this_package\n"
+        "selfpkg/__init__.py": "from vectorizer.faces.importhook import vectorize_this_package\n"
                                "vectorize_this_package()\nfrom .ops import twice\n",
         "selfpkg/ops.py": "def twice(x: float) -> float:\n    return 2.0 * x\n",
     })
@@ -519,7 +520,7 @@ def kernel_{i}(x: float, y: float, n: int) -> float:
 
 OVERHEAD = '''
     import importlib.util, json, os, statistics, sys, time
-    import numpy, vectorizer.importhook as ih
+    import numpy, vectorizer.faces.importhook as ih
     path = os.path.abspath(os.path.join("bigpkg", "big.py"))
     cached = importlib.util.cache_from_source(path)
 
@@ -563,7 +564,7 @@ def measure_call_overhead() -> dict[str, float]:
     """Per-call cost of the scalar path (µs): the dual-mode function vs the original."""
     import timeit
 
-    from vectorizer.importhook import dual
+    from vectorizer.faces.importhook import dual
 
     def kernel(x: float, y: float) -> float:
         return x * y + 1.0

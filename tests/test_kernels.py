@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from oracle import check, libm_ulps, same_value
 from strategies import floats, ints, near
 
-from vectorizer import rules, vectorize
+from vectorizer import vectorize
+from vectorizer.rules import scalar as rules
 
 HOSTILE = floats()
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
@@ -126,7 +127,7 @@ def test_inputs_are_never_written():
 
 
 def test_math_erf_kernel_is_within_the_ulp_bound():
-    """NumPy has no erf: the NumPy backend's own (vectorizer/special.py) is within the bound of
+    """NumPy has no erf: the NumPy backend's own (vectorizer/runtime/special.py) is within the bound of
     the Class B functions; the Numba backend calls libm's, exactly as math.erf does."""
     x = np.linspace(-8, 8, 1001)
     check(vectorize(erf_only), erf_only, x, ulps=rules.ULP_BOUND)

@@ -1,5 +1,5 @@
 """vector_math=True on the Numba backend: straight-line lane code whose libm calls LLVM vectorizes
-to glibc's libmvec (vectorizer/lanemath.py, passes/lane_vector_math.py).
+to glibc's libmvec (vectorizer/backends/numba/lanemath.py, passes/lane_vector_math.py).
 
 The oracle is the scalar function, lane by lane, within rules.ULP_BOUND for each libm call (as
 for the NumPy backend's vector math, tests/test_vecmath.py, which measures every function).
@@ -20,8 +20,10 @@ from hypothesis import given, settings
 from oracle import check
 from strategies import SPECIAL_FLOATS, arrays, floats
 
-from vectorizer import jit, rules, vecmath, vectorize
+from vectorizer import vectorize
+from vectorizer.backends.numba import jit, vecmath
 from vectorizer.passes import lane_vector_math
+from vectorizer.rules import scalar as rules
 
 TESTS = Path(__file__).resolve().parent
 
@@ -107,7 +109,7 @@ def test_the_generated_kernel_calls_libmvec_four_lanes_at_a_time():
     vol, t = np.linspace(0.1, 0.9, 1001), np.linspace(-0.5, 3.0, 1001)
     check(vf, priced, spot, strike, vol, t, rel=1e-12)
     source = vf.source
-    assert "from vectorizer import lanemath as _vz_lm" in source and 'inline="always"' in source
+    assert "from vectorizer.backends.numba import lanemath as _vz_lm" in source and 'inline="always"' in source
     assert "_vz_lm.log(" in source and "_vz_lm.erfc(" in source and "_vz_lm.exp(" in source
     driver = _driver(vf, "priced")
     llvm_ir = driver.inspect_llvm(driver.signatures[0])

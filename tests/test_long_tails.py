@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 from oracle import check
 
-from vectorizer import runtime, vectorize
-from vectorizer.runtime import Compaction
+from vectorizer import vectorize
+from vectorizer.runtime import harness as runtime
+from vectorizer.runtime.harness import Compaction
 
 
 def smallest_factor(n: int) -> int:

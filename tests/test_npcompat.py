@@ -1,5 +1,5 @@
 """`vectorizer.vectorize` as a drop-in for `numpy.vectorize`: the same calls on both give the
-same values, dtypes and errors (vectorizer/npcompat.py).
+same values, dtypes and errors (vectorizer/faces/npcompat.py).
 
 Two deliberate differences, documented in npcompat's docstring and tested as documented here
 (tests named `test_difference_*`):

@@ -29,7 +29,9 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import floats, ints
 
-from vectorizer import VectorizeError, VectorizeOverflowError, rules, runtime, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
+from vectorizer.rules import scalar as rules
+from vectorizer.runtime.harness import harness as runtime
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -812,8 +814,8 @@ def test_function_numba_cannot_compile_falls_back_to_numpy_with_a_warning(monkey
     pytest.importorskip("numba")
     from numba.core.errors import TypingError
 
-    from vectorizer import jit
-    from vectorizer.jit import JitWarning
+    from vectorizer.backends.numba import jit
+    from vectorizer.backends.numba.jit import JitWarning
 
     real_load = jit.load
 

@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 from oracle import check, same_value
 
-from vectorizer import VectorizeError, VectorizeOverflowError, rules, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
+from vectorizer.rules import scalar as rules
 
 pytestmark = pytest.mark.numba
 N = 100_000

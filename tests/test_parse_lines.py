@@ -15,7 +15,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from vectorizer.analysis.tree import walk
+from vectorizer.core.tree import walk
 from vectorizer.frontend.lines import statement_lines
 from vectorizer.frontend.parse import parse_function
 from vectorizer.frontend.source import source_from_text
@@ -157,7 +157,7 @@ def test_positions_are_resolved_only_for_an_error() -> None:
 def test_tree_children_are_libcsts_without_layout() -> None:
     """analysis/tree.py reads children from dataclass fields; they must be libcst's own children
     minus whitespace, comments and parentheses, for every node of every kernel."""
-    from vectorizer.analysis import tree
+    from vectorizer.core import tree
 
     layout = tree._SKIPPED
     nodes = 0

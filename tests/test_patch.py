@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import arrays, floats, ints
 
-from vectorizer import VectorizeOverflowError, VectorizeValueError, fastpath, runtime, vectorize
+from vectorizer import VectorizeOverflowError, VectorizeValueError, vectorize
+from vectorizer.engine import fastpath
+from vectorizer.runtime import harness as runtime
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from vectorizer.cli import main
+from vectorizer.faces.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
@@ -99,7 +99,7 @@ class NoNumba:
         if name == "numba" or name.startswith("numba."):
             raise ImportError("numba is not installed here")
 sys.meta_path.insert(0, NoNumba())
-from vectorizer.cli import main
+from vectorizer.faces.cli.main import main
 raise SystemExit(main(sys.argv[1:]))
 """
 

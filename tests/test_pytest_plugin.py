@@ -103,7 +103,7 @@ def test_option_with_the_entry_point(suite: Path) -> None:
 
 
 def test_option_with_the_plugin_named_by_module(suite: Path) -> None:
-    out = pytest_run(suite, "-p", "vectorizer.pytest_plugin", "--vectorizer-packages=mypkg", "tests",
+    out = pytest_run(suite, "-p", "vectorizer.faces.pytest_plugin", "--vectorizer-packages=mypkg", "tests",
                      hook=True, autoload=False)
     assert "3 passed" in out
 

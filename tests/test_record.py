@@ -1,4 +1,4 @@
-"""Options, Global and FunctionSource are immutable records (vectorizer/record.py): equal by
+"""Options, Global and FunctionSource are immutable records (vectorizer/core/record.py): equal by
 value, hashable, and their text forms stable (Options.key() is part of every cache key)."""
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ import pytest
 from oracle import Raised, oracle, same_value, ulp_distance
 from oracle import check as oracle_check
 
-from vectorizer import VectorizeError, VectorizeOverflowError, rules, vectorize
+from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
 from vectorizer.passes.lane_exprs import NOT_CPYTHONS
+from vectorizer.rules import scalar as rules
 
 RNG = np.random.default_rng(7)
 SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, math.pi, math.inf, -math.inf, math.nan, 5e-324, 1e-300, 1e300,
@@ -178,9 +179,9 @@ def test_affine_range_is_exact():
 
 
 def test_erf_and_erfc_approximations_stay_within_the_bound_everywhere():
-    """vectorizer/special.py on every part of its tables and the edges between them (the DOMAINS
+    """vectorizer/runtime/special.py on every part of its tables and the edges between them (the DOMAINS
     test samples uniformly), against math.erf/erfc; the subnormal range is flagged instead."""
-    from vectorizer import special
+    from vectorizer.runtime.harness import special
 
     rng = np.random.default_rng(7)
     edges = np.array([2.0**e * (1 + j / 4) for e in range(-1, 5) for j in range(4)] + [0.5, 26.5, 27.3])

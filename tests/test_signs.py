@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from oracle import check, same_value
 from strategies import floats
 
-from vectorizer import rules, vectorize
+from vectorizer import vectorize
 from vectorizer.analysis.signs import NONNEG, NONPOS, sign
+from vectorizer.rules import scalar as rules
 
 
 def _call_name(node: cst.Call) -> str:
@@ -106,7 +107,7 @@ HOSTILE = np.array([0.0, -0.0, 1.5, -2.5, 37.0, -38.0, 1e154, 1e200, -1e308, 5e-
 
 
 def _backends() -> list[str]:
-    from vectorizer import jit
+    from vectorizer.backends.numba import jit
 
     return ["numpy", "numba"] if jit.available() else ["numpy"]
 

@@ -21,8 +21,10 @@ from hypothesis import given, settings
 from oracle import check, same_value
 from strategies import SPECIAL_FLOATS, arrays, floats, ints
 
-from vectorizer import rules, vecmath, vectorize
+from vectorizer import vectorize
+from vectorizer.backends.numba import vecmath
 from vectorizer.options import Options
+from vectorizer.rules import scalar as rules
 
 
 def priced(spot, strike, vol, t):
@@ -61,7 +63,7 @@ def test_generated_code_calls_vector_math_except_in_checks_and_cheap_powers():
         warnings.simplefilter("ignore")
         vf(np.array([-1.0, 1.0, 10.0, 100.0]), np.ones(4))
     source = vf.source
-    assert "from vectorizer import vecmath as _vz_vm" in source
+    assert "from vectorizer.backends.numba import vecmath as _vz_vm" in source
     for name in ("exp", "sin", "power", "arctan2"):
         assert f"_vz_vm.{name}" in source, name
     assert "np.power, x, 2," in source  # NumPy squares: exact, and cheaper than any pow
@@ -105,7 +107,7 @@ sys.path.insert(0, {tests!r})
 import conftest  # hides numba and llvmlite, as .ci/run's second run does
 import numpy as np
 from vectorizer import vectorize
-from vectorizer.jit import JitWarning
+from vectorizer.backends.numba.jit import JitWarning
 from test_vecmath import piecewise
 x, y = np.linspace(-5.0, 80.0, 5000), np.linspace(3.0, -2.0, 5000)
 with warnings.catch_warnings(record=True) as caught:
@@ -228,7 +230,7 @@ def test_a_function_numba_cannot_compile_falls_back_with_a_warning(monkeypatch):
     needs_numba_and_libmvec()
     from numba.core.errors import TypingError
 
-    from vectorizer import jit
+    from vectorizer.backends.numba import jit
 
     def broken(*arrays):
         raise TypingError("injected")

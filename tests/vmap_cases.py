@@ -6,7 +6,7 @@ loop over the examples. Values read out of arrays are NumPy scalars, so NumPy's 
 apply inside (x[i] / 0.0 is inf with a warning, not a ZeroDivisionError).
 
 The functions stay inside the subset vectorizer supports for per-example arrays (see
-vectorizer/array_rules.py); where the natural spelling was refused, the comment says so.
+vectorizer/rules/arrays.py); where the natural spelling was refused, the comment says so.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from .errors import (
 
 # Loaded on first use: a warm start that only calls `vectorize` should not pay for them.
 _LAZY = {
-    "ImportHookWarning": "importhook",
-    "install_import_hook": "importhook",
-    "vectorize_this_package": "importhook",
-    "vmap": "vmap",
+    "ImportHookWarning": "faces.importhook",
+    "install_import_hook": "faces.importhook",
+    "vectorize_this_package": "faces.importhook",
+    "vmap": "faces.vmap",
 }
 
 

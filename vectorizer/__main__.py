@@ -1,5 +1,5 @@
 """`python -m vectorizer`: the same as the `vectorizer` command."""
 
-from vectorizer.cli import main
+from vectorizer.faces.cli.main import main
 
 raise SystemExit(main())

@@ -24,7 +24,9 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import cache, fastpath, runtime
+from .core import cache
+from .engine import fastpath
+from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -33,19 +35,19 @@ from .errors import (
     VectorizeValueError,
     user_stacklevel,
 )
-from .fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options, disabled
+from .runtime import harness as runtime
 
 if TYPE_CHECKING:
-    from .autotrial import Trial
+    from .engine.autotrial import Trial
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
 
 def _jit():  # the Numba glue, loaded on first use: a process on the NumPy backend never needs it
-    from . import jit
+    from .backends.numba import jit
 
     return jit
 
@@ -213,7 +215,7 @@ class VectorizedFunction:
         until one wins at their size (autotrial.py)."""
         race = gen.races[key]
         if race is None:
-            from .autotrial import Race
+            from .engine.autotrial import Race
 
             race = gen.races[key] = Race()
         return race.call(batch, kernel, lambda: self._racing_numpy(gen, key, kernel), self._run, kernel.returns_tuple)
@@ -317,7 +319,7 @@ class VectorizedFunction:
         for backend in ("numpy", "numba"):
             if remembered == f"BACKEND = {backend!r}\n":
                 return backend
-        from .costmodel import choose
+        from .engine.costmodel import choose
 
         prepared = self._prepare_or_none(gen)
         backend = choose(prepared[0], prepared[1]) if prepared else "numpy"
@@ -354,13 +356,13 @@ class VectorizedFunction:
         namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
         exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
         if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
-            from .exactmath import fast_exact
+            from .runtime.exactmath import fast_exact
 
             namespace["_vz_exact"] = fast_exact
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
 
     def _lower(self, gen: Generation, key: Key, backend: str):
-        from .analysis.types import ArrayType, Val, type_of_dtype
+        from .core.types import ArrayType, Val, type_of_dtype
         from .pipeline import lower, lower_lanes
 
         try:
@@ -466,7 +468,7 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
         vf = VectorizedFunction(f, options)
         if otypes is None and doc is None and excluded is None and not cache and signature is None:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
-        from .npcompat import NumpyVectorized
+        from .faces.npcompat import NumpyVectorized
 
         return NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
 

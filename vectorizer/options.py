@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .record import Record
+from .core.record import Record
 
 BACKENDS = ("numpy", "numba", "auto")
 

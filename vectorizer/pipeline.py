@@ -20,8 +20,8 @@ import libcst as cst
 from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.names import Namer
-from .analysis.types import ArrayType, Val
 from .codegen import emit, numba_module
+from .core.types import ArrayType, Val
 from .errors import VectorizeError
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction

@@ -21,7 +21,7 @@ from perturb import PerturbedNumPy, discrete_mismatches, source
 
 from fuzz.harness import load
 from vectorizer import VectorizeError, vectorize
-from vectorizer.analysis.types import FLOAT, INT, Val
+from vectorizer.core.types import FLOAT, INT, Val
 
 UNARY = ("math.exp({0} / 8.0)", "math.log(abs({0}) + 0.5)", "math.sqrt(abs({0}))", "math.sin({0})",
          "math.cos({0})", "math.tanh({0})", "math.atan({0})", "({0}) ** 2", "({0}) ** 3",

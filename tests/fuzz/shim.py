@@ -25,10 +25,12 @@ import math
 import numpy as np
 from oracle import same_value
 
-from vectorizer import rules, special, vecmath
+from vectorizer.backends.numba import vecmath
+from vectorizer.rules import scalar as rules
+from vectorizer.runtime.harness import special
 
 # The harness sets this while it checks the backends "numpy_vm" and "numba_vm" (vector_math=True):
-# the values are then those of vectorizer.vecmath (glibc's vector math), which the generated code
+# the values are then those of vectorizer.backends.numba.vecmath (glibc's vector math), which the generated code
 # calls instead of NumPy's (lanemath.py calls the same functions); a lane's value there depends on
 # its arguments alone, so one call models the batch.
 VECTOR_MATH = False
@@ -91,7 +93,7 @@ _log1 = _unary("log")
 
 
 def erf(x):
-    """NumPy has no erf: the NumPy backend's own (vectorizer/special.py)."""
+    """NumPy has no erf: the NumPy backend's own (vectorizer/runtime/special.py)."""
     r = math.erf(x)
     with np.errstate(all="ignore"):
         return _within_bound(r, float(_np("erf", special._vz_erf)(np.array([float(x)]))[0]))

@@ -11,9 +11,20 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .. import array_rules
+from ..core.types import (
+    BOOL,
+    FLOAT,
+    INT,
+    ArrayType,
+    TupleType,
+    Type,
+    Val,
+    elem,
+    numpy_promote,
+    rank,
+)
 from ..errors import VectorizeTypeError
-from .types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, elem, numpy_promote, rank
+from ..rules import arrays as array_rules
 
 SIZE_ATTRS = ("shape", "ndim", "size")
 

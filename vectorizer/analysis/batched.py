@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ..core.types import INT, ArrayType, TupleType, Type, Val, join
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
 from . import arrays
 from .exprs import BINOPS, COMPARES, INT64_MAX, UNOPS, ExpressionAnalysis  # noqa: F401 - re-exported
 from .liveness import writes
-from .types import INT, ArrayType, TupleType, Type, Val, join
 
 
 @dataclass(frozen=True)

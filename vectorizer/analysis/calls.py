@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from ..core.types import Val, type_of_python
 from ..errors import UnsupportedCallError, VectorizeError, VectorizeTypeError
 from ..frontend import fence
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
-from .types import Val, type_of_python
 
 
 class Callees:

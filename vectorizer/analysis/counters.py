@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .tree import walk
-from .types import INT
+from ..core.tree import walk
+from ..core.types import INT
 
 if TYPE_CHECKING:
-    from ..rules import Impl
+    from ..rules.scalar import Impl
 
 START_LIMIT = 2**32
 STEP_LIMIT = 2**16

@@ -31,13 +31,13 @@ from collections.abc import Callable
 import libcst as cst
 import numpy as np
 
-from .. import rules
+from ..core.tree import walk
+from ..core.types import FLOAT, Type
 from ..errors import VectorizeError
+from ..rules import scalar as rules
 from .batched import BINOPS, Facts
 from .liveness import reads, target_names
 from .signs import sign
-from .tree import walk
-from .types import FLOAT, Type
 
 CallName = Callable[[cst.Call], "str | None"]
 

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .. import rules
+from ..core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
+from ..rules import scalar as rules
 from . import arrays
-from .types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
 
 if TYPE_CHECKING:
     from .batched import Env
@@ -147,7 +147,7 @@ class ExpressionAnalysis:
         attr = node.attr.value
         base = node.value
         if isinstance(base, cst.Name) and self.ns.resolve(base.value).kind == "numpy" and base.value not in env:
-            from ..array_rules import NUMPY_CONSTANTS
+            from ..rules.arrays import NUMPY_CONSTANTS
 
             if attr not in NUMPY_CONSTANTS:
                 raise self.error(node, f"np.{attr} is not supported here", "use np.pi, np.e, np.inf or np.nan")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .tree import child_nodes, walk
+from ..core.tree import child_nodes, walk
 
 
 def reads(node: cst.CSTNode | None) -> set[str]:

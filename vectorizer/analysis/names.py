@@ -14,7 +14,7 @@ import builtins
 
 import libcst as cst
 
-from .tree import walk
+from ..core.tree import walk
 
 # Names generated code refers to at module level; a fresh name must never shadow them.
 RESERVED = frozenset({"np", "math"}) | frozenset(dir(builtins))

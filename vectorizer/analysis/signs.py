@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..rules import NONNEGATIVE_CALLS
+from ..rules.scalar import NONNEGATIVE_CALLS
 
 NONNEG, NONPOS = 1, -1
 CallName = Callable[[cst.Call], "str | None"]  # "math.exp", "abs"...; None for a user function

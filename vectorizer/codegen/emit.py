@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import functools
 
-from .. import __version__, special
-from ..analysis.types import ArrayType, TupleType, Val
+from .. import __version__
+from ..core.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
 from ..passes.numpy_fold import literal
+from ..runtime import special
 
 
 def signature(params: dict[str, Val]) -> str:
@@ -75,7 +76,7 @@ def runtime_helper(name: str) -> str:
 @functools.cache
 def exact_helper() -> str:
     """exactmath.py's `exact` as `_vz_exact` (NumPy and `math` only), for generated modules."""
-    from .. import exactmath
+    from ..runtime import exactmath
 
     with open(exactmath.__file__, encoding="utf-8") as file:
         text = file.read()
@@ -88,7 +89,7 @@ def exact_helper() -> str:
 def _runtime_lines() -> list[str]:
     """runtime.py's lines, read as text: inspect.getsource parses the whole file with `ast` to find
     a class, ~18 ms of the first transform that compacts a while loop."""
-    from .. import runtime
+    from ..runtime import harness as runtime
 
     with open(runtime.__file__, encoding="utf-8") as file:
         return file.read().splitlines()
@@ -98,8 +99,8 @@ def _runtime_lines() -> list[str]:
 IMPORTS = {
     "np": "import numpy as np",
     "math": "import math",
-    "_vz_vm": "from vectorizer import vecmath as _vz_vm",  # vector_math=True (passes/vector_math.py)
-    "_vz_lm": "from vectorizer import lanemath as _vz_lm",  # the Numba backend's (passes/lane_vector_math.py)
+    "_vz_vm": "from vectorizer.backends.numba import vecmath as _vz_vm",  # vector_math=True (passes/vector_math.py)
+    "_vz_lm": "from vectorizer.backends.numba import lanemath as _vz_lm",  # the Numba backend's (passes/lane_vector_math.py)
 }
 
 

@@ -140,7 +140,7 @@ class _Returns:
 
     def _numpy_array_call(self, attr: str, node: ast.Call) -> bool:
         """np.<f> of the batching-rule table: each returns one array (np.where: with 3 arguments)."""
-        from ..array_rules import ARRAY_CALLS
+        from ..rules.arrays import ARRAY_CALLS
 
         return f"np.{attr}" in ARRAY_CALLS and (attr != "where" or len(node.args) == 3)
 

@@ -18,14 +18,14 @@ import math
 
 import libcst as cst
 
-from ..analysis.tree import walk
-from ..array_rules import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
+from ..core.tree import walk
 from ..errors import (
     UnsupportedCallError,
     UnsupportedSyntaxError,
     VectorizeError,
     VectorizeErrorGroup,
 )
+from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from .namespace import SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
 

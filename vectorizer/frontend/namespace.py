@@ -17,7 +17,7 @@ import numbers
 import types
 from collections.abc import Callable
 
-from ..record import Record
+from ..core.record import Record
 from .source import FunctionSource, source_from_text, source_of
 
 # Builtins with an exact batched meaning (see rules.py).

@@ -10,8 +10,8 @@ import inspect
 import linecache
 import textwrap
 
+from ..core.record import Record
 from ..errors import SourceUnavailableError
-from ..record import Record
 
 
 class FunctionSource(Record):

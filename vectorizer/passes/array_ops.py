@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .. import array_rules
 from ..analysis.batched import BINOPS, COMPARES, UNOPS
-from ..analysis.types import BOOL, ArrayType, Val, rank
+from ..core.types import BOOL, ArrayType, Val, rank
+from ..rules import arrays as array_rules
 from .base import code, paren
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ import libcst as cst
 from ..analysis.batched import Facts, analyze
 from ..analysis.calls import Callees
 from ..analysis.names import Namer
-from ..analysis.tree import walk
-from ..analysis.types import BOOL, Val
+from ..core.tree import walk
+from ..core.types import BOOL, Val
 from ..frontend.namespace import Namespace
 
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.batched import Facts
-from ..analysis.tree import child_nodes
+from ..core.tree import child_nodes
 from .base import (
     Context,
     StatementTransformer,

@@ -34,8 +34,8 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, target_names, writes
-from ..analysis.tree import walk
-from ..analysis.types import BOOL, INT, Type, join
+from ..core.tree import walk
+from ..core.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
 
 

@@ -22,12 +22,13 @@ import ast
 
 import libcst as cst
 
-from .. import rules, special
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.counters import affine_parts, without_counter_checks
 from ..analysis.signs import sign
-from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
+from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ..errors import VectorizeError
+from ..rules import scalar as rules
+from ..runtime import special
 from . import lane_numpy
 from .base import Context, paren
 from .numpy_fold import literal, static_check

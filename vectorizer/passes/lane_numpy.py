@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .. import rules
-from ..analysis.types import BOOL, FLOAT, INT, Type
+from ..core.types import BOOL, FLOAT, INT, Type
 from ..errors import VectorizeError
+from ..rules import scalar as rules
 from .base import paren
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 
-from ..vecmath import FUNCTIONS
+from ..backends.numba.vecmath import FUNCTIONS
 from .vector_math import cheap_exponent, splice
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
@@ -100,7 +100,7 @@ def transform(sources: list[str], vector_math: bool) -> list[str]:
     trees = [ast.parse(src) for src in sources]
     if any(isinstance(node, ast.While | ast.For) for tree in trees for node in ast.walk(tree)):
         return sources
-    from .. import jit, vecmath
+    from ..backends.numba import jit, vecmath
 
     why = vecmath.unavailable()
     if why:

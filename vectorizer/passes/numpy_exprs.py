@@ -17,11 +17,11 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from .. import rules
 from ..analysis.batched import COMPARES, Facts
 from ..analysis.signs import sign
-from ..analysis.types import BOOL, ArrayType, TupleType, Type, Val
-from ..exactmath import exact_template
+from ..core.types import BOOL, ArrayType, TupleType, Type, Val
+from ..rules import scalar as rules
+from ..runtime.exactmath import exact_template
 from .base import Context, paren
 
 
@@ -80,7 +80,7 @@ class Expressions:
                mask: str | None, batched: bool) -> str:
         """`body if cond else orelse` with each side's flags masked by the lanes that pick it."""
         if isinstance(t, ArrayType):
-            from ..array_rules import Arg
+            from ..rules.arrays import Arg
 
             yes = Arg(self.lower(body, mask_and(mask, cond)), self.facts.val(body))
             no_mask = mask_and(mask, f"~{paren(cond)}" if batched else f"not {paren(cond)}")

@@ -17,7 +17,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
-from ..analysis.types import TupleType
+from ..core.types import TupleType
 from .base import Context
 
 _PY_BINOPS = {

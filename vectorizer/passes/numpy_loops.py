@@ -24,7 +24,7 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, writes
-from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
+from ..core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from .base import Context, body_of, code, paren
 
 NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}

@@ -38,7 +38,7 @@ import libcst as cst
 
 from ..analysis.batched import Facts
 from ..analysis.counters import counters, positive
-from ..analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
+from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
 from .base import Context, body_of, code, func_body, paren
 from .lane_exprs import LaneExpressions, is_number, scalar, static_false
 

@@ -38,15 +38,15 @@ import ast
 
 import libcst as cst
 
-from .. import rules
 from ..analysis.batched import BINOPS, UNOPS, Facts
 from ..analysis.counters import affine_parts, counters, positive, without_counter_checks
 from ..analysis.decisions import decided
 from ..analysis.guards import Guards
 from ..analysis.liveness import Liveness
-from ..analysis.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
+from ..core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
-from ..runtime import HEAVY_CALLS
+from ..rules import scalar as rules
+from ..runtime.harness import HEAVY_CALLS
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ..analysis.batched import Facts
-from ..analysis.types import Type
+from ..core.types import Type
 from .base import Context, StatementTransformer, assign, body_of, replace, walk
 
 # Calls that cost more than a select of their operand (NumPy: a C library call or a SIMD kernel).

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ast
 
-from ..vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS
+from ..backends.numba.vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS
 from .base import Context
 
 

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .. import array_rules
 from ..analysis.batched import Facts
 from ..analysis.liveness import Liveness, reads, writes
-from ..analysis.types import ArrayType, Type
+from ..core.types import ArrayType, Type
+from ..rules import arrays as array_rules
 from .base import Context, StatementTransformer, code, contains, expr, paren, stmt
 
 _SAFE_CALLS = ("np.",)  # NumPy ufuncs on elements never raise; math.* would (ValueError)

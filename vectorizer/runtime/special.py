@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .runtime import where as _vz_where  # generated modules carry their own copy
+from .harness import where as _vz_where  # generated modules carry their own copy
 
 # -- copied into generated modules from here ------------------------------------------------------
 _VZ_ERF_SMALL = (1.1283791670955126, -0.37612638903183754, 0.11283791670955123,

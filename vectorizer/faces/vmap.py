@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .api import VectorizedFunction, vectorize
-from .errors import VectorizeError, VectorizeValueError
+from ..api import VectorizedFunction, vectorize
+from ..errors import VectorizeError, VectorizeValueError
 
 Axis = int | None
 

@@ -111,7 +111,7 @@ def _homes(names: tuple[str, ...]) -> dict[str, None]:
 
 @functools.lru_cache(maxsize=1)
 def _environment() -> tuple[str, ...]:
-    from . import __version__
+    from .. import __version__
 
     return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"python={sys.version}",
             f"tag={sys.implementation.cache_tag}",

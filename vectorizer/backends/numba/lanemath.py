@@ -28,7 +28,7 @@ from .vecmath import FUNCTIONS, libmvec, unavailable
 
 _why = unavailable()
 if _why:
-    raise ImportError(f"vectorizer.lanemath: {_why}")
+    raise ImportError(f"vectorizer.backends.numba.lanemath: {_why}")
 
 globals().update(jit.vector_call_intrinsics(libmvec()[0], {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}))
 jit.force_vector_width("_vz_lm", __name__)

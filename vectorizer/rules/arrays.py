@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .analysis.types import (
+from ..core.types import (
     BOOL,
     FLOAT,
     INT,
@@ -56,7 +56,7 @@ from .analysis.types import (
     numpy_promote,
     rank,
 )
-from .errors import VectorizeTypeError
+from ..errors import VectorizeTypeError
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .api import VectorizedFunction
-from .errors import FallbackWarning, VectorizeError, user_stacklevel
+from ..api import VectorizedFunction
+from ..errors import FallbackWarning, VectorizeError, user_stacklevel
 
 _DIMS = re.compile(r"\(([^()]*)\)")
 

@@ -23,7 +23,7 @@ import threading
 import types
 from collections.abc import Callable
 
-from .frontend.namespace import ABSENT, Namespace
+from ..frontend.namespace import ABSENT, Namespace
 
 
 @functools.cache
@@ -42,7 +42,7 @@ def engine_fingerprint() -> str:
             if entry.is_dir() and entry.name != "__pycache__":
                 walk(entry.path, f"{prefix}{entry.name}/")
 
-    walk(os.path.dirname(os.path.abspath(__file__)), "")
+    walk(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")  # the whole package
     return "\n".join(parts)
 
 
@@ -223,7 +223,7 @@ class Generations:
         if self.new_values == self.WARN_AFTER:
             import warnings
 
-            from .errors import user_stacklevel
+            from ..errors import user_stacklevel
 
             warnings.warn(f"{self.func.__qualname__}: the module globals it reads ({', '.join(names) or '?'}) have "
                           f"taken {self.WARN_AFTER} new values; each new value generates (and caches) its code "

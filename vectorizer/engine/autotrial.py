@@ -61,8 +61,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import jit, runtime
-from .errors import VectorizeError
+from ..backends.numba import jit
+from ..errors import VectorizeError
+from ..runtime import harness as runtime
 
 EXPLORE_LANES = runtime.EXPLORE_LANES  # smaller calls keep the static choice (and the fast path)
 TRIAL_LANES = runtime.TRIAL_LANES  # the first call this large is split into pieces

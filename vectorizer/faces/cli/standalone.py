@@ -43,17 +43,19 @@ from pathlib import Path
 
 import libcst as cst
 
-from .. import __version__, runtime, special
-from ..analysis.types import Val, type_of_dtype
-from ..errors import VectorizeError
-from ..frontend import fence
-from ..frontend.namespace import Namespace
-from ..frontend.parse import parse_function
-from ..frontend.source import FunctionSource
-from ..options import Options
-from ..passes.numpy_fold import literal
-from ..pipeline import lower, lower_lanes
-from . import emit, numba_helpers
+from ... import __version__
+from ...codegen import emit, numba_helpers
+from ...core.types import Val, type_of_dtype
+from ...errors import VectorizeError
+from ...frontend import fence
+from ...frontend.namespace import Namespace
+from ...frontend.parse import parse_function
+from ...frontend.source import FunctionSource
+from ...options import Options
+from ...passes.numpy_fold import literal
+from ...pipeline import lower, lower_lanes
+from ...runtime import harness as runtime
+from ...runtime import special
 
 CHECKSUM_PREFIX = "# vectorizer-checksum: sha256:"
 _KIND = {"int": "i", "float": "f", "bool": "b"}
@@ -149,7 +151,7 @@ def _lower(parsed, namespace: Namespace, params: dict[str, Val], options: Option
     Numba lowering refuses the function."""
     backend = options.backend
     if backend == "auto":
-        from ..costmodel import choose
+        from ...engine.costmodel import choose
 
         backend = choose(parsed, namespace)
     if backend != "numba":

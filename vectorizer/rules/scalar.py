@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from math import isqrt
 
-from . import special
-from .analysis.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
-from .errors import VectorizeTypeError
+from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, arith
+from ..errors import VectorizeTypeError
+from ..runtime import special
 
 # Documented bound for Class B (libm-dependent) functions on the NumPy backend, in ulp per
 # operation; tests/test_rules.py measures every such rule against CPython's math module. 5, not

@@ -26,13 +26,21 @@ from importlib.machinery import ModuleSpec, SourceFileLoader
 from pathlib import Path
 from typing import Any
 
-from . import __version__, jit
-from .cache import _sha256  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
-from .errors import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError
-from .options import BACKENDS, disabled
+from .. import __version__
+from ..backends.numba import jit
+from ..core.cache import (
+    _sha256,  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
+)
+from ..errors import (
+    VectorizeError,
+    VectorizeInputError,
+    VectorizeOverflowError,
+    VectorizeValueError,
+)
+from ..options import BACKENDS, disabled
 
 SELECT_MODES = ("annotated", "marked", "all")
-TRANSFORM_SCHEMA = 1  # bump when the appended code or the selection rule changes
+TRANSFORM_SCHEMA = 2  # bump when the appended code or the selection rule changes
 _SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
 _NEVER = frozenset({"vectorizer", "numpy", "numba", "llvmlite", "libcst", *sys.stdlib_module_names})
 _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.import-hook] keys
@@ -133,7 +141,7 @@ def transform_source(text: str, tree: ast.Module, config: HookConfig) -> str | N
     if not eligible and not marked:
         return None
     options = config.options()
-    line = (f'__import__("vectorizer.importhook", fromlist=["_"])._install_dual('
+    line = (f'__import__("vectorizer.faces.importhook", fromlist=["_"])._install_dual('
             f"globals(), {eligible!r}, {marked!r}, {config.strict!r}{f', {options!r}' if options else ''})")
     return text + ("" if text.endswith("\n") else "\n") + line + "  # added by vectorizer's import hook\n"
 
@@ -322,7 +330,7 @@ def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: d
     if disabled():
         return
     try:
-        from .api import VectorizedFunction
+        from ..api import VectorizedFunction
 
         for name, line in eligible.items():
             obj = namespace.get(name)
@@ -350,7 +358,7 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
     """
     from numpy import ndarray
 
-    from .fingerprint import Generations, Refusals
+    from ..engine.fingerprint import Generations, Refusals
 
     refused = Refusals()  # None (the function) or a call's dtypes -> the globals then
 
@@ -358,7 +366,7 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
         vf = wrapper.vectorized
         if vf is None or (vf is False and not refused.hold(None)):
             try:
-                from .api import vectorize
+                from ..api import vectorize
 
                 vf = wrapper.vectorized = vectorize(scalar, fallback="error", **(options or {}))
             except VectorizeError:

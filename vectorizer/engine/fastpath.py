@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import runtime
-from .runtime import aliases, owns_memory
+from ..runtime import harness as runtime
+from ..runtime.harness import aliases, owns_memory
 
 if TYPE_CHECKING:
     from .fingerprint import Watch
@@ -121,7 +121,7 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
 
 def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
     """Re-run the flagged lanes with the scalar function, as `runtime.run` does for the general path."""
-    from .errors import VectorizeOverflowError, VectorizeValueError
+    from ..errors import VectorizeOverflowError, VectorizeValueError
 
     scalar = p.scalar
     code = scalar.__code__  # type: ignore[union-attr]

@@ -40,7 +40,7 @@ try:
 except ImportError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from .options import BACKENDS
+from ...options import BACKENDS
 
 ON_UNSUPPORTED = ("warn", "error", "ignore")
 DEFAULT_EXCLUDE = (

@@ -146,14 +146,14 @@ def _numba_loops() -> dict[str, object]:
     global _loops
     with _loading:
         if _loops is None:
-            from . import jit
+            from ..backends.numba import jit
 
             loops: dict[str, object] = {}
             if jit.available():
                 import numba
 
                 if not getattr(numba.config, "USING_SVML", False):
-                    from .cache import cache_key
+                    from ..core.cache import cache_key
 
                     text = numba_source()
                     loops = dict(jit.load(text, cache_key("exactmath", text), "KERNELS"))

@@ -23,7 +23,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import jit, runtime, special
+from ...runtime import harness as runtime
+from ...runtime import special
+from . import jit
 
 # NumPy's name (what generated code calls) -> (libmvec's name, arguments, the NumPy function)
 FUNCTIONS: dict[str, tuple[str, int, Callable]] = {
@@ -195,7 +197,7 @@ def unavailable() -> str:
 def _compile() -> dict[str, Callable]:
     import ctypes
 
-    from .cache import cache_key
+    from ...core.cache import cache_key
 
     why = unavailable()
     if why:

@@ -31,10 +31,10 @@ import functools
 
 import libcst as cst
 
-from .errors import VectorizeError
-from .frontend.namespace import Namespace, function_source
-from .frontend.parse import ParsedFunction, parse_function
-from .passes.lane_numpy import REFUSED  # NumPy functions on numbers the Numba backend refuses
+from ..errors import VectorizeError
+from ..frontend.namespace import Namespace, function_source
+from ..frontend.parse import ParsedFunction, parse_function
+from ..passes.lane_numpy import REFUSED  # NumPy functions on numbers the Numba backend refuses
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 

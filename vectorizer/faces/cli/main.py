@@ -25,7 +25,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from . import __version__, config
+from ... import __version__
+from ...errors import VectorizeError
+from ...options import BACKENDS, Options
+from . import config
 from .cliio import (
     GENERATED,
     Reporter,
@@ -38,9 +41,7 @@ from .cliio import (
     syntax_error_text,
     unified_diff,
 )
-from .codegen.standalone import checksum_ok, generate_module, selected_functions
-from .errors import VectorizeError
-from .options import BACKENDS, Options
+from .standalone import checksum_ok, generate_module, selected_functions
 
 EXIT_CODES = """exit codes:
   0    nothing to change, or changes written (without --exit-non-zero-on-change)
@@ -278,7 +279,7 @@ def _show(args: argparse.Namespace, report: Reporter) -> int:
 
 
 def _cache(args: argparse.Namespace, report: Reporter) -> int:
-    from .cache import default_cache
+    from ...core.cache import default_cache
 
     cache = default_cache()
     if args.action == "dir":

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import cache
-from .errors import user_stacklevel
+from ...core import cache
+from ...errors import user_stacklevel
 
 _warned: set[str] = set()
 

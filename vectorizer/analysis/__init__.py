@@ -1,0 +1,1 @@
+"""Analyses of the parsed function (batched vs uniform, liveness, guards...): side tables by node."""

@@ -1,0 +1,1 @@
+"""Backends that compile generated code; each imports its compiler lazily."""

@@ -1,0 +1,1 @@
+"""In-process execution: fast path, backend choice (auto trial, cost model), fingerprints."""

@@ -1,0 +1,1 @@
+"""The `vectorizer` command (main.py: `main(argv) -> int`), its config, I/O and module writer."""

@@ -1,0 +1,1 @@
+"""Reading a function: source, parse (libcst), fence (the allowlist), namespace, arity."""

@@ -1,0 +1,1 @@
+"""Operation tables: scalar.py (numbers: lowerings and when they raise), arrays.py (per-example arrays)."""
