@@ -74,7 +74,7 @@ def check(count: int) -> int:
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
     from vectorizer.rules import scalar as rules
-    from vectorizer.runtime.harness import special
+    from vectorizer.runtime import special
 
     rng = np.random.default_rng(20261130)
     xs = np.concatenate([rng.uniform(-7.0, 7.0, count), rng.uniform(-0.6, 0.6, count), rng.uniform(0.4, 27.3, count),

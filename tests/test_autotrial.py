@@ -17,7 +17,7 @@ from oracle import check
 
 from vectorizer import vectorize
 from vectorizer.engine import autotrial, fastpath
-from vectorizer.runtime.harness import harness as runtime
+from vectorizer.runtime import harness as runtime
 
 pytestmark = pytest.mark.numba
 LARGE = autotrial.TRIAL_LANES

@@ -283,7 +283,7 @@ def test_exceptions_follow_the_loop_on_hypothesis_batches(xs):
 
 def test_first_failing_lane_wins_across_chunks():
     """Lanes run in chunks of runtime.CHUNK on threads: the lowest failing lane still wins."""
-    from vectorizer.runtime.harness import harness as runtime
+    from vectorizer.runtime import harness as runtime
 
     chunk = runtime.CHUNK
     vf = vec(C.ex1, "numpy")
@@ -302,7 +302,7 @@ def test_mid_size_batches_split_per_thread_keep_lane_order(monkeypatch):
     """From runtime.PARALLEL_MIN_LANES_LIGHT (ex1 calls no libm-class function) a batch runs as
     one chunk per thread (two here): the first failing lane wins whichever chunk it is in, and a
     clean batch gives the unchunked values."""
-    from vectorizer.runtime.harness import harness as runtime
+    from vectorizer.runtime import harness as runtime
 
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
     size = runtime.PARALLEL_MIN_LANES_LIGHT + 1001
@@ -697,7 +697,7 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
 def test_kernels_calling_libm_split_across_threads_earlier():
     """runtime.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
     PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT."""
-    from vectorizer.runtime.harness import harness as runtime
+    from vectorizer.runtime import harness as runtime
 
     def light(x: float) -> float:
         return x * 2.0 if x > 0 else -x
@@ -723,7 +723,7 @@ def test_kernels_calling_libm_split_across_threads_earlier():
 def test_masked_loop_kernels_take_larger_chunks():
     """runtime.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
     iteration's Python-level cost is paid per chunk), straight-line kernels in CHUNK-lane ones."""
-    from vectorizer.runtime.harness import harness as runtime
+    from vectorizer.runtime import harness as runtime
 
     def count(x: float) -> int:
         n = 0

@@ -186,7 +186,7 @@ def test_runtime_helpers_are_copied_whole(name):
     import inspect
 
     from vectorizer.codegen import emit
-    from vectorizer.runtime.harness import harness as runtime
+    from vectorizer.runtime import harness as runtime
 
     expected = inspect.getsource(getattr(runtime, name)).rstrip().replace(f" {name}", f" _vz_{name}", 1)
     copied = emit.runtime_helper(name)

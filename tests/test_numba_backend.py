@@ -31,7 +31,7 @@ from strategies import floats, ints
 
 from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
 from vectorizer.rules import scalar as rules
-from vectorizer.runtime.harness import harness as runtime
+from vectorizer.runtime import harness as runtime
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 

@@ -181,7 +181,7 @@ def test_affine_range_is_exact():
 def test_erf_and_erfc_approximations_stay_within_the_bound_everywhere():
     """vectorizer/runtime/special.py on every part of its tables and the edges between them (the DOMAINS
     test samples uniformly), against math.erf/erfc; the subnormal range is flagged instead."""
-    from vectorizer.runtime.harness import special
+    from vectorizer.runtime import special
 
     rng = np.random.default_rng(7)
     edges = np.array([2.0**e * (1 + j / 4) for e in range(-1, 5) for j in range(4)] + [0.5, 26.5, 27.3])

@@ -27,7 +27,7 @@ from oracle import same_value
 
 from vectorizer.backends.numba import vecmath
 from vectorizer.rules import scalar as rules
-from vectorizer.runtime.harness import special
+from vectorizer.runtime import special
 
 # The harness sets this while it checks the backends "numpy_vm" and "numba_vm" (vector_math=True):
 # the values are then those of vectorizer.backends.numba.vecmath (glibc's vector math), which the generated code
