@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """Time long-tailed while loops and the re-run of flagged lanes: NumPy backend vs Python loop.
 
-The tests check the mechanism (`tests/test_long_tails.py`: the batched loop stops early and
-hands its last lanes to the scalar function; `tests/test_patch.py`: flagged lanes are re-run in
+The tests check the mechanism (`tests/runtime/test_long_tails.py`: the batched loop stops early and
+hands its last lanes to the scalar function; `tests/runtime/test_patch.py`: flagged lanes are re-run in
 blocks, one scalar call a lane); this script measures what it costs, side by side in one run:
 
     long tails    vectorize(f, backend="numpy")(*args) against [f(*lane) for lane in lanes],
@@ -86,7 +86,7 @@ def pwf(x: float, y: float) -> float:
 
 
 def tail_cases() -> dict[str, tuple[Callable, tuple]]:
-    """tests/test_long_tails.py's batches: a few lanes of each loop for 1e4-2e5 iterations."""
+    """tests/runtime/test_long_tails.py's batches: a few lanes of each loop for 1e4-2e5 iterations."""
     rng = np.random.default_rng(20261203)
     n = 3000
     gcd_a = rng.integers(1, 3000, n)

@@ -1,7 +1,7 @@
 """Per-example functions for the vmap and numpy.vectorize tests, written as a scientist would.
 
 Each function takes one example's arrays (and numbers) and returns a number, an array or a tuple;
-`tests/test_vmap.py` maps them over a batch with `vectorizer.vmap` and compares with a Python
+`tests/faces/test_vmap.py` maps them over a batch with `vectorizer.vmap` and compares with a Python
 loop over the examples. Values read out of arrays are NumPy scalars, so NumPy's arithmetic rules
 apply inside (x[i] / 0.0 is inf with a warning, not a ZeroDivisionError).
 

@@ -14,8 +14,8 @@ as `s` when uniform. A rule gives the result type of a call and its batched form
                   sizes must be the same for every lane; the result is a fresh array, uniform
                   unless its fill value is per-lane
 
-What the contractions guarantee (measured against per-example calls: tests/test_vmap_rules.py,
-and the exact cases of tests/test_vmap.py):
+What the contractions guarantee (measured against per-example calls: tests/faces/test_vmap_rules.py,
+and the exact cases of tests/faces/test_vmap.py):
 
 * `np.outer` is `a[:, :, None] * b[:, None, :]`: the very products NumPy computes, exact.
 * `np.dot`, `np.matmul` / `@`, `np.inner` and `np.linalg.norm` (sqrt of x.ravel() dot itself,

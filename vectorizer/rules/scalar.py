@@ -29,7 +29,7 @@ from ..errors import VectorizeTypeError
 from ..runtime import special
 
 # Documented bound for Class B (libm-dependent) functions on the NumPy backend, in ulp per
-# operation; tests/test_rules.py measures every such rule against CPython's math module. 5, not
+# operation; tests/rules/test_rules.py measures every such rule against CPython's math module. 5, not
 # 4: special.py's erfc is 5 ulp from glibc's on 1 of 800,017 inputs (x = 1.1741338299996613,
 # where glibc's own erfc is 1.7 units of 2**-52 above the true value and ours 1.5 below).
 ULP_BOUND = 5
@@ -140,7 +140,7 @@ def _const_overflow(op: str, va: Val, vb: Val) -> str | None:
 
 def affine_range(c: int, d: int) -> tuple[int, int]:
     """The ints x for which both c*x and c*x + d fit in int64: `c*x + d` needs one range test.
-    (ceil(a/b) is -((-a) // b) for either sign of b; tests/test_rules.py checks it exhaustively.)"""
+    (ceil(a/b) is -((-a) // b) for either sign of b; tests/rules/test_rules.py checks it exhaustively.)"""
     lo, hi = -(2**63), 2**63 - 1
     low, high = max(lo, lo - d), min(hi, hi - d)
     if c > 0:
@@ -229,7 +229,7 @@ def _power(a: Type, b: Type, va: Val, vb: Val) -> Impl:
 def _power_expr(vb: Val, x: str, y: str) -> str:
     """np.power, or runtime.power (`_vz_power`) where the exponent may be 0.5 for every element (a
     float that is not a constant other than 0.5): NumPy's fast path there is not C's pow.
-    tests/test_rules.py pins NumPy's other scalar exponents to C's pow."""
+    tests/rules/test_rules.py pins NumPy's other scalar exponents to C's pow."""
     if vb.type.is_intlike or (vb.const is not None and vb.const != 0.5):
         return f"np.power({x}, {y}, dtype=np.float64)"
     return f"_vz_power({x}, {y})"

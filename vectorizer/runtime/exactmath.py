@@ -114,7 +114,7 @@ def _math_name(node: ast.Call) -> str | None:
 # CPython's math calls libm for these (after special cases that give libm's values wherever it does
 # not raise), so a compiled loop over the same libm is bit-identical and ~10x cheaper than a Python
 # call a lane. hypot, gamma, lgamma are CPython's own algorithms, and cbrt and exp2 not in every
-# Numba: those stay on `exact`. tests/test_exact_decisions.py compares both with math.
+# Numba: those stay on `exact`. tests/contract/test_exact_decisions.py compares both with math.
 NUMBA_FUNCTIONS = {"exp": 1, "expm1": 1, "log": 1, "log2": 1, "log10": 1, "log1p": 1, "sin": 1, "cos": 1,
                    "tan": 1, "asin": 1, "acos": 1, "atan": 1, "sinh": 1, "cosh": 1, "tanh": 1, "asinh": 1,
                    "acosh": 1, "atanh": 1, "erf": 1, "erfc": 1, "atan2": 2, "pow": 2}

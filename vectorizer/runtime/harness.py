@@ -185,7 +185,7 @@ def power(x, y):
     at -0.0 and NaN at -inf, where pow (and Python) give 0.0 and inf. sqrt(|x|) keeps the speed
     (sqrt is correctly rounded; glibc's pow is at times 1 ulp from it, within the bound) and
     pow's values there; a negative base's lane is flagged anyway (a complex result, or math.pow's
-    domain error). NumPy's other scalar exponents give C's pow (tests/test_rules.py)."""
+    domain error). NumPy's other scalar exponents give C's pow (tests/rules/test_rules.py)."""
     if np.ndim(y) == 0 and y == 0.5:
         return np.sqrt(np.abs(x), dtype=np.float64)
     return np.power(x, y, dtype=np.float64)

@@ -174,7 +174,7 @@ HELPERS = ("_vz_erf", "_vz_erfc")
 
 
 def erfc_subnormal(x: np.ndarray) -> np.ndarray:
-    return (x > 26.5) & (x < 27.3)  # ERFC_SUBNORMAL (tests/test_rules.py checks they agree)
+    return (x > 26.5) & (x < 27.3)  # ERFC_SUBNORMAL (tests/rules/test_rules.py checks they agree)
 
 
 @functools.cache

@@ -4,7 +4,7 @@ Generated code calls `_vz_vm.exp(x)` where it would call `np.exp(x)` (passes/vec
 Each function here takes what the NumPy call takes and returns a float64 array of x's shape:
 four lanes a call to glibc's AVX2 `_ZGVdN4v_exp`, from a loop compiled by Numba, 2-10x less time
 a lane than NumPy's scalar libm loop on CPUs without AVX-512 (scripts/probe_libmvec.py). The
-values stay within `rules.ULP_BOUND` of CPython's (tests/test_vecmath.py); they are not always
+values stay within `rules.ULP_BOUND` of CPython's (tests/backends/test_vecmath.py); they are not always
 the same bits. Every value gets the vector function's, the last few lanes included (they run
 padded to four) and a single number (a value uniform across lanes) too: a lane's value depends
 on its arguments alone, not on the batch size or on what else is batched.

@@ -38,7 +38,7 @@ from strategies import SPECIAL_FLOATS
 
 from vectorizer import FallbackWarning, VectorizeError, VectorizeValueError, vmap
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "bench.py"
 STATUSES = {"ok", "skipped", "refused", "mismatch", "error"}
 VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize", "jax",

@@ -8,8 +8,9 @@ None, a tuple where a number was, a deleted name) falls back visibly (FallbackWa
 VectorizeError with fallback="error"; under the hook: the original function, as without the
 hook), and the engine takes the function again once the value is a number again.
 
-`python tests/test_global_freshness.py [numpy|numba]` prints the dispatch cost of a call of 1e3
-lanes (median of many calls) for a function that reads globals and one that reads none.
+`PYTHONPATH=.:tests python tests/contract/test_global_freshness.py [numpy|numba]` (from the checkout;
+tests/ for the oracle) prints the dispatch cost of a call of 1e3 lanes (median of many calls) for a
+function that reads globals and one that reads none.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ X = np.array([-2.5, -0.0, 0.0, 0.3, 1.0, 7.0, 1e308, 5e-324, np.inf, -np.inf, np
 N = np.array([0, 1, -3, 2**40, 2**60, -(2**61)])  # 2**60 * 2**STEPS leaves int64 from STEPS = 3
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 ROOT = Path(vectorizer.__file__).resolve().parent.parent  # the vectorizer under test
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/: the oracle
 
 
 def load(tmp_path: Path, name: str):

@@ -5,7 +5,7 @@ fixtures/<case>/input.py starts with `# vectorize: name(x: float[], n: int)` nam
 and the specialization ([] = batched, otherwise uniform), optionally `ints=lo..hi` to bound the
 ints the differential test draws. The expected output is fixtures/<case>/expected.py (generated
 module) or fixtures/<case>/expected.txt (the error for a refused function).
-Regenerate with `python -m pytest tests/test_golden.py --update-goldens` and review the diff.
+Regenerate with `python -m pytest tests/contract/test_golden.py --update-goldens` and review the diff.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from vectorizer.core.types import ArrayType, Val, type_of_dtype
 from vectorizer.options import Options
 from vectorizer.pipeline import lower
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(d.name for d in FIXTURES.iterdir() if (d / "input.py").exists())
 HEADER = re.compile(r"# vectorize: (\w+)\((.*?)\)(?:\s+ints=(-?\d+)\.\.(-?\d+))?(\s+reassociate)?\s*$")
 PARAM = re.compile(r"(\w+)\s*:\s*(float|int|bool)(\([\d,\s]*\))?(\[\])?")
@@ -68,9 +68,9 @@ def test_golden(case, request):
         for stale in ("expected.py", "expected.txt"):
             (FIXTURES / case / stale).unlink(missing_ok=True)
         expected.write_text(text)
-    assert expected.exists(), f"missing {expected}: run pytest tests/test_golden.py --update-goldens"
+    assert expected.exists(), f"missing {expected}: run pytest tests/contract/test_golden.py --update-goldens"
     assert text == expected.read_text(), (
-        f"generated code for {case} changed; review, then run `python -m pytest tests/test_golden.py --update-goldens`")
+        f"generated code for {case} changed; review, then run `python -m pytest tests/contract/test_golden.py --update-goldens`")
     if name == "expected.py":
         compile(text, str(expected), "exec")
 

@@ -22,7 +22,7 @@ import yaml
 
 from vectorizer.faces.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 SOURCE = textwrap.dedent('''\
     import math

@@ -2,7 +2,7 @@
 to glibc's libmvec (vectorizer/backends/numba/lanemath.py, passes/lane_vector_math.py).
 
 The oracle is the scalar function, lane by lane, within rules.ULP_BOUND for each libm call (as
-for the NumPy backend's vector math, tests/test_vecmath.py, which measures every function).
+for the NumPy backend's vector math, tests/backends/test_vecmath.py, which measures every function).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from vectorizer.backends.numba import jit, vecmath
 from vectorizer.passes import lane_vector_math
 from vectorizer.rules import scalar as rules
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/: backends/test_lanemath.py for a child
 
 
 def needs_numba_and_libmvec():
@@ -173,7 +173,7 @@ import math, sys
 import numpy as np
 import numba
 sys.path.insert(0, {tests!r})
-from test_lanemath import priced
+from backends.test_lanemath import priced
 from vectorizer import vectorize
 vf = vectorize(priced, backend="numba", vector_math=True)
 vf(np.full(30_000, 100.0), np.full(30_000, 90.0), np.full(30_000, 0.3), np.full(30_000, 1.0))

@@ -14,10 +14,11 @@ import warnings
 import numpy as np
 import pytest
 import vmap_cases as C
-from test_vmap import assert_same, loop_vmap, run_both
 
 import vectorizer.runtime.harness
 from vectorizer import FallbackWarning, VectorizeError, vmap
+
+from .test_vmap import assert_same, loop_vmap, run_both
 
 # --------------------------------------------------------------------------------------------
 # Loops over the rows of a per-example matrix (a[i] is a row, not an element)

@@ -848,7 +848,7 @@ import conftest  # installs the same blocker as .ci/run's second run (VECTORIZER
 import numpy as np
 import vectorizer
 from vectorizer import VectorizeError, vectorize
-from test_numba_backend import mul, staged
+from backends.test_numba_backend import mul, staged
 assert importlib.util.find_spec("numba") is None
 try:
     import numba
@@ -876,7 +876,7 @@ print("OK")
 
 
 def test_package_works_without_numba(tmp_path):
-    tests = str(Path(__file__).parent)
+    tests = str(Path(__file__).resolve().parents[1])  # tests/: conftest, backends/
     env = {**os.environ, "VECTORIZER_BLOCK_NUMBA": "1", "VECTORIZER_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(NO_NUMBA_SCRIPT.format(tests=tests))],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)

@@ -3,7 +3,7 @@
 The module is imported in a subprocess that can import NumPy but NOT vectorizer, however it is
 installed (tests/isolation.py: `python -I -S` with a sys.path of the module's directory and one
 that holds NumPy alone), and its results, exceptions included, are compared with the decorator's
-in this process. tests/test_generated_large.py runs generated modules on a million lanes.
+in this process. tests/codegen/test_generated_large.py runs generated modules on a million lanes.
 """
 
 from __future__ import annotations

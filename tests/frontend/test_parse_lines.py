@@ -20,7 +20,7 @@ from vectorizer.frontend.lines import statement_lines
 from vectorizer.frontend.parse import parse_function
 from vectorizer.frontend.source import source_from_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STATEMENTS = (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.If, cst.While, cst.For, cst.Try, cst.With,
               cst.FunctionDef, cst.ClassDef)
 

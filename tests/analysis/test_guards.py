@@ -71,7 +71,7 @@ def test_what_is_ruled_out():
 
 
 def _bench_kernels():
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "scripts"))
     try:
         import bench_kernels

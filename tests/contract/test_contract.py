@@ -40,7 +40,7 @@ from vectorizer.pipeline import lower, lower_lanes
 from vectorizer.rules import scalar as rules
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/: kernels, contract_cases
 
 
 def vec(func, backend: str):

@@ -108,7 +108,7 @@ import conftest  # hides numba and llvmlite, as .ci/run's second run does
 import numpy as np
 from vectorizer import vectorize
 from vectorizer.backends.numba.jit import JitWarning
-from test_vecmath import piecewise
+from backends.test_vecmath import piecewise
 x, y = np.linspace(-5.0, 80.0, 5000), np.linspace(3.0, -2.0, 5000)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -124,7 +124,7 @@ print("OK")
 
 def test_without_numba_numpy_functions_run_after_one_warning(tmp_path):
     env = {**os.environ, "VECTORIZER_BLOCK_NUMBA": "1", "VECTORIZER_CACHE_DIR": str(tmp_path / "cache")}
-    script = textwrap.dedent(NO_NUMBA_SCRIPT.format(tests=str(Path(__file__).parent)))
+    script = textwrap.dedent(NO_NUMBA_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1])))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
                           timeout=120)
     assert done.returncode == 0, done.stderr

@@ -1,7 +1,7 @@
 """The import hook, end to end: a real package written to a temp dir, imported by fresh
 interpreters (`python -c`) with the hook on, and compared with the same package imported plainly.
 
-`python tests/test_importhook.py` prints the measured import overhead (plain vs hooked cold vs
+`python tests/faces/test_importhook.py` prints the measured import overhead (plain vs hooked cold vs
 hooked warm, 20 functions) and the per-call overhead of the scalar path.
 """
 
@@ -131,7 +131,7 @@ def pkg(tmp_path: Path) -> Path:
 def run(code: str, root: Path, env: dict[str, str] | None = None, cwd: Path | None = None):
     """Run `code` in a fresh interpreter with `root` on the path; return its last stdout line as JSON."""
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE")}
-    checkout = str(Path(__file__).resolve().parent.parent)  # the vectorizer under test, not an installed one
+    checkout = str(Path(__file__).resolve().parents[2])  # the vectorizer under test, not an installed one
     environ.update({"PYTHONPATH": os.pathsep.join([str(root), checkout]), **(env or {})})
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd or root, env=environ,
                           capture_output=True, text=True, timeout=120)
@@ -332,7 +332,7 @@ def test_backend_and_vector_math_reach_the_functions_the_hook_vectorizes(pkg: Pa
 
 
 def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:
-    tests = str(Path(__file__).parent)
+    tests = str(Path(__file__).resolve().parents[1])  # tests/: conftest
     out = run(f'''
         import json, sys
         sys.path.insert(0, {tests!r})
@@ -554,7 +554,7 @@ def measure_import_overhead(root: Path, repeat: int) -> dict[str, float]:
 
 def test_import_overhead_20_functions(tmp_path: Path) -> None:
     """The measurement runs (cold and warm, hooked and plain imports all work); its figures are
-    printed by `python tests/test_importhook.py` and quoted, never asserted: tests do not time."""
+    printed by `python tests/faces/test_importhook.py` and quoted, never asserted: tests do not time."""
     ms = measure_import_overhead(tmp_path, repeat=2)
     assert set(ms) == {"plain_cold", "plain_warm", "hooked_cold", "hooked_warm"}
     assert all(v > 0 for v in ms.values())
