@@ -94,12 +94,11 @@ def _annotations(tree: ast.AST) -> set[int]:
 def reads(module: str, name: str) -> set[str]:
     """The global names a helper's copy reads, itself left out (for checking the tables)."""
     lines, found = _definitions(module)
-    node = found[name]
-    tree = ast.parse("\n".join(lines[node.lineno - 1:node.end_lineno]))
+    tree = found[name]
     dropped = _annotations(tree)
     out = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in dropped}
     out |= {g for n in ast.walk(tree) if isinstance(n, ast.Global) for g in n.names}
-    return out - {name}
+    return out - {name}  # an assignment's target is its own name
 
 
 @functools.cache
@@ -108,8 +107,9 @@ def helper_source(module: str, name: str, deps: tuple[str, ...]) -> str:
     lines, found = _definitions(module)
     if name not in found:
         raise KeyError(f"{module} defines no top-level {name!r}")
-    node = found[name]
-    snippet = lines[node.lineno - 1:node.end_lineno]
+    top = found[name]  # its positions count the module's lines: `at` makes them the snippet's
+    first = top.lineno
+    snippet = lines[first - 1:top.end_lineno]
     text = "\n".join(snippet)
     renames = {n: emitted(n) for n in (name, *deps)} | {emitted(n): emitted(n) for n in deps}
     starts = [0]
@@ -117,11 +117,10 @@ def helper_source(module: str, name: str, deps: tuple[str, ...]) -> str:
         starts.append(starts[-1] + len(line) + 1)
 
     def at(lineno: int, col: int) -> int:  # ast columns count UTF-8 bytes
-        return starts[lineno - 1] + len(snippet[lineno - 1].encode()[:col].decode())
+        return starts[lineno - first] + len(snippet[lineno - first].encode()[:col].decode())
 
     edits: list[tuple[int, int, str]] = []
-    tree = ast.parse(text)
-    top = tree.body[0]
+    tree = top
     if isinstance(top, ast.FunctionDef | ast.ClassDef):
         keyword = "def " if isinstance(top, ast.FunctionDef) else "class "
         start = text.index(keyword + name) + len(keyword)
