@@ -66,8 +66,16 @@ def closure(names: Iterable[str], table: Table) -> list[str]:
 
 def carry(names: Iterable[str], table: Table) -> str:
     """The source of the helpers `names` call (see `closure`), "" if none."""
-    keys = closure(names, table)
-    return "\n\n\n".join(helper_source(table[k][0].__name__, k, table[k][1]) for k in keys)
+    previous_constant = False
+    out = ""
+    for k in closure(names, table):
+        module, deps = table[k]
+        constant = isinstance(_definitions(module.__name__)[1][k], ast.Assign)
+        # Constants in a row share a block; definitions stand two blank lines apart.
+        sep = "\n" if constant and previous_constant else "\n\n\n"
+        out += (sep if out else "") + helper_source(module.__name__, k, deps)
+        previous_constant = constant
+    return out
 
 
 @functools.cache
