@@ -214,7 +214,7 @@ SETTLE_CALLS = 8  # a size class decides within six calls (README, autotrial.py)
 def _decided(vf: Any, lanes: int) -> bool:
     """auto has decided at the size of its last call, or never measures it: a call below
     EXPLORE_LANES, or a function the static choice put on NumPy (no trial, last run on NumPy)."""
-    from vectorizer.runtime.harness import EXPLORE_LANES
+    from vectorizer.engine.chunks import EXPLORE_LANES
 
     trial = vf.auto_trial
     if lanes < EXPLORE_LANES or (trial is None and vf.backend == "numpy"):

@@ -2,7 +2,7 @@
 """Time long-tailed while loops and the re-run of flagged lanes: NumPy backend vs Python loop.
 
 The tests check the mechanism (`tests/runtime/test_long_tails.py`: the batched loop stops early and
-hands its last lanes to the scalar function; `tests/runtime/test_patch.py`: flagged lanes are re-run in
+hands its last lanes to the scalar function; `tests/engine/test_patch.py`: flagged lanes are re-run in
 blocks, one scalar call a lane); this script measures what it costs, side by side in one run:
 
     long tails    vectorize(f, backend="numpy")(*args) against [f(*lane) for lane in lanes],

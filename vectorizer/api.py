@@ -25,8 +25,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath
+from .engine import execute, fastpath
+from .engine.batch import Batch, UnknownResultError, per_element
+from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
+from .engine.inputs import InputError, canonical
+from .engine.patch import LaneOverflowError, LaneValueError, kernel_failed
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -38,7 +42,6 @@ from .errors import (
 from .frontend.namespace import Namespace
 from .frontend.source import source_of
 from .options import Options, disabled
-from .runtime import harness as runtime
 
 if TYPE_CHECKING:
     from .engine.autotrial import Trial
@@ -157,9 +160,9 @@ class VectorizedFunction:
                                  "needs one value (or array) per named parameter",
                                  hint="give each argument its own parameter")
         try:
-            arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
-            batch = runtime.Batch(self._names, arrays, example_ndims)
-        except runtime.InputError as exc:
+            arrays = [canonical(n, v) for n, v in zip(self._names, values)]
+            batch = Batch(self._names, arrays, example_ndims)
+        except InputError as exc:
             raise VectorizeInputError(str(exc)) from None
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
@@ -174,7 +177,7 @@ class VectorizedFunction:
             return self._per_element(batch)
         used = kernel.backend
         try:
-            if batch.size >= runtime.EXPLORE_LANES and key in gen.races:
+            if batch.size >= EXPLORE_LANES and key in gen.races:
                 result, used = self._race(gen, key, kernel, batch)
             else:
                 result = self._run(kernel, batch)
@@ -190,7 +193,7 @@ class VectorizedFunction:
             gen.kernels[key] = kernel = kernel.with_fn(fn)
             return self._run(kernel, batch)
         except Exception as exc:
-            if not runtime.kernel_failed(exc):
+            if not kernel_failed(exc):
                 raise  # the scalar function's own exception, from the first failing lane
             gen.kernels[key] = error = _engine_bug("running the code generated for", self.scalar, exc)
             if self.options.fallback == "error":
@@ -204,13 +207,13 @@ class VectorizedFunction:
         numpy_backend = kernel.backend == "numpy"
         self._fast = None
         if not example_ndims and self._last_backend == kernel.backend:
-            limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
+            limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
                 else self._numba_short_path(gen, key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
                                        limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
         return result
 
-    def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
+    def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:
         """backend="auto" chose Numba without seeing data: time both backends on calls like this one
         until one wins at their size (autotrial.py)."""
         race = gen.races[key]
@@ -241,35 +244,35 @@ class VectorizedFunction:
             return sys.maxsize, (1, 0)
         race = gen.races[key]
         if race is None:
-            return runtime.EXPLORE_LANES - 1, (1, 0)
+            return EXPLORE_LANES - 1, (1, 0)
         return race.fast_limit(), race.numba_window(size)
 
     @property
     def auto_trial(self) -> Trial | None:
-        """backend="auto": what calls of at least `runtime.EXPLORE_LANES` lanes measured for the
+        """backend="auto": what calls of at least `EXPLORE_LANES` lanes measured for the
         last specialization used, at the size of its last such call (time a lane on each backend,
         and the backend chosen there, None while still measuring), else None."""
         race = self._generations.current().races.get(self._last) if self._last is not None else None
         return race.last if race is not None else None
 
-    def _run(self, kernel: Kernel, batch: runtime.Batch) -> Any:
+    def _run(self, kernel: Kernel, batch: Batch) -> Any:
         try:
-            return runtime.run(kernel.fn, self.scalar, batch, kernel.result_types, kernel.returns_tuple,
+            return execute.run(kernel.fn, self.scalar, batch, kernel.result_types, kernel.returns_tuple,
                                self.scalar.__qualname__,
                                chunked=kernel.backend == "numpy")  # Numba's prange splits the batch itself
-        except runtime.LaneOverflowError as exc:
+        except LaneOverflowError as exc:
             raise VectorizeOverflowError(str(exc)) from None
-        except runtime.LaneValueError as exc:
+        except LaneValueError as exc:
             raise VectorizeValueError(str(exc)) from None
 
-    def _per_element(self, batch: runtime.Batch) -> Any:
+    def _per_element(self, batch: Batch) -> Any:
         """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
         structure = self._result_structure() if batch.size == 0 else None
         try:
-            return runtime.per_element(self.scalar, batch, structure)
-        except runtime.LaneOverflowError as exc:
+            return per_element(self.scalar, batch, structure)
+        except LaneOverflowError as exc:
             raise VectorizeOverflowError(str(exc)) from None
-        except (runtime.LaneValueError, runtime.UnknownResultError) as exc:
+        except (LaneValueError, UnknownResultError) as exc:
             raise VectorizeValueError(str(exc)) from None
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
@@ -356,7 +359,7 @@ class VectorizedFunction:
         namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
         exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
         if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
-            from .runtime.exactmath import fast_exact
+            from .backends.numba.exactloops import fast_exact
 
             namespace["_vz_exact"] = fast_exact
         return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)

@@ -30,8 +30,8 @@ from oracle import check
 from strategies import floats, ints
 
 from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
+from vectorizer.engine import chunks
 from vectorizer.rules import scalar as rules
-from vectorizer.runtime import harness as runtime
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -579,7 +579,7 @@ def test_break_whose_test_is_uniform_on_the_first_iteration(backend):
 
 # -- large batches: the parallel driver, first failing lane in C order --------------------------
 # Above PARALLEL_MIN_LANES (Numba's prange driver) and 2 * CHUNK (NumPy's threaded chunks); rows of 250.
-N_LARGE = 250 * max(200, 2 * runtime.CHUNK // 250 + 20)
+N_LARGE = 250 * max(200, 2 * chunks.CHUNK // 250 + 20)
 FAILURES = {  # lane -> (x, k): the scalar function raises on each of these lanes
     "raise": (1.5, 1),
     "zero": (0.0, 2),

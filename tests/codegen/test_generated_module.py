@@ -179,20 +179,62 @@ def test_generated_module_runs_without_vectorizer_and_matches_the_decorator(gene
         np.testing.assert_array_equal(out.reshape(-1), loop, err_msg=name)
 
 
-@pytest.mark.parametrize("name", ["where", "masked", "power", "Compaction"])
-def test_runtime_helpers_are_copied_whole(name):
-    """emit reads runtime.py as text (inspect.getsource parses the whole file to find a class): the
-    copy is exactly the definition inspect finds, renamed, and it compiles on its own."""
+def _tables():
+    from vectorizer.codegen import carry
+    from vectorizer.engine.carried import STANDALONE
+
+    return {**carry.RUNTIME, **STANDALONE}
+
+
+def test_carried_tables_list_what_each_helper_reads():
+    """Each table entry's dependencies are exactly the table's names its copy reads (by its own
+    name or the `_vz_` one), so a copy never reads a name its module lacks, and none is extra."""
+    import builtins
+
+    from vectorizer.codegen import carry, emit
+
+    tables = _tables()
+    assert len({carry.emitted(k) for k in tables}) == len(tables)  # no two helpers share a copy's name
+    for name, (module, deps) in tables.items():
+        read = carry.reads(module.__name__, name)
+        assert set(deps) == {k for k in tables if k in read or carry.emitted(k) in read} - {name}, name
+    everything = carry.carry([carry.emitted(k) for k in tables], tables)
+    assert emit.free_globals(everything) <= {*dir(builtins), "np", "math"}  # no name the copies lack
+
+
+@pytest.mark.parametrize("name", ["where", "masked", "power", "Compaction", "exact", "_vz_erfc", "call", "Batch"])
+def test_helpers_are_copied_whole(name):
+    """A copy is its definition as inspect finds it, with its own name and its dependencies'
+    prefixed `_vz_` and parameter/return annotations dropped: it compiles, and binds one name."""
     import inspect
 
-    from vectorizer.codegen import emit
-    from vectorizer.runtime import harness as runtime
+    from vectorizer.codegen import carry
 
-    expected = inspect.getsource(getattr(runtime, name)).rstrip().replace(f" {name}", f" _vz_{name}", 1)
-    copied = emit.runtime_helper(name)
-    assert copied == expected
+    tables = _tables()
+    module, deps = tables[name]
+    copied = carry.helper_source(module.__name__, name, deps)
+    original = inspect.getsource(getattr(module, name)).rstrip()
     tree = ast.parse(copied)
-    assert [node.name for node in tree.body] == [f"_vz_{name}"]
+    assert [node.name for node in tree.body] == [carry.emitted(name)]
+    assert ast.get_docstring(tree.body[0]) == ast.get_docstring(ast.parse(original).body[0])
+    assert len(copied.splitlines()) == len(original.splitlines())
+    args = [a for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in (*n.args, *n.kwonlyargs)]
+    assert all(a.annotation is None for a in args)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert not {d for d in deps if d != carry.emitted(d)} & names  # every dependency under its `_vz_` name
+
+
+def test_a_module_carries_each_helper_once_in_the_tables_order():
+    from vectorizer.codegen import carry
+
+    tables = _tables()
+    keys = carry.closure(["_vz_erf", "_vz_erfc", "_vz_where", "_vz_call"], tables)
+    assert len(keys) == len(set(keys)) and keys == [k for k in tables if k in keys]
+    assert {"where", "_vz_poly", "run", "patch_lanes", "Batch"} <= set(keys)
+    assert "per_element" not in keys and "masked" not in keys  # only what the names reach
+    text = carry.carry(["_vz_erf", "_vz_erfc", "_vz_where", "_vz_call"], tables)
+    defined = [n.name if hasattr(n, "name") else n.targets[0].id for n in ast.parse(text).body]
+    assert defined == [carry.emitted(k) for k in keys]
 
 
 def _big_calls() -> dict[str, list[np.ndarray]]:

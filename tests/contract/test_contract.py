@@ -282,10 +282,10 @@ def test_exceptions_follow_the_loop_on_hypothesis_batches(xs):
 
 
 def test_first_failing_lane_wins_across_chunks():
-    """Lanes run in chunks of runtime.CHUNK on threads: the lowest failing lane still wins."""
-    from vectorizer.runtime import harness as runtime
+    """Lanes run in chunks of chunks.CHUNK on threads: the lowest failing lane still wins."""
+    from vectorizer.engine import chunks
 
-    chunk = runtime.CHUNK
+    chunk = chunks.CHUNK
     vf = vec(C.ex1, "numpy")
     x = np.ones(3 * chunk + 100)
     late, middle, early = 3 * chunk + 50, 2 * chunk + 7, chunk + 3
@@ -299,20 +299,20 @@ def test_first_failing_lane_wins_across_chunks():
 
 
 def test_mid_size_batches_split_per_thread_keep_lane_order(monkeypatch):
-    """From runtime.PARALLEL_MIN_LANES_LIGHT (ex1 calls no libm-class function) a batch runs as
+    """From chunks.PARALLEL_MIN_LANES_LIGHT (ex1 calls no libm-class function) a batch runs as
     one chunk per thread (two here): the first failing lane wins whichever chunk it is in, and a
     clean batch gives the unchunked values."""
-    from vectorizer.runtime import harness as runtime
+    from vectorizer.engine import chunks
 
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
-    size = runtime.PARALLEL_MIN_LANES_LIGHT + 1001
-    assert runtime.chunk_starts(size, min_lanes=runtime.PARALLEL_MIN_LANES_LIGHT) == range(0, size, (size + 1) // 2)
+    size = chunks.PARALLEL_MIN_LANES_LIGHT + 1001
+    assert chunks.chunk_starts(size, min_lanes=chunks.PARALLEL_MIN_LANES_LIGHT) == range(0, size, (size + 1) // 2)
     vf = vec(C.ex1, "numpy")
     x = np.linspace(-0.5, 2.5, size)
     x[x == 3.0] = 2.0
     whole = vec(C.ex1, "numpy")
-    monkeypatch.setattr(runtime, "PARALLEL_MIN_LANES_LIGHT", 10**9)
-    assert runtime.chunk_starts(size, min_lanes=runtime.PARALLEL_MIN_LANES_LIGHT) is None
+    monkeypatch.setattr(chunks, "PARALLEL_MIN_LANES_LIGHT", 10**9)
+    assert chunks.chunk_starts(size, min_lanes=chunks.PARALLEL_MIN_LANES_LIGHT) is None
     expected = whole(x)
     monkeypatch.undo()
     monkeypatch.setenv("VECTORIZER_THREADS", "2")
@@ -695,9 +695,9 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
 
 
 def test_kernels_calling_libm_split_across_threads_earlier():
-    """runtime.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
+    """chunks.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
     PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT."""
-    from vectorizer.runtime import harness as runtime
+    from vectorizer.engine import chunks
 
     def light(x: float) -> float:
         return x * 2.0 if x > 0 else -x
@@ -714,16 +714,16 @@ def test_kernels_calling_libm_split_across_threads_earlier():
         vf(np.ones(3))
         ns: dict = {}
         exec(compile(vf.source, "<generated>", "exec"), ns)
-        got[fn.__name__] = runtime.parallel_min_lanes(ns[fn.__name__])
-    assert got == {"light": runtime.PARALLEL_MIN_LANES_LIGHT, "heavy": runtime.PARALLEL_MIN_LANES,
-                   "heavy_erfc": runtime.PARALLEL_MIN_LANES}
-    assert runtime.PARALLEL_MIN_LANES < runtime.PARALLEL_MIN_LANES_LIGHT <= 2 * runtime.CHUNK
+        got[fn.__name__] = chunks.parallel_min_lanes(ns[fn.__name__])
+    assert got == {"light": chunks.PARALLEL_MIN_LANES_LIGHT, "heavy": chunks.PARALLEL_MIN_LANES,
+                   "heavy_erfc": chunks.PARALLEL_MIN_LANES}
+    assert chunks.PARALLEL_MIN_LANES < chunks.PARALLEL_MIN_LANES_LIGHT <= 2 * chunks.CHUNK
 
 
 def test_masked_loop_kernels_take_larger_chunks():
-    """runtime.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
+    """chunks.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
     iteration's Python-level cost is paid per chunk), straight-line kernels in CHUNK-lane ones."""
-    from vectorizer.runtime import harness as runtime
+    from vectorizer.engine import chunks
 
     def count(x: float) -> int:
         n = 0
@@ -741,9 +741,9 @@ def test_masked_loop_kernels_take_larger_chunks():
         vf(np.ones(3))
         ns: dict = {}
         exec(compile(vf.source, "<generated>", "exec"), ns)
-        sizes[fn.__name__] = runtime.chunk_lanes(ns[fn.__name__])
-    assert sizes == {"count": runtime.CHUNK_LOOP, "line": runtime.CHUNK}
-    assert runtime.chunk_starts(10**6, runtime.CHUNK_LOOP).step == runtime.CHUNK_LOOP
+        sizes[fn.__name__] = chunks.chunk_lanes(ns[fn.__name__])
+    assert sizes == {"count": chunks.CHUNK_LOOP, "line": chunks.CHUNK}
+    assert chunks.chunk_starts(10**6, chunks.CHUNK_LOOP).step == chunks.CHUNK_LOOP
 
 
 def halve_or_negate(x: float) -> float:

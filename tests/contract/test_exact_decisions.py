@@ -264,7 +264,7 @@ def test_hostile_int_of_power(xs, k) -> None:
 def test_numba_loops_are_cpythons_math() -> None:
     """The in-process helper (compiled loops over libm) gives `exact`'s bits wherever the Python
     function does not raise (there the lanes are flagged or unread)."""
-    from vectorizer.runtime.exactmath import (
+    from vectorizer.backends.numba.exactloops import (
         NUMBA_FUNCTIONS,
         NUMBA_MIN_LANES,
         _numba_loops,

@@ -4,12 +4,15 @@ function is checked against its scalar function on hostile inputs.
 fixtures/<case>/input.py starts with `# vectorize: name(x: float[], n: int)` naming the function
 and the specialization ([] = batched, otherwise uniform), optionally `ints=lo..hi` to bound the
 ints the differential test draws. The expected output is fixtures/<case>/expected.py (generated
-module) or fixtures/<case>/expected.txt (the error for a refused function).
+module) or fixtures/<case>/expected.txt (the error for a refused function). expected.py pins the
+module up to its carried helpers, which a last comment names instead; each helper is pinned once,
+in fixtures/helpers/<its name>.py, so that editing one changes one golden file.
 Regenerate with `python -m pytest tests/contract/test_golden.py --update-goldens` and review the diff.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 from pathlib import Path
@@ -23,11 +26,14 @@ from strategies import floats, ints
 
 from vectorizer import VectorizeError, vectorize
 from vectorizer.api import prepare
+from vectorizer.codegen import carry
 from vectorizer.core.types import ArrayType, Val, type_of_dtype
 from vectorizer.options import Options
 from vectorizer.pipeline import lower
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+HELPERS = FIXTURES / "helpers"
+CARRIES = "# carried helpers (fixtures/helpers/): "
 CASES = sorted(d.name for d in FIXTURES.iterdir() if (d / "input.py").exists())
 HEADER = re.compile(r"# vectorize: (\w+)\((.*?)\)(?:\s+ints=(-?\d+)\.\.(-?\d+))?(\s+reassociate)?\s*$")
 PARAM = re.compile(r"(\w+)\s*:\s*(float|int|bool)(\([\d,\s]*\))?(\[\])?")
@@ -60,19 +66,45 @@ def generate(case: str) -> tuple[str, str]:
         return "expected.txt", str(exc).replace(str(FIXTURES / case) + "/", "") + "\n"
 
 
+def split_helpers(text: str) -> tuple[str, list[str]]:
+    """(the module with its carried helpers replaced by a comment naming them, their names)."""
+    keys = carry.closure({n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}, carry.RUNTIME)
+    helpers = carry.carry([carry.emitted(k) for k in keys], carry.RUNTIME)
+    if not keys:
+        return text, []
+    assert text.endswith("\n\n\n" + helpers + "\n"), "a module's carried helpers come last, each once"
+    kernel = text[:len(text) - len(helpers) - 1]
+    return kernel + CARRIES + ", ".join(carry.emitted(k) for k in keys) + "\n", keys
+
+
+def write_or_compare(path: Path, text: str, update: bool) -> None:
+    if update:
+        path.write_text(text)
+    assert path.exists(), f"missing {path}: run pytest tests/contract/test_golden.py --update-goldens"
+    assert text == path.read_text(), (
+        f"{path} changed; review, then run `python -m pytest tests/contract/test_golden.py --update-goldens`")
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_golden(case, request):
     name, text = generate(case)
-    expected = FIXTURES / case / name
-    if request.config.getoption("--update-goldens"):
+    update = request.config.getoption("--update-goldens")
+    if update:
         for stale in ("expected.py", "expected.txt"):
             (FIXTURES / case / stale).unlink(missing_ok=True)
-        expected.write_text(text)
-    assert expected.exists(), f"missing {expected}: run pytest tests/contract/test_golden.py --update-goldens"
-    assert text == expected.read_text(), (
-        f"generated code for {case} changed; review, then run `python -m pytest tests/contract/test_golden.py --update-goldens`")
     if name == "expected.py":
-        compile(text, str(expected), "exec")
+        compile(text, name, "exec")
+        text, _ = split_helpers(text)
+    write_or_compare(FIXTURES / case / name, text, update)
+
+
+@pytest.mark.parametrize("key", list(carry.RUNTIME))
+def test_helper_golden(key, request):
+    """Each helper a generated module may carry, as the module carries it (pinned once)."""
+    module, deps = carry.RUNTIME[key]
+    HELPERS.mkdir(exist_ok=True)
+    write_or_compare(HELPERS / f"{carry.emitted(key)}.py", carry.helper_source(module.__name__, key, deps) + "\n",
+                     request.config.getoption("--update-goldens"))
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -16,8 +16,7 @@ import pytest
 from oracle import check
 
 from vectorizer import vectorize
-from vectorizer.engine import autotrial, fastpath
-from vectorizer.runtime import harness as runtime
+from vectorizer.engine import autotrial, chunks, fastpath
 
 pytestmark = pytest.mark.numba
 LARGE = autotrial.TRIAL_LANES
@@ -53,7 +52,7 @@ def hostile(size: int, seed: int = 0) -> np.ndarray:
 
 
 @pytest.mark.parametrize("size", [LARGE, 10**6, 3 * 10**6])
-@pytest.mark.parametrize("chunk", [runtime.CHUNK, runtime.CHUNK_LOOP])
+@pytest.mark.parametrize("chunk", [chunks.CHUNK, chunks.CHUNK_LOOP])
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_pieces_fit_in_the_call(size, chunk, threads):
     lengths = autotrial.pieces(size, chunk, threads)
@@ -123,7 +122,7 @@ def test_numba_pieces_slowed_by_the_machine_get_a_second_look(monkeypatch):
 def test_one_slow_piece_does_not_decide(monkeypatch, slowed, which):
     """One timed piece of either backend reads 10x its true time: the other piece of the same
     backend decides (true times here: Numba 1 ns a lane, NumPy 3, beyond CLOSE)."""
-    lanes = autotrial.pieces(LARGE, runtime.CHUNK, runtime.threads())
+    lanes = autotrial.pieces(LARGE, chunks.CHUNK, chunks.threads())
     seconds = {k: (1e-9 if autotrial.PLAN[k][0] == "numba" else 3e-9) * lanes[k] for k in TIMED["numba"] + TIMED["numpy"]}
     seconds[TIMED[slowed][which]] *= 10
     _fake_clock(monkeypatch, seconds)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import vmap_cases as C
 
-import vectorizer.runtime.harness
+import vectorizer.engine.batch
 from vectorizer import FallbackWarning, VectorizeError, vmap
 
 from .test_vmap import assert_same, loop_vmap, run_both
@@ -317,8 +317,8 @@ def test_gather_with_an_index_that_starts_uniform() -> None:
 
 def test_numpy_division_by_zero_is_not_rerun(monkeypatch) -> None:
     reruns = []  # the lanes the runtime re-runs through the scalar function
-    original = vectorizer.runtime.harness.Batch.lane
-    monkeypatch.setattr(vectorizer.runtime.harness.Batch, "lane", lambda self, j: reruns.append(j) or original(self, j))
+    original = vectorizer.engine.batch.Batch.lane
+    monkeypatch.setattr(vectorizer.engine.batch.Batch, "lane", lambda self, j: reruns.append(j) or original(self, j))
     x = np.ones((50, 4))  # constant rows: line_fit divides 0.0 by 0.0, as NumPy scalars
     y = np.arange(200.0).reshape(50, 4)
     run_both(C.line_fit, 0, (0, 0), [x, y])

@@ -10,7 +10,7 @@ import pytest
 from oracle import check
 
 from vectorizer import vectorize
-from vectorizer.runtime.harness import Compaction
+from vectorizer.runtime.helpers import Compaction
 
 RNG = np.random.default_rng(20261130)
 N = 3 * Compaction.MIN_LANES + 17

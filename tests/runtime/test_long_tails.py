@@ -17,8 +17,8 @@ import pytest
 from oracle import check
 
 from vectorizer import vectorize
-from vectorizer.runtime import harness as runtime
-from vectorizer.runtime.harness import Compaction
+from vectorizer.engine import patch
+from vectorizer.runtime.helpers import Compaction
 
 
 def smallest_factor(n: int) -> int:
@@ -123,14 +123,14 @@ class Watch:
                 super().__init__()
                 loops.append(self)
 
-        rerun = runtime._rerun
+        rerun = patch._rerun
 
         def recorded(scalar, batch, columns, lanes, qualname):
             self.reruns.extend(int(j) for j in lanes)
             return rerun(scalar, batch, columns, lanes, qualname)
 
         monkeypatch.setitem(namespace, "_vz_Compaction", Recorded)
-        monkeypatch.setattr(runtime, "_rerun", recorded)
+        monkeypatch.setattr(patch, "_rerun", recorded)
 
 
 def _lanes(args) -> list[tuple]:

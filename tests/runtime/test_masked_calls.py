@@ -16,7 +16,7 @@ from oracle import check
 from vectorizer import vectorize
 from vectorizer.rules import scalar as rules
 from vectorizer.runtime import special
-from vectorizer.runtime.harness import masked
+from vectorizer.runtime.helpers import masked
 
 HOSTILE = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 5e-324, -5e-324, 1.7976931348623157e308,
                     -1.7976931348623157e308, 709.8, -745.2, 1.5, 2.0, 0.5])

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vectorizer.runtime.harness import where
+from vectorizer.runtime.helpers import where
 
 HOSTILE_FLOATS = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 5e-324, -5e-324, 1.7976931348623157e308, 1.5]
 HOSTILE_INTS = [0, -1, 1, 2**63 - 1, -(2**63), 2**53 + 1]

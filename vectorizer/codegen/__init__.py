@@ -1,1 +1,1 @@
-"""Module emission: header, imports, constants and the lowered function."""
+"""Module emission: header, imports, constants, the lowered function and the helpers it carries."""

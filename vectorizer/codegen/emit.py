@@ -15,13 +15,11 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 
 from __future__ import annotations
 
-import functools
-
 from .. import __version__
 from ..core.types import ArrayType, TupleType, Val
 from ..passes.base import ORIGIN_PREFIX
 from ..passes.numpy_fold import literal
-from ..runtime import special
+from . import carry
 
 
 def signature(params: dict[str, Val]) -> str:
@@ -43,56 +41,13 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     consts = [f"VECTORIZER_RESULT = {result!r}", f"VECTORIZER_RETURNS_TUPLE = {returns_tuple}"]
     consts += [f"{name} = {literal(value)}" for name, value in sorted(constants.items())]
     parts = ["\n".join(consts), body.rstrip("\n")]
-    # The helpers it calls come after it: the function is what a reader opens the file for.
-    specials = special.helper_source(body)
-    for helper in ("where", "masked", "power", "Compaction"):  # runtime's own, also called by the special functions
-        if special.mentions(body + specials, f"_vz_{helper}"):
-            parts.append(runtime_helper(helper))
-    if special.mentions(body, "_vz_exact"):  # exactmath.py: CPython's math where a value decides
-        parts.append(exact_helper())
-    if specials:
-        parts.append(specials)
     code = "\n\n".join(parts)
+    # The helpers it calls come after it, each once: the function is what a reader opens the file for.
+    helpers = carry.carry(free_globals(code), carry.RUNTIME)
+    if helpers:
+        code += "\n\n\n" + helpers
     # The imports of everything it holds, helpers included, read off the code itself.
     return "\n\n".join(p for p in ("\n".join(header), "\n".join(imports_for(code)), code) if p) + "\n"
-
-
-@functools.cache
-def runtime_helper(name: str) -> str:
-    """runtime.py's `name` (the loop compaction class, the select function) as `_vz_<name>`,
-    copied so that the generated module imports only NumPy."""
-    lines = _runtime_lines()
-    heads = (f"def {name}(", f"class {name}:", f"class {name}(")
-    start = next(i for i, line in enumerate(lines) if line.startswith(heads))
-    end = start + 1
-    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
-        end += 1  # the definition runs to the next top-level statement
-    while not lines[end - 1].strip() or lines[end - 1].startswith("#"):
-        end -= 1  # blank lines and comments before that statement belong to it
-    source = "\n".join(lines[start:end])
-    return source.replace(f" {name}", f" _vz_{name}", 1)  # `class Compaction` / `def where(`
-
-
-@functools.cache
-def exact_helper() -> str:
-    """exactmath.py's `exact` as `_vz_exact` (NumPy and `math` only), for generated modules."""
-    from ..runtime import exactmath
-
-    with open(exactmath.__file__, encoding="utf-8") as file:
-        text = file.read()
-    start = text.index("def exact(")
-    end = text.index("# -- to here", start)
-    return text[start:end].rstrip().replace("def exact(", "def _vz_exact(", 1)
-
-
-@functools.cache
-def _runtime_lines() -> list[str]:
-    """runtime.py's lines, read as text: inspect.getsource parses the whole file with `ast` to find
-    a class, ~18 ms of the first transform that compacts a while loop."""
-    from ..runtime import harness as runtime
-
-    with open(runtime.__file__, encoding="utf-8") as file:
-        return file.read().splitlines()
 
 
 # What generated code may import, by the name the import binds, in the order a module lists them.

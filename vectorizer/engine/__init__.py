@@ -1,1 +1,3 @@
-"""In-process execution: fast path, backend choice (auto trial, cost model), fingerprints."""
+"""In-process execution around a generated kernel: inputs, batches, chunks and threads,
+flag-and-patch (standalone modules carry a copy of these), and the fast path, backend choice
+(auto trial, cost model), fingerprints."""

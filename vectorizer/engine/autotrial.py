@@ -63,10 +63,10 @@ import numpy as np
 
 from ..backends.numba import jit
 from ..errors import VectorizeError
-from ..runtime import harness as runtime
+from .batch import Batch
+from .chunks import EXPLORE_LANES, TRIAL_LANES, chunk_lanes, threads
+from .patch import from_a_lane
 
-EXPLORE_LANES = runtime.EXPLORE_LANES  # smaller calls keep the static choice (and the fast path)
-TRIAL_LANES = runtime.TRIAL_LANES  # the first call this large is split into pieces
 WARM_PARALLEL = 1 << 15  # the untimed parallel Numba piece: above every PARALLEL_MIN_LANES
 MARGIN = 0.95  # a near tie is noise: Numba keeps it (a wrong pick then costs at most 1/MARGIN)
 CLOSE = 2.0  # a NumPy reading under CLOSE x Numba's is confirmed by whole NumPy calls
@@ -186,8 +186,8 @@ class Race:
         numba = self.numba[c]
         self.record[c] = self.last = Trial(numba[0], numpy[0], (numba[1], numpy[1]), verdict)
 
-    def call(self, batch: runtime.Batch, numba_kernel: Any, numpy_kernel: Callable[[], Any],
-             run_kernel: Callable[[Any, runtime.Batch], Any], returns_tuple: bool) -> tuple[Any, str]:
+    def call(self, batch: Batch, numba_kernel: Any, numpy_kernel: Callable[[], Any],
+             run_kernel: Callable[[Any, Batch], Any], returns_tuple: bool) -> tuple[Any, str]:
         """Run the call as the race needs (the result, and the backend that ran most of it).
         `numpy_kernel()` builds the NumPy kernel, or gives None where it cannot race."""
         backend, timed = self.step(batch.size)
@@ -226,17 +226,17 @@ def _choice(per_lane: dict[str, float]) -> str:
     return "numpy" if per_lane["numpy"] < MARGIN * per_lane["numba"] else "numba"
 
 
-def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any, runtime.Batch], Any],
+def run(batch: Batch, kernels: dict[str, Any], run_kernel: Callable[[Any, Batch], Any],
         returns_tuple: bool) -> tuple[Any, Trial] | None:
     """The call's result and the measurement, or None when a piece raised (see the module docstring).
     `kernels` holds "numba" and "numpy" kernels with the same result types."""
     args = [batch.kernel_arg(i, True) for i in range(len(batch.arrays))]
     lanes = [not batch.uniform(i) for i in range(len(batch.arrays))]
-    lengths = pieces(batch.size, runtime.chunk_lanes(kernels["numpy"].fn), runtime.threads())
+    lengths = pieces(batch.size, chunk_lanes(kernels["numpy"].fn), threads())
     bounds = np.cumsum([0, *lengths]).tolist()
 
     def piece(kernel: Any, start: int, stop: int) -> tuple[list[np.ndarray], float]:
-        sub = runtime.Batch(batch.names, [np.asarray(a[start:stop] if lane else a) for a, lane in zip(args, lanes)])
+        sub = Batch(batch.names, [np.asarray(a[start:stop] if lane else a) for a, lane in zip(args, lanes)])
         began = time.perf_counter()
         result = run_kernel(kernel, sub)
         return (list(result) if returns_tuple else [result]), time.perf_counter() - began
@@ -261,7 +261,7 @@ def run(batch: runtime.Batch, kernels: dict[str, Any], run_kernel: Callable[[Any
     except (*jit.compile_errors(), *jit.cache_load_errors()):
         raise  # the caller's handlers: NumPy instead of Numba, or a reload
     except Exception as exc:
-        if not (runtime.from_a_lane(exc) or isinstance(exc, VectorizeError)):
+        if not (from_a_lane(exc) or isinstance(exc, VectorizeError)):
             raise  # the runtime's own failure is not a lane's exception
         return None  # the caller runs the whole call, which raises it again
     outs = [np.concatenate([p[k] for p in parts]).reshape(batch.shape) for k in range(len(parts[0]))]

@@ -7,7 +7,7 @@ shape succeeds, `plan` records what it saw; `run` repeats it when the next call 
 and gives up (returns MISS) otherwise, so anything unusual (other dtypes or shapes, a batch large
 enough to chunk, module globals the function reads bound to other objects since) takes the general
 path, which is the only one that decides anything. Flagged lanes are re-run with the scalar
-function here (`runtime._patch`, as the general path would): giving up then would run the kernel
+function here (`patch_lanes`, as the general path would): giving up then would run the kernel
 a second time.
 """
 
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..runtime import harness as runtime
-from ..runtime.harness import aliases, owns_memory
+from .batch import Batch
+from .patch import LaneOverflowError, LaneValueError, Result, aliases, owns_memory, patch_lanes
 
 if TYPE_CHECKING:
     from .fingerprint import Watch
@@ -120,17 +120,17 @@ def run(p: Plan, args: tuple[object, ...]) -> object:
 
 
 def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
-    """Re-run the flagged lanes with the scalar function, as `runtime.run` does for the general path."""
+    """Re-run the flagged lanes with the scalar function, as `execute.run` does for the general path."""
     from ..errors import VectorizeOverflowError, VectorizeValueError
 
     scalar = p.scalar
     code = scalar.__code__  # type: ignore[union-attr]
-    batch = runtime.Batch(code.co_varnames[:len(args)], args)  # type: ignore[arg-type]
-    results = [runtime._Result(kind) for kind in p.kinds]
+    batch = Batch(code.co_varnames[:len(args)], args)  # type: ignore[arg-type]
+    results = [Result(kind) for kind in p.kinds]
     try:
-        runtime._patch(scalar, batch, np.flatnonzero(flag), out, results, p.returns_tuple,
+        patch_lanes(scalar, batch, np.flatnonzero(flag), out, results, p.returns_tuple,
                        scalar.__qualname__)  # type: ignore[union-attr]
-    except runtime.LaneOverflowError as exc:
+    except LaneOverflowError as exc:
         raise VectorizeOverflowError(str(exc)) from None
-    except runtime.LaneValueError as exc:
+    except LaneValueError as exc:
         raise VectorizeValueError(str(exc)) from None

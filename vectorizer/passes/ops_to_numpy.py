@@ -46,7 +46,7 @@ from ..analysis.liveness import Liveness
 from ..core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ..errors import VectorizeError
 from ..rules import scalar as rules
-from ..runtime.harness import HEAVY_CALLS
+from ..runtime.helpers import HEAVY_CALLS
 from . import array_ops
 from .base import Context, body_of, code, func_body, leading, paren
 from .numpy_exprs import Expressions, decided_side, mask_and, simple

@@ -1,1 +1,1 @@
-"""NumPy-only code that generated modules call or carry a copy of: kernel harness, special functions."""
+"""NumPy-only code that generated kernels call, and modules carry a copy of: helpers, exact math, special functions."""

@@ -18,14 +18,10 @@ lanes (`erfc_subnormal`) and the runtime computes them with math.erfc. Above 27.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 import numpy as np
 
-from .harness import where as _vz_where  # generated modules carry their own copy
+from .helpers import where as _vz_where  # a generated module's copy is named so (codegen/carry.py)
 
-# -- copied into generated modules from here ------------------------------------------------------
 _VZ_ERF_SMALL = (1.1283791670955126, -0.37612638903183754, 0.11283791670955123,
                  -0.026866170645130034, 0.005223977625403192, -0.0008548327016159163,
                  0.00012055332131175981, -1.4925586560096415e-05, 1.6459034327218912e-06,
@@ -167,7 +163,7 @@ def _vz_erfc(x):
     tail = _vz_erfc_tail(np.fmin(np.fmax(a, 0.5), 27.5))
     # erfc(-a) = 2 - erfc(a), without a second select: -tail + 2.0 rounds as 2.0 - tail does
     return _vz_where(a >= 0.5, np.copysign(tail, x) + 2.0 * (x < 0.0), small)
-# -- to here ---------------------------------------------------------------------------------------
+
 
 ERFC_SUBNORMAL = "({0} > 26.5) & ({0} < 27.3)"  # erfc(x) < 2.2e-308 from 26.55 (a margin each side)
 HELPERS = ("_vz_erf", "_vz_erfc")
@@ -175,29 +171,3 @@ HELPERS = ("_vz_erf", "_vz_erfc")
 
 def erfc_subnormal(x: np.ndarray) -> np.ndarray:
     return (x > 26.5) & (x < 27.3)  # ERFC_SUBNORMAL (tests/rules/test_rules.py checks they agree)
-
-
-@functools.cache
-def _block() -> str:
-    text = Path(__file__).read_text()
-    block = text.split("# -- copied into generated modules from here", 1)[1].split("\n", 1)[1]
-    return block.split("# -- to here", 1)[0].rstrip()
-
-
-def mentions(code: str, name: str) -> bool:
-    """Whether `code` names `name` as a whole word: called, `_vz_erfc(x)`, or passed,
-    `_vz_masked(m, _vz_erfc, x)` (a generated module defines the helpers it mentions)."""
-    import re  # not at the top: a warm start imports no `re`
-
-    return re.search(rf"\b{re.escape(name)}\b", code) is not None
-
-
-def helper_source(code: str) -> str:
-    """The helpers `code` calls, as text for its module ("" if none): the tables, the shared
-    functions, and _vz_erf and/or _vz_erfc."""
-    used = {name for name in HELPERS if mentions(code, name)}
-    if not used:
-        return ""
-    parts = _block().split("\n\n\ndef ")
-    keep = [p for p in parts if not p.startswith(("_vz_erf(", "_vz_erfc(")) or p.split("(")[0] in used]
-    return "\n\n\ndef ".join(keep)

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...runtime import harness as runtime
 from ...runtime import special
+from ...runtime.helpers import power
 from . import jit
 
 # NumPy's name (what generated code calls) -> (libmvec's name, arguments, the NumPy function)
@@ -37,7 +37,7 @@ FUNCTIONS: dict[str, tuple[str, int, Callable]] = {
     "tanh": ("tanh", 1, np.tanh), "arcsinh": ("asinh", 1, np.arcsinh), "arccosh": ("acosh", 1, np.arccosh),
     "arctanh": ("atanh", 1, np.arctanh), "cbrt": ("cbrt", 1, np.cbrt),
     "erf": ("erf", 1, special._vz_erf), "erfc": ("erfc", 1, special._vz_erfc),
-    "power": ("pow", 2, runtime.power), "arctan2": ("atan2", 2, np.arctan2),
+    "power": ("pow", 2, power), "arctan2": ("atan2", 2, np.arctan2),
 }
 # Not hypot: its OverflowError check reads the result (`np.isinf(r)`, rules.py), so a vector
 # function a few ulp below DBL_MAX where libm rounds to inf would hide the exception. pow's check
@@ -279,13 +279,13 @@ def _float64(dtype: object) -> None:
 
 
 def power(x, y, dtype=np.float64):
-    """runtime.power(x, y) through libmvec's pow, four lanes a call."""
+    """runtime/helpers.py's power(x, y) through libmvec's pow, four lanes a call."""
     _float64(dtype)
     b = np.asarray(y)
     if b.ndim == 0 and b.dtype.kind in "biuf" and b in CHEAP_EXPONENTS:
-        return runtime.power(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
+        return power(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
     got = _binary("pow", x, y)
-    return runtime.power(x, y) if got is None else got
+    return power(x, y) if got is None else got
 
 
 def arctan2(x, y, dtype=np.float64):

@@ -17,8 +17,8 @@ from oracle import check
 from strategies import arrays, floats, ints
 
 from vectorizer import VectorizeOverflowError, VectorizeValueError, vectorize
-from vectorizer.engine import fastpath
-from vectorizer.runtime import harness as runtime
+from vectorizer.engine import batch as batching
+from vectorizer.engine import chunks, execute, fastpath, patch
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
@@ -117,7 +117,7 @@ def test_patch_against_the_loop_on_numba(data):
 def test_many_flagged_lanes_across_blocks(backend):
     # More flagged lanes than one gathering block holds: the refusal in the first block waits
     # for the lanes after it, one of which raises in the last block.
-    n = 2 * runtime.PATCH_BLOCK + 101
+    n = 2 * patch.PATCH_BLOCK + 101
     rng = np.random.default_rng(7)
     x = np.where(rng.random(n) < 0.5, 10.0, rng.uniform(1.0, 2.0, n))
     y = np.where(x == 10.0, 308.1, rng.uniform(0.0, 2.0, n))  # |x ** y| > 1e308: flagged, returns
@@ -150,21 +150,21 @@ def _kernel_keeping_ints(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(x > 100, x, x // 2), x == 7
 
 
-@pytest.mark.parametrize("size, chunked", [(4, False), (3 * runtime.CHUNK + 5, True)])
+@pytest.mark.parametrize("size, chunked", [(4, False), (3 * chunks.CHUNK + 5, True)])
 def test_an_inexact_int_from_the_kernel_waits_for_a_raising_lane(size, chunked):
     x = np.arange(size, dtype=np.int64) + 8
     x[1] = 2**60 + 1  # float64 cannot hold it: the loop returns it, a float64 result refuses it
-    batch = runtime.Batch(["x"], [x])
+    batch = batching.Batch(["x"], [x])
     args = (_kernel_keeping_ints, _half_or_raise, batch, ["num"], False, "_half_or_raise")
-    with pytest.raises(runtime.LaneOverflowError, match=r"returned the int 1152921504606846977 on lane \(1,\)"):
-        runtime.run(*args, chunked=chunked)
+    with pytest.raises(patch.LaneOverflowError, match=r"returned the int 1152921504606846977 on lane \(1,\)"):
+        execute.run(*args, chunked=chunked)
     x[-1] = 7  # the last lane raises: its exception wins
     with pytest.raises(ZeroDivisionError, match="lane seven") as info:
-        runtime.run(*args, chunked=chunked)
+        execute.run(*args, chunked=chunked)
     assert f"lane ({size - 1},)" in " ".join(info.value.__notes__)
     x[1] = 2**60  # exact in float64: stored
     x[-1] = 9
-    out = runtime.run(*args, chunked=chunked)
+    out = execute.run(*args, chunked=chunked)
     assert out.dtype == np.float64 and out[1] == 2.0**60 and out[0] == 4.0 and out[-1] == 4.0
 
 
@@ -173,7 +173,7 @@ def test_a_reran_lane_costs_a_scalar_call_and_no_per_lane_gathering(monkeypatch)
     # Issue 27 item 5: each flagged lane was gathered on its own (Batch.lane: a broadcast and an
     # .item() an argument, ~40 us, 200x the loop's lane). Now the arguments of a block of lanes
     # are gathered with one .tolist() each and the scalar function is called once a lane.
-    n, k = 50_000, runtime.PATCH_BLOCK + 3  # two blocks
+    n, k = 50_000, patch.PATCH_BLOCK + 3  # two blocks
     rng = np.random.default_rng(3)
     x, y = rng.uniform(1.0, 2.0, n), rng.uniform(0.0, 2.0, n)
     lanes = np.sort(rng.choice(n, k, replace=False))
@@ -185,7 +185,7 @@ def test_a_reran_lane_costs_a_scalar_call_and_no_per_lane_gathering(monkeypatch)
         calls.append((x, y))
         return pwf(x, y)
 
-    rerun, columns = runtime._rerun, runtime.Batch.columns
+    rerun, columns = patch._rerun, batching.Batch.columns
 
     def counting_rerun(scalar, batch, cols, block, qualname):
         assert scalar is pwf
@@ -198,10 +198,10 @@ def test_a_reran_lane_costs_a_scalar_call_and_no_per_lane_gathering(monkeypatch)
     def per_lane(*args):
         raise AssertionError("a flagged lane gathered on its own")
 
-    monkeypatch.setattr(runtime, "_rerun", counting_rerun)
-    monkeypatch.setattr(runtime.Batch, "columns", counting_columns)
-    monkeypatch.setattr(runtime.Batch, "lane", per_lane)
-    monkeypatch.setattr(runtime, "call_lane", per_lane)
+    monkeypatch.setattr(patch, "_rerun", counting_rerun)
+    monkeypatch.setattr(batching.Batch, "columns", counting_columns)
+    monkeypatch.setattr(batching.Batch, "lane", per_lane)
+    monkeypatch.setattr(batching, "call_lane", per_lane)
     short: list[int] = []
     short_patch = fastpath._patch
     monkeypatch.setattr(fastpath, "_patch", lambda *args: short.append(1) or short_patch(*args))
@@ -211,4 +211,4 @@ def test_a_reran_lane_costs_a_scalar_call_and_no_per_lane_gathering(monkeypatch)
         check(vf, pwf, x, y)
         assert len(short) == (path == "short")
         assert calls == list(zip(x[lanes].tolist(), y[lanes].tolist())), path  # each flagged lane once, in order
-        assert gathered == [runtime.PATCH_BLOCK, 3], path
+        assert gathered == [patch.PATCH_BLOCK, 3], path

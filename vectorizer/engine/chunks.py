@@ -1,0 +1,110 @@
+"""Large batches run in chunks on a thread pool (lanes are independent, so the bits are the same),
+with sizes chosen by kernel; an allocator tweak; the auto trial's batch sizes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..runtime.helpers import HEAVY_CALLS
+
+# Lanes per kernel call: each chunk's loops end when its own lanes finish, and its temporaries
+# stay in cache. Measured on 2 cores at 1e6 lanes (ms, 32K / 64K / 128K / 256K lanes a chunk):
+# mandelbrot 336/277/197/317, is_prime 449/260/158/164, poly_horner 6.0/4.8/3.1/2.8, haversine
+# 30/29/38/78, softplus 8.0/6.9/7.1/8.4. Fewer, larger chunks pay for the Python-level cost of each
+# masked-loop iteration; too few leave a thread idle. Kernels with a masked loop (`while
+# np.any(...)`) take CHUNK_LOOP: each iteration costs every chunk ~1 µs an operation, whatever its
+# lanes, and a long tail of a few lanes runs as many iterations in each chunk (ms, 128K / 256K /
+# 512K: is_prime 218/152/114, mandelbrot 194/164/211, collatz 722/698/897, orbit 135/123/131,
+# kepler 109/112/119, cubic_root_bisect 154/164/258).
+CHUNK = 1 << 17
+CHUNK_LOOP = 1 << 18
+_pool = None
+_allocator_ready = False
+
+
+def ready_allocator() -> None:
+    """Free one large block, once (the first large batch), so that glibc keeps the memory of
+    freed temporaries.
+
+    glibc's malloc gives freed memory back to the OS once more than a threshold of it sits at
+    the top of the heap, and every page of it faults again when the next temporaries are
+    allocated (~1.7 µs a page in this project's VM: half the time of a kernel made of many
+    temporaries). The threshold adapts to the largest block freed, up to 32 MB, as in any
+    process that frees one large array; until then it is 2 MB or less, below one chunk's
+    temporaries. An untouched block costs a mmap and a munmap; other allocators are unaffected.
+    """
+    global _allocator_ready
+    if _allocator_ready:
+        return
+    _allocator_ready = True
+    block = np.empty(3 << 20)  # 24 MB
+    del block
+
+
+def threads() -> int:
+    import os
+
+    try:
+        return max(1, int(os.environ.get("VECTORIZER_THREADS", "") or (os.cpu_count() or 1)))
+    except ValueError:
+        return 1
+
+
+def map_chunks(fn: Callable[[int], object], starts: range) -> list:
+    """fn over chunk starts, in order, on a thread pool when there are cores (NumPy drops the GIL)."""
+    global _pool
+    count = min(threads(), len(starts))
+    if count <= 1:
+        return [fn(start) for start in starts]
+    if _pool is None or _pool._max_workers != count:  # type: ignore[attr-defined]
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool = ThreadPoolExecutor(count, thread_name_prefix="vectorizer")
+    return [future.result() for future in [_pool.submit(fn, start) for start in starts]]
+
+
+# Below this many lanes a batch runs as one piece. Measured (ms, one piece vs two threads):
+# mandelbrot 12.7 vs 14.8 at 40,000 lanes (a loop of many small steps contends for the GIL),
+
+
+PARALLEL_MIN_LANES = 1 << 16
+# Kernels without a call to a libm-class function (`HEAVY_CALLS`) split later: their operations
+# are a pass over memory each, which a second thread shares rather than speeds up, and the two
+# threads take turns at the GIL between passes. Measured at 1e5 lanes, time on two threads /
+# one (paired, interleaved in one process): poly_horner 1.86, is_prime 2.04, mandelbrot 1.35,
+# quadratic_root 1.20, smoothstep 1.12, collatz 1.00, cubic_root_bisect 0.91; the kernels
+# calling exp/log/pow/sin/erfc 0.61-0.87. At 1.6e5 the light ones range 0.74-1.74, at 2.5e5
+# 0.74-0.96.
+PARALLEL_MIN_LANES_LIGHT = 1 << 17
+
+
+EXPLORE_LANES = 1 << 16
+TRIAL_LANES = 1 << 19
+
+
+def chunk_starts(size: int, chunk: int = CHUNK, min_lanes: int = PARALLEL_MIN_LANES) -> range | None:
+    """Where each chunk starts (its length is the range's step), or None to run in one piece:
+    chunks of at most `chunk` lanes, and at least one per thread from `min_lanes` lanes."""
+    count = threads()
+    if size > 2 * chunk:
+        return range(0, size, chunk)
+    if count > 1 and size >= min_lanes:
+        step = -(-size // count)
+        return range(0, size, step)
+    return None
+
+
+def parallel_min_lanes(kernel: Callable) -> int:
+    """PARALLEL_MIN_LANES for a generated NumPy kernel that calls a HEAVY_CALLS function, else
+    PARALLEL_MIN_LANES_LIGHT. Only speed depends on it: lanes are independent."""
+    code = getattr(kernel, "__code__", None)
+    return PARALLEL_MIN_LANES if code is None or not HEAVY_CALLS.isdisjoint(code.co_names) else PARALLEL_MIN_LANES_LIGHT
+
+
+def chunk_lanes(kernel: Callable) -> int:
+    """CHUNK_LOOP for a generated NumPy kernel with a masked loop (`while np.any(active):`), else
+    CHUNK. Only speed depends on it: lanes are independent."""
+    code = getattr(kernel, "__code__", None)
+    return CHUNK_LOOP if code is not None and "any" in code.co_names else CHUNK

@@ -1,0 +1,146 @@
+"""The NumPy helpers generated kernels call: `where`, `power`, `masked`, `Compaction`.
+
+Each is self-contained (NumPy only): a generated module carries a copy of exactly the ones it calls
+(codegen/carry.py), named `_vz_<name>`, so that it imports nothing of vectorizer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def where(cond, yes, no):
+    """np.where(cond, yes, no), without a branch per lane for 8-byte numbers on a mixed `cond`.
+
+    np.where copies each element behind a branch: ~4 ns a lane when `cond` is random (a
+    mispredicted branch every other lane), 0.6 ns when it is nearly all one way. Selecting the
+    bits instead, ((yes ^ no) & -cond) ^ no, costs ~1 ns a lane whatever `cond` holds, and keeps
+    every bit (NaN payloads, -0.0) as np.where does. Under 4096 lanes set-up costs more.
+    """
+    if not isinstance(cond, np.ndarray) or cond.dtype != np.bool_ or cond.size < 4096:
+        return np.where(cond, yes, no)
+    kind = np.result_type(yes, no)
+    taken = np.count_nonzero(cond)
+    if kind.itemsize != 8 or kind.kind not in "fi" or min(taken, cond.size - taken) * 32 < cond.size:
+        return np.where(cond, yes, no)  # nearly all one way: its branch predicts well
+    no_bits = np.asarray(no, kind).view(np.int64)
+    differ = np.bitwise_xor(np.asarray(yes, kind).view(np.int64), no_bits)
+    bits = cond.astype(np.int64)
+    np.negative(bits, out=bits)  # all 64 bits set on the lanes of `cond`
+    if bits.shape == np.broadcast_shapes(bits.shape, differ.shape):
+        bits &= differ  # in place: two new arrays, not three (~20% less time)
+    else:
+        bits = bits & differ
+    bits ^= no_bits
+    return bits.view(kind)
+
+
+def power(x, y):
+    """np.power(x, y) in float64, with pow's values at -0.0 and -inf for an exponent of 0.5.
+
+    When the exponent is one number for every element, NumPy computes x ** 0.5 as sqrt(x): -0.0
+    at -0.0 and NaN at -inf, where pow (and Python) give 0.0 and inf. sqrt(|x|) keeps the speed
+    (sqrt is correctly rounded; glibc's pow is at times 1 ulp from it, within the bound) and
+    pow's values there; a negative base's lane is flagged anyway (a complex result, or math.pow's
+    domain error). NumPy's other scalar exponents give C's pow (tests/rules/test_rules.py)."""
+    if np.ndim(y) == 0 and y == 0.5:
+        return np.sqrt(np.abs(x), dtype=np.float64)
+    return np.power(x, y, dtype=np.float64)
+
+
+def masked(mask, fn, *args, **kwargs):
+    """fn(*args, **kwargs) for the lanes of `mask`; the other lanes hold 0 (nothing reads them).
+
+    A batched branch runs on every lane, so a costly call in it (pow, exp, sin, erfc...: 9-55 ns
+    a lane here) is paid for the lanes that skip the branch too. When at most half the lanes
+    take it, only they are computed: their indices, the operands gathered, the results scattered
+    into zeros (~1.1 + 4 * fraction ns a lane; drag_coefficient's `reynolds ** 0.687` on a third
+    of the lanes: 37 -> 24 ns a lane for the whole kernel). Each lane's value is the same bits.
+    """
+    if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.ndim != 1 or mask.size < 4096 \
+            or any(np.ndim(a) and np.shape(a) != mask.shape for a in args):
+        return fn(*args, **kwargs)
+    if 2 * np.count_nonzero(mask) > mask.size:
+        return fn(*args, **kwargs)  # gathering would cost more than the lanes it skips
+    lanes = np.flatnonzero(mask)
+    part = np.asarray(fn(*(a[lanes] if np.ndim(a) else a for a in args), **kwargs))
+    out = np.zeros(mask.shape, part.dtype)
+    out[lanes] = part
+    return out
+
+
+class Compaction:
+    """The lanes a masked while loop still runs, gathered into short arrays once few remain; the
+    last few of a long tail are left to the scalar function.
+
+    `compact(active, flag, *values)` returns the loop's mask, flag array and variables restricted
+    to the active lanes (the first time it keeps full-size copies to write back into); `expand`
+    writes the short arrays back and returns the full ones. Loops whose lanes finish at
+    different iterations then stop paying for the lanes that left (the long-tail cost of
+    masking).
+
+    An iteration costs about a microsecond an operation however few lanes it runs: 100-300 times
+    what Python spends on one lane's iteration. Once at most TAIL_LANES lanes remain, and they
+    have run long enough (ski rental: the tail's iterations so far, at TAIL_LANES lanes' worth
+    each, cover what re-running them from the start would cost at the loop's pace), `compact`
+    flags them and ends the loop: the runtime re-runs the flagged lanes with the scalar function
+    (flag and patch), which is exact and bounds the tail by what the Python loop would spend.
+    """
+
+    MIN_LANES = 2048  # below this, gathering costs more than masking saves
+    FRACTION = 0.5  # compact once at most this fraction of the lanes is still active
+    TAIL_LANES = 128  # at most this many lanes: an iteration costs more than Python spends on them
+    TAIL_PATIENCE = 16  # iterations a tail runs at least (short tails cost little; inner loops have many)
+
+    def __init__(self) -> None:
+        self.index: np.ndarray | None = None  # positions of the carried lanes in the full arrays
+        self.full: list[np.ndarray] = []
+        self.iterations = 0
+        self.tail = 0  # iterations with at most TAIL_LANES lanes
+        self.give_up = False
+
+    def worth(self, active: np.ndarray) -> bool:
+        self.iterations += 1
+        count = np.count_nonzero(active)
+        if count <= self.TAIL_LANES:
+            self.tail += 1
+            if self.tail >= self.TAIL_PATIENCE and self.tail * self.TAIL_LANES >= count * self.iterations:
+                self.give_up = True
+                return True
+        size = np.size(active)
+        return size >= self.MIN_LANES and count <= self.FRACTION * size
+
+    def compact(self, active: np.ndarray, flag: np.ndarray, *values: object) -> tuple:
+        if self.give_up:  # the scalar function re-runs the lanes left; the loop ends here
+            return (np.zeros_like(active), flag | active, *values)
+        values = (flag, *values)
+        keep = np.flatnonzero(active)
+        if self.index is None:
+            size = np.size(active)
+            self.full = [np.array(np.broadcast_to(v, (size,))) for v in values]
+            self.index = keep
+        else:
+            for full, v in zip(self.full, values):
+                full[self.index] = v
+            self.index = self.index[keep]
+        return (np.ones(keep.size, dtype=np.bool_), *(np.broadcast_to(v, np.shape(active))[keep] for v in values))
+
+    def expand(self, *values: object) -> tuple:
+        if self.index is None:
+            return values
+        for full, v in zip(self.full, values):
+            full[self.index] = v
+        return tuple(self.full)
+
+
+# NumPy functions a kernel may call that cost like a libm call a lane (engine/chunks.py splits the
+# kernels calling them into threads earlier).
+HEAVY_CALLS = frozenset({
+    "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
+    "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power",
+    "erf", "erfc",  # vecmath.py's, with vector_math=True
+})  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
+
+# backend="auto" on Numba (autotrial.py, imported only then): calls of EXPLORE_LANES or more are
+# timed on both backends, a few whole calls of each size class; the first call of TRIAL_LANES or
