@@ -38,6 +38,7 @@ from ..errors import (
     VectorizeValueError,
 )
 from ..options import BACKENDS, disabled
+from .pyproject import ConfigError, discovered_table
 
 SELECT_MODES = ("annotated", "marked", "all")
 TRANSFORM_SCHEMA = 2  # bump when the appended code or the selection rule changes
@@ -256,7 +257,7 @@ def install_import_hook(packages: str | Iterable[str] | None = None, *, select: 
     """Make the selected functions of `packages` (and their subpackages) dual-mode when imported.
 
     Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
-    in the nearest pyproject.toml at or above the current directory (defaults: select="annotated",
+    in the pyproject.toml found from the current directory by `read_config`'s rule (defaults: select="annotated",
     strict=False, backend="numpy", vector_math=False). `backend` and `vector_math` are passed to
     `vectorize` for the functions the hook selects; an `@vectorize` function keeps its own.
     With VECTORIZER_DISABLE=1 nothing is installed.
@@ -268,7 +269,7 @@ def install_import_hook(packages: str | Iterable[str] | None = None, *, select: 
 def vectorize_this_package(*, select: str | None = None, strict: bool | None = None, backend: str | None = None,
                            vector_math: bool | None = None) -> ImportHookManager:
     """Call first thing in a package's `__init__.py`: hooks its submodules imported after the call
-    (pyproject.toml is looked for from the package's directory up)."""
+    (pyproject.toml is looked for from the package's directory up, by `read_config`'s rule)."""
     caller = sys._getframe(1).f_globals
     package, file = caller.get("__package__") or caller.get("__name__"), caller.get("__file__")
     if not package or package == "__main__":
@@ -299,27 +300,19 @@ def _install(packages: str | Iterable[str] | None, given: dict[str, Any], where:
 
 
 def read_config(start: Path) -> dict[str, Any]:
-    """`[tool.vectorizer.import-hook]` of the nearest pyproject.toml at or above `start`, validated."""
-    for directory in (start.resolve(), *start.resolve().parents):
-        path = directory / "pyproject.toml"
-        if path.is_file():
-            break
-    else:
-        return {}
-    text = path.read_text(encoding="utf-8")
-    if "vectorizer" not in text:
-        return {}
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    table = tomllib.loads(text).get("tool", {}).get("vectorizer", {}).get("import-hook", {})
+    """`[tool.vectorizer.import-hook]` of the pyproject.toml that `faces/pyproject.py`'s discovery
+    rule finds from `start` (the nearest with a [tool.vectorizer] table, not above the repository
+    root), validated; {} for none. Raises ValueError (a ConfigError) naming the file and the key."""
+    path, table = discovered_table(start)
+    table = table.get("import-hook", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.vectorizer.import-hook] must be a table")
     for key, value in table.items():
         if key not in _CHECKS:
-            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: unknown key {key!r} (known: {', '.join(_CHECKS)})")
+            raise ConfigError(f"{path}: [tool.vectorizer.import-hook]: unknown key {key!r} (known: {', '.join(_CHECKS)})")
         valid, what = _CHECKS[key]
         if not valid(value):
-            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: {key} must be {what}, got {value!r}")
+            raise ConfigError(f"{path}: [tool.vectorizer.import-hook]: {key} must be {what}, got {value!r}")
     return table
 
 
