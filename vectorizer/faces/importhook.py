@@ -28,9 +28,7 @@ from typing import Any
 
 from .. import __version__
 from ..backends.numba import jit
-from ..core.cache import (
-    _sha256,  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
-)
+from ..core.cache import sha256  # not hashlib: OpenSSL costs ~4 ms of a hooked start
 from ..errors import (
     VectorizeError,
     VectorizeInputError,
@@ -90,7 +88,7 @@ class HookConfig:
         The package list is not in it: a module's transformed bytecode does not depend on it."""
         key = "\0".join(map(str, (__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize,
                                   *self.options().items())))
-        return "vz" + _sha256(key.encode()).hexdigest()[:16]
+        return "vz" + sha256(key.encode()).hexdigest()[:16]
 
     def options(self) -> dict[str, Any]:
         """`vectorize` options of the selected functions that differ from its defaults."""

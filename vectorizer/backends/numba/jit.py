@@ -212,7 +212,7 @@ def _locator_class() -> type:
         def get_source_stamp(self) -> bytes:  # Numba's stamp: the source file's sha256
             fd = os.open(self._py_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
             with os.fdopen(fd, "rb") as file:
-                return cache._sha256(file.read()).digest()
+                return cache.sha256(file.read()).digest()
 
         def get_disambiguator(self) -> str:
             return str(self._lineno)
