@@ -1,1 +1,2 @@
-"""In-process execution: fast path, backend choice (auto trial, cost model), fingerprints."""
+"""In-process execution: kernels (loading and running a specialization), fast path, backend
+choice (auto trial, cost model), fingerprints."""

@@ -9,6 +9,7 @@ cache) loads neither libcst nor the passes.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from ..core import cache
 from ..errors import VectorizeError, VectorizeOverflowError, VectorizeValueError
 from ..options import Options
 from ..runtime import harness as runtime
-from .fingerprint import engine_fingerprint
+from .fingerprint import Generation, engine_fingerprint
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
 
@@ -139,3 +140,45 @@ def per_element(scalar: Callable[..., Any], batch: runtime.Batch, structure: tup
         raise VectorizeOverflowError(str(exc)) from None
     except (runtime.LaneValueError, runtime.UnknownResultError) as exc:
         raise VectorizeValueError(str(exc)) from None
+
+
+# -- backend="auto" on Numba: races against the NumPy kernel (autotrial.py) -----------------------
+def race(gen: Generation, key: Key, kernel: Kernel, batch: runtime.Batch,
+         build_numpy: Callable[[], Kernel | VectorizeError], run_kernel: Callable[[Kernel, runtime.Batch], Any]
+         ) -> tuple[Any, str]:
+    """A call of the Numba `kernel` that auto chose without seeing data, timed against the NumPy
+    kernel until one wins at its size: (the result, the backend that ran it)."""
+    found = gen.races[key]
+    if found is None:
+        from .autotrial import Race
+
+        found = gen.races[key] = Race()
+    return found.call(batch, kernel, lambda: racing_numpy(gen, key, kernel, build_numpy), run_kernel,
+                      kernel.returns_tuple)
+
+
+def racing_numpy(gen: Generation, key: Key, kernel: Kernel, build_numpy: Callable[[], Kernel | VectorizeError]
+                 ) -> Kernel | None:
+    """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
+    if key not in gen.numpy_kernels:
+        try:
+            found: Kernel | VectorizeError = build_numpy()
+        except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
+            found = exc
+        same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
+            and found.returns_tuple == kernel.returns_tuple
+        gen.numpy_kernels[key] = found if same else None
+        if not same:
+            gen.races.pop(key, None)
+    return gen.numpy_kernels[key]
+
+
+def numba_short_path(races: dict, key: Key, size: int) -> tuple[int, tuple[int, int]]:
+    """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
+    limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
+    if key not in races:
+        return sys.maxsize, (1, 0)
+    found = races[key]
+    if found is None:
+        return runtime.EXPLORE_LANES - 1, (1, 0)
+    return found.fast_limit(), found.numba_window(size)

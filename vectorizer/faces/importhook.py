@@ -8,6 +8,8 @@ functions statically (`ast`: annotations, decorators) and APPENDS one line to th
 original line keeps its number: `...._install_dual(globals(), {"f": 3}, {"g": 9}, False)`. That
 wraps each selected function at import; the batched code is made on the first array call. The
 result is cached as a pyc under a private tag (`k.cpython-311.opt-vz<hash>.pyc`).
+
+Which functions: selection.py; the dual-mode wrapper: dual.py; pyproject.toml: pyproject.py.
 """
 
 from __future__ import annotations
@@ -29,18 +31,12 @@ from typing import Any
 from .. import __version__
 from ..backends.numba import jit
 from ..core.cache import sha256  # not hashlib: OpenSSL costs ~4 ms of a hooked start
-from ..errors import (
-    VectorizeError,
-    VectorizeInputError,
-    VectorizeOverflowError,
-    VectorizeValueError,
-)
 from ..options import BACKENDS, disabled
+from .dual import dual
 from .pyproject import ConfigError, discovered_table
+from .selection import SELECT_MODES, select_functions
 
-SELECT_MODES = ("annotated", "marked", "all")
 TRANSFORM_SCHEMA = 2  # bump when the appended code or the selection rule changes
-_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
 _NEVER = frozenset({"vectorizer", "numpy", "numba", "llvmlite", "libcst", *sys.stdlib_module_names})
 _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.import-hook] keys
     "packages": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), 'a list of names, e.g. ["mypkg"]'),
@@ -96,44 +92,7 @@ class HookConfig:
                 if v != HookConfig.__dataclass_fields__[k].default}
 
 
-# -- selection and the appended line (runs on a cold import only; the result is in the pyc) -----
-def select_functions(tree: ast.Module, select: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Top-level functions to make dual-mode: ({eligible name: def line}, {marked name: first line})."""
-    eligible: dict[str, int] = {}
-    marked: dict[str, int] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        if node.decorator_list:  # only @vectorize is understood; other decorators rule a function out
-            if any(_is_vectorize(d) for d in node.decorator_list):
-                marked[node.name] = node.decorator_list[0].lineno
-            continue
-        args = node.args
-        params = args.posonlyargs + args.args + args.kwonlyargs
-        if select == "marked" or args.vararg or args.kwarg or not params:
-            continue
-        if select == "all" or all(_annotation(p.annotation) in _SCALAR_ANNOTATIONS for p in params):
-            eligible[node.name] = node.lineno
-    for name in marked:
-        eligible.pop(name, None)
-    return eligible, marked
-
-
-def _is_vectorize(decorator: ast.expr) -> bool:
-    node = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return (isinstance(node, ast.Name) and node.id == "vectorize") or (
-        isinstance(node, ast.Attribute) and node.attr == "vectorize"
-    )
-
-
-def _annotation(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # "float"
-        return node.value.strip()
-    return None
-
-
+# -- the appended line (runs on a cold import only; the result is in the pyc) ---------------------
 def transform_source(text: str, tree: ast.Module, config: HookConfig) -> str | None:
     """The module source with the dual-mode line appended, or None when nothing is selected."""
     eligible, marked = select_functions(tree, config.select)
@@ -336,64 +295,3 @@ def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: d
             raise
         warnings.warn(f"vectorizer import hook: {namespace.get('__name__')} left unchanged ({exc!r})",
                       ImportHookWarning, stacklevel=2)
-
-
-def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | None = None) -> Callable[..., Any]:
-    """One callable: the original for Python values, the batched code when an argument is an ndarray.
-
-    `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
-    whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If
-    the engine refuses an eligible function (or a call's dtypes), that call runs the original: the
-    function is left as it was, while the module globals it reads keep the objects they had then
-    (a refusal may be about their values): after a change the engine tries again.
-    """
-    from numpy import ndarray
-
-    from ..engine.fingerprint import Generations, Refusals
-
-    refused = Refusals()  # None (the function) or a call's dtypes -> the globals then
-
-    def batched(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        vf = wrapper.vectorized
-        if vf is None or (vf is False and not refused.hold(None)):
-            try:
-                from ..api import vectorize
-
-                vf = wrapper.vectorized = vectorize(scalar, fallback="error", **(options or {}))
-            except VectorizeError:
-                refused[None] = Generations(scalar).current().watch
-                vf = wrapper.vectorized = False
-        if vf is False or (refused and refused.hold(_kinds(args, kwargs))):
-            return scalar(*args, **kwargs)
-        if vectorized is not None:
-            return vf(*args, **kwargs)  # a marked function: the user's options, warnings and errors
-        try:
-            return vf(*args, **kwargs)
-        except VectorizeOverflowError:
-            raise  # the original would wrap around silently
-        except (VectorizeInputError, VectorizeValueError):
-            return scalar(*args, **kwargs)  # inputs the engine does not take
-        except VectorizeError:
-            refused[_kinds(args, kwargs)] = vf.watch()  # cannot be vectorized for these dtypes: stay original
-            return scalar(*args, **kwargs)
-
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        for a in args:
-            if isinstance(a, ndarray):
-                return batched(args, kwargs)
-        if not kwargs:
-            return scalar(*args)
-        for a in kwargs.values():
-            if isinstance(a, ndarray):
-                return batched(args, kwargs)
-        return scalar(*args, **kwargs)
-
-    functools.update_wrapper(wrapper, scalar)
-    wrapper.scalar = scalar  # type: ignore[attr-defined]
-    wrapper.vectorized = vectorized  # type: ignore[attr-defined]
-    return wrapper
-
-
-def _kinds(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, ...]:
-    kind = lambda a: getattr(getattr(a, "dtype", None), "kind", None) or type(a).__name__
-    return tuple(map(kind, args)) + tuple(f"{k}={kind(v)}" for k, v in sorted(kwargs.items()))
