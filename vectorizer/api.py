@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import sys
 import types
 import warnings
 from collections.abc import Callable
@@ -184,7 +183,7 @@ class VectorizedFunction:
         self._fast = None
         if not example_ndims and self._last_backend == kernel.backend:
             limit, window = (runtime.parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else self._numba_short_path(gen, key, batch.size)  # NumPy: larger calls run chunks on threads
+                else kernels.numba_short_path(gen.races, key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
                                        limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
         return result
@@ -192,36 +191,7 @@ class VectorizedFunction:
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: runtime.Batch) -> tuple[Any, str]:
         """backend="auto" chose Numba without seeing data: time both backends on calls like this one
         until one wins at their size (autotrial.py)."""
-        race = gen.races[key]
-        if race is None:
-            from .engine.autotrial import Race
-
-            race = gen.races[key] = Race()
-        return race.call(batch, kernel, lambda: self._racing_numpy(gen, key, kernel), self._run, kernel.returns_tuple)
-
-    def _racing_numpy(self, gen: Generation, key: Key, kernel: Kernel) -> Kernel | None:
-        """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
-        if key not in gen.numpy_kernels:
-            try:
-                found: Kernel | VectorizeError = self._build(gen, key, "numpy")
-            except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
-                found = exc
-            same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
-                and found.returns_tuple == kernel.returns_tuple
-            gen.numpy_kernels[key] = found if same else None
-            if not same:
-                gen.races.pop(key, None)
-        return gen.numpy_kernels[key]
-
-    def _numba_short_path(self, gen: Generation, key: Key, size: int) -> tuple[int, tuple[int, int]]:
-        """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
-        limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
-        if key not in gen.races:
-            return sys.maxsize, (1, 0)
-        race = gen.races[key]
-        if race is None:
-            return runtime.EXPLORE_LANES - 1, (1, 0)
-        return race.fast_limit(), race.numba_window(size)
+        return kernels.race(gen, key, kernel, batch, lambda: self._build(gen, key, "numpy"), self._run)
 
     @property
     def auto_trial(self) -> Trial | None:
