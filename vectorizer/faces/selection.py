@@ -40,6 +40,7 @@ def select_functions(tree: ast.Module, select: str) -> tuple[dict[str, int], dic
 
 
 def is_vectorize(decorator: ast.expr) -> bool:
+    """Is this decorator `@vectorize` or `@<module>.vectorize`, called (with options) or not?"""
     node = decorator.func if isinstance(decorator, ast.Call) else decorator
     return (isinstance(node, ast.Name) and node.id == "vectorize") or (
         isinstance(node, ast.Attribute) and node.attr == "vectorize"
@@ -47,6 +48,7 @@ def is_vectorize(decorator: ast.expr) -> bool:
 
 
 def annotation(node: ast.expr | None) -> str | None:
+    """The annotation's name, written `float` or `"float"`; None for any other form."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Constant) and isinstance(node.value, str):  # "float"
