@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import api as _api
 from .api import VectorizedFunction, vectorize
 from .errors import (
     FallbackWarning,
@@ -25,6 +26,16 @@ _LAZY = {
     "vectorize_this_package": "faces.importhook",
     "vmap": "faces.vmap",
 }
+
+
+def _numpy_vectorized(*args: object) -> object:
+    """vectorize() given numpy.vectorize's parameters: faces/npcompat.py, imported on first use."""
+    from .faces.npcompat import NumpyVectorized
+
+    return NumpyVectorized(*args)  # type: ignore[arg-type]
+
+
+_api.numpy_front = _numpy_vectorized
 
 
 def __getattr__(name: str) -> object:

@@ -18,24 +18,23 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-import sys
 import types
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import execute, fastpath
-from .engine.batch import Batch, UnknownResultError, per_element
+from .engine import fastpath, kernels
+from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .engine.inputs import InputError, canonical
-from .engine.patch import LaneOverflowError, LaneValueError, kernel_failed
+from .engine.kernels import Kernel, Key, engine_bug
+from .engine.patch import kernel_failed
 from .errors import (
     FallbackWarning,
     VectorizeError,
     VectorizeInputError,
-    VectorizeOverflowError,
     VectorizeValueError,
     user_stacklevel,
 )
@@ -45,27 +44,6 @@ from .options import Options, disabled
 
 if TYPE_CHECKING:
     from .engine.autotrial import Trial
-
-Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
-
-
-def _jit():  # the Numba glue, loaded on first use: a process on the NumPy backend never needs it
-    from .backends.numba import jit
-
-    return jit
-
-
-class Kernel:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up, a frozen dataclass ~0.8
-    __slots__ = ("fn", "source", "backend", "result_types", "returns_tuple")
-
-    def __init__(self, fn: Callable[..., Any], source: str, backend: str, result_types: tuple[str, ...],
-                 returns_tuple: bool) -> None:
-        self.fn, self.source, self.backend = fn, source, backend
-        self.result_types, self.returns_tuple = result_types, returns_tuple
-
-    def with_fn(self, fn: Callable[..., Any]) -> Kernel:
-        return Kernel(fn, self.source, self.backend, self.result_types, self.returns_tuple)
-
 
 class VectorizedFunction:
     """A scalar function that also takes arrays. Call it like the original."""
@@ -181,21 +159,21 @@ class VectorizedFunction:
                 result, used = self._race(gen, key, kernel, batch)
             else:
                 result = self._run(kernel, batch)
-        except _jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
+        except kernels.jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
             gen.races.pop(key, None)
             gen.kernels[key] = kernel = self._build(gen, key, "numpy")  # type: ignore[assignment]
             if self.options.backend == "numba":
-                _jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
-                              f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
+                kernels.jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
+                                        f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
             return self._run(kernel, batch)  # type: ignore[arg-type]
-        except _jit().cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
-            fn = _jit().reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
+        except kernels.jit().cache_load_errors():  # a damaged Numba cache file: a miss, never a crash
+            fn = kernels.jit().reload_after_damage(kernel.fn, kernel.source, self.scalar.__name__)
             gen.kernels[key] = kernel = kernel.with_fn(fn)
             return self._run(kernel, batch)
         except Exception as exc:
             if not kernel_failed(exc):
                 raise  # the scalar function's own exception, from the first failing lane
-            gen.kernels[key] = error = _engine_bug("running the code generated for", self.scalar, exc)
+            gen.kernels[key] = error = engine_bug("running the code generated for", self.scalar, exc)
             if self.options.fallback == "error":
                 raise error from exc
             self._warn(gen, error.message)
@@ -208,7 +186,7 @@ class VectorizedFunction:
         self._fast = None
         if not example_ndims and self._last_backend == kernel.backend:
             limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else self._numba_short_path(gen, key, batch.size)  # NumPy: larger calls run chunks on threads
+                else kernels.numba_short_path(gen.races, key, batch.size)  # NumPy: larger calls run chunks on threads
             self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
                                        limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
         return result
@@ -216,36 +194,7 @@ class VectorizedFunction:
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:
         """backend="auto" chose Numba without seeing data: time both backends on calls like this one
         until one wins at their size (autotrial.py)."""
-        race = gen.races[key]
-        if race is None:
-            from .engine.autotrial import Race
-
-            race = gen.races[key] = Race()
-        return race.call(batch, kernel, lambda: self._racing_numpy(gen, key, kernel), self._run, kernel.returns_tuple)
-
-    def _racing_numpy(self, gen: Generation, key: Key, kernel: Kernel) -> Kernel | None:
-        """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
-        if key not in gen.numpy_kernels:
-            try:
-                found: Kernel | VectorizeError = self._build(gen, key, "numpy")
-            except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
-                found = exc
-            same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
-                and found.returns_tuple == kernel.returns_tuple
-            gen.numpy_kernels[key] = found if same else None
-            if not same:
-                gen.races.pop(key, None)
-        return gen.numpy_kernels[key]
-
-    def _numba_short_path(self, gen: Generation, key: Key, size: int) -> tuple[int, tuple[int, int]]:
-        """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
-        limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
-        if key not in gen.races:
-            return sys.maxsize, (1, 0)
-        race = gen.races[key]
-        if race is None:
-            return EXPLORE_LANES - 1, (1, 0)
-        return race.fast_limit(), race.numba_window(size)
+        return kernels.race(gen, key, kernel, batch, lambda: self._build(gen, key, "numpy"), self._run)
 
     @property
     def auto_trial(self) -> Trial | None:
@@ -256,24 +205,11 @@ class VectorizedFunction:
         return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: Batch) -> Any:
-        try:
-            return execute.run(kernel.fn, self.scalar, batch, kernel.result_types, kernel.returns_tuple,
-                               self.scalar.__qualname__,
-                               chunked=kernel.backend == "numpy")  # Numba's prange splits the batch itself
-        except LaneOverflowError as exc:
-            raise VectorizeOverflowError(str(exc)) from None
-        except LaneValueError as exc:
-            raise VectorizeValueError(str(exc)) from None
+        return kernels.run(kernel, self.scalar, batch)
 
     def _per_element(self, batch: Batch) -> Any:
         """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
-        structure = self._result_structure() if batch.size == 0 else None
-        try:
-            return per_element(self.scalar, batch, structure)
-        except LaneOverflowError as exc:
-            raise VectorizeOverflowError(str(exc)) from None
-        except (LaneValueError, UnknownResultError) as exc:
-            raise VectorizeValueError(str(exc)) from None
+        return kernels.per_element(self.scalar, batch, self._result_structure() if batch.size == 0 else None)
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
@@ -299,70 +235,19 @@ class VectorizedFunction:
         return found
 
     def _resolve_backend(self, key: Key | None, gen: Generation | None = None) -> str:
-        backend = self.options.backend
-        if backend == "numba" and not _jit().available():
-            raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
-        if backend == "auto":
-            if not _jit().available():
-                return "numpy"
-            if key is None:
-                return "auto"
-            if any(shape for _, _, shape in key):
-                return "numpy"  # functions of per-example arrays: the NumPy backend
-            return self._auto_choice(gen or self._generations.current(), key)
-        return backend
+        return kernels.resolve_backend(self.options.backend, key, lambda k: self._auto_choice(gen, k))
 
-    def _auto_choice(self, gen: Generation, key: Key) -> str:
-        """The cost model's pick, remembered in the disk cache: a warm start must not import libcst
-        to parse the function again just to decide."""
-        store = cache.default_cache()
-        choice_key = cache.cache_key(gen.content, "auto-choice", self.options.key(), repr(key),
-                                     engine_fingerprint())
-        remembered = store.load(choice_key)
-        for backend in ("numpy", "numba"):
-            if remembered == f"BACKEND = {backend!r}\n":
-                return backend
-        from .engine.costmodel import choose
-
-        prepared = self._prepare_or_none(gen)
-        backend = choose(prepared[0], prepared[1]) if prepared else "numpy"
-        store.store(choice_key, f"BACKEND = {backend!r}\n")
-        return backend
+    def _auto_choice(self, gen: Generation | None, key: Key) -> str:
+        gen = gen or self._generations.current()
+        return kernels.remembered_choice(gen.content, self.options, key, lambda: self._prepare_or_none(gen))
 
     def _build(self, gen: Generation, key: Key, backend: str) -> Kernel | VectorizeError:
         """The kernel for `key` from this generation's globals (its namespace decides the code, its
         content hash the cache entry: both read the same values)."""
-        content = gen.content
-        cache_key = cache.cache_key(content, backend, self.options.key(), repr(key), engine_fingerprint())
-        store = cache.default_cache()
+        cache_key = cache.cache_key(gen.content, backend, self.options.key(), repr(key), engine_fingerprint())
         # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
         dumped = self._lower(gen, key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
-        if backend == "numba":
-            source = store.load(cache_key)
-            if source is None:
-                generated = dumped or self._lower(gen, key, backend)
-                if isinstance(generated, VectorizeError):
-                    return generated
-                source = generated.source
-            fn = _jit().load(source, cache_key, self.scalar.__name__)
-            return _kernel_from(fn, source, backend)
-        entry = store.load_entry(cache_key)
-        if entry is None:
-            generated = dumped or self._lower(gen, key, backend)
-            if isinstance(generated, VectorizeError):
-                return generated
-            path = store.store(cache_key, generated.source)
-            code = store.load_code(cache_key) if path else compile(generated.source, f"<vectorizer {self.__qualname__}>", "exec")
-            source = generated.source
-        else:
-            source, code = entry
-        namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
-        exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
-        if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
-            from .backends.numba.exactloops import fast_exact
-
-            namespace["_vz_exact"] = fast_exact
-        return _kernel_from(namespace[self.scalar.__name__], source, backend, namespace)
+        return kernels.load(cache_key, backend, self.scalar, lambda: dumped or self._lower(gen, key, backend))
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
@@ -380,7 +265,7 @@ class VectorizedFunction:
         except MemoryError:
             raise
         except Exception as exc:  # noqa: BLE001 - an engine bug: refused visibly, never the user's call crashing
-            error = _engine_bug("transforming", self.scalar, exc)
+            error = engine_bug("transforming", self.scalar, exc)
             if self.options.fallback == "error":
                 raise error from exc
             return error
@@ -409,23 +294,6 @@ class VectorizedFunction:
                           stacklevel=user_stacklevel())
 
 
-def _kernel_from(fn: Callable[..., Any], source: str, backend: str, namespace: dict | None = None) -> Kernel:
-    module = namespace if namespace is not None else fn.__globals__
-    return Kernel(fn, source, backend, tuple(module["VECTORIZER_RESULT"]), bool(module["VECTORIZER_RETURNS_TUPLE"]))
-
-
-def _engine_bug(doing: str, func: Callable, exc: Exception) -> VectorizeError:
-    """An internal error, as a refusal: the caller falls back to the scalar function (with a
-    warning) or, with fallback="error", raises this."""
-    import traceback
-
-    frames = traceback.extract_tb(exc.__traceback__)
-    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
-    return VectorizeError(f"a vectorizer bug while {doing} {func.__qualname__}: {type(exc).__name__}{at}: {exc}",
-                          hint="the function runs element by element meanwhile; please report it with its source",
-                          code="VEC-BUG")
-
-
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """Read, parse and fence a function (the checks that need no argument types)."""
     from .frontend import fence
@@ -437,6 +305,12 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     return parsed, namespace
 
 
+# numpy.vectorize's parameters are served by a face above this layer (faces/npcompat.py's
+# NumpyVectorized(vf, otypes, doc, excluded, cache, signature)): the package's __init__ registers
+# its constructor, which imports the face on first use, so that api.py imports no face.
+numpy_front: Callable[..., Any] | None = None
+
+
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
               cache: bool = False, signature: str | None = None, *, backend: str = "numpy", fallback: str = "warn",
               reassociate: bool = False, vector_math: bool = False):
@@ -446,7 +320,7 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
     Args:
         pyfunc: a function of numbers (or of per-example arrays, with `signature`), defined
             with `def` in a source file.
-        otypes, doc, excluded, cache, signature: as for numpy.vectorize (see vectorizer.npcompat).
+        otypes, doc, excluded, cache, signature: as for numpy.vectorize (see vectorizer.faces.npcompat).
         backend: "numpy" (generated array code), "numba" (per-lane compiled kernels, parallel over
             the batch), or "auto" (Numba where it is installed and expected to be faster).
         fallback: "warn" runs an unsupported function element by element with a
@@ -471,8 +345,8 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
         vf = VectorizedFunction(f, options)
         if otypes is None and doc is None and excluded is None and not cache and signature is None:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
-        from .faces.npcompat import NumpyVectorized
-
-        return NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
+        if numpy_front is None:
+            raise RuntimeError("vectorizer's numpy.vectorize front (faces/npcompat.py) is not registered")
+        return numpy_front(vf, otypes, doc, excluded, cache, signature)
 
     return wrap if pyfunc is None else wrap(pyfunc)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from vectorizer.backends.numba.jit import numba_cache_problem
-from vectorizer.core import cache
+from vectorizer.core import cache, cachekey
 from vectorizer.core.cache import CacheWarning, CodeCache, cache_key
 
 SOURCE = "import numpy as np\n\n\ndef f(x):\n    return np.sqrt(x)  # é ∑\n"
@@ -74,12 +74,12 @@ def test_key_rejects_non_text():
 
 def test_key_depends_on_library_versions(monkeypatch):
     before = cache_key("f")
-    cache._environment.cache_clear()
-    monkeypatch.setattr(cache, "_dist_versions", lambda *names: ["9.9" if n == "numba" else "1.0" for n in names])
+    cachekey.environment.cache_clear()
+    monkeypatch.setattr(cachekey, "dist_versions", lambda *names: ["9.9" if n == "numba" else "1.0" for n in names])
     try:
         assert cache_key("f") != before
     finally:
-        cache._environment.cache_clear()
+        cachekey.environment.cache_clear()
 
 
 def test_installed_versions_are_read_from_dist_info_in_path_order(tmp_path, monkeypatch):
@@ -89,7 +89,7 @@ def test_installed_versions_are_read_from_dist_info_in_path_order(tmp_path, monk
     (second / "Vz_Fake_Two-0.1.dist-info").mkdir()
     monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
     importlib.invalidate_caches()
-    assert cache._dist_versions("vz_fake_one", "vz-fake-two", "vz_fake_three") == ["2.0", "0.1", "none"]
+    assert cachekey.dist_versions("vz_fake_one", "vz-fake-two", "vz_fake_three") == ["2.0", "0.1", "none"]
 
 
 def test_the_dist_info_beside_the_imported_package_comes_first(tmp_path, monkeypatch):
@@ -100,7 +100,7 @@ def test_the_dist_info_beside_the_imported_package_comes_first(tmp_path, monkeyp
     (home / "vz_fake_home-3.0.dist-info").mkdir()
     monkeypatch.setattr(sys, "path", [str(stale), str(home)])
     importlib.invalidate_caches()
-    assert cache._dist_versions("vz_fake_home") == ["3.0"]
+    assert cachekey.dist_versions("vz_fake_home") == ["3.0"]
 
 
 def test_compiled_code_is_kept_beside_the_entry_and_checked_against_it(tmp_path):

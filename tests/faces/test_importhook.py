@@ -485,6 +485,45 @@ def test_pyproject_configuration(tmp_path: Path, pkg: Path) -> None:
             read_config(tmp_path)
 
 
+
+def test_one_discovery_rule_for_the_hook_and_the_cli(tmp_path: Path) -> None:
+    """Both faces find the same file: the nearest pyproject.toml WITH a [tool.vectorizer] table
+    (one without it is passed over), never above the repository root (.git or .hg)."""
+    from vectorizer.faces.cli import config as cli_config
+
+    outer = tmp_path / "outer"
+    inner = outer / "inner"
+    deeper = inner / "deeper"
+    deeper.mkdir(parents=True)
+    (outer / "pyproject.toml").write_text('[tool.vectorizer]\noutput = "{stem}_o.py"\n'
+                                          '[tool.vectorizer.import-hook]\nselect = "all"\n')
+    (inner / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nselect = "marked"\n')
+    (deeper / "pyproject.toml").write_text('[project]\nname = "vectorizer-user"\n')  # no table
+
+    def found(start: Path) -> tuple[Path | None, dict, str]:
+        settings = cli_config.load(start, None, {})
+        return settings.source, read_config(start), settings.output
+
+    # nested projects: the nearest table wins, a pyproject.toml without one is passed over
+    assert found(deeper) == (inner / "pyproject.toml", {"select": "marked"}, "{stem}_batched.py")
+    assert found(outer) == (outer / "pyproject.toml", {"select": "all"}, "{stem}_o.py")
+    # a repository boundary: nothing above it is read, for either face
+    (deeper / ".git").mkdir()
+    assert found(deeper) == (None, {}, "{stem}_batched.py")
+    assert cli_config.load(deeper, None, {}).root == deeper
+    (deeper / ".git").rmdir()
+    (inner / ".hg").mkdir()  # the boundary directory's own file is still read
+    assert found(deeper) == (inner / "pyproject.toml", {"select": "marked"}, "{stem}_batched.py")
+    (inner / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert found(deeper) == (None, {}, "{stem}_batched.py")
+    # the same error type for both: a ConfigError, which is a ValueError
+    (inner / "pyproject.toml").write_text("[tool.vectorizer\n")
+    with pytest.raises(cli_config.ConfigError, match="invalid TOML"):
+        read_config(deeper)
+    with pytest.raises(ValueError, match="invalid TOML"):
+        cli_config.load(deeper, None, {})
+
+
 def test_vectorize_this_package(tmp_path: Path) -> None:
     write(tmp_path, {
         "selfpkg/__init__.py": "from vectorizer.faces.importhook import vectorize_this_package\n"

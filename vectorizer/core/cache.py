@@ -7,9 +7,9 @@ layout version, ``v<SCHEMA>/``. Each entry is a real module, ``v<SCHEMA>/vz_<key
 compiled code beside it (``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of
 the module in ``v<SCHEMA>/__pycache__/`` (jit.py). Directories we create get mode 0o700, files 0o600.
 
-Key. `cache_key` is the sha256 of length-prefixed UTF-8 parts: the caller's parts (function source,
-options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``, cache tag),
-NumPy, libcst and Numba (read from ``.dist-info`` names: Numba is never imported).
+Key. `cache_key` (cachekey.py) is the sha256 of length-prefixed UTF-8 parts: the caller's parts
+(function source, options, ...) after SCHEMA and the versions of vectorizer, Python, NumPy, libcst
+and Numba.
 
 Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
 source. A MISS is: no directory or entry, an unreadable entry, a bad or foreign header, a checksum
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import marshal
 import os
 import stat
@@ -45,17 +44,12 @@ import types
 import warnings
 from pathlib import Path
 
-try:  # CPython's own SHA-256: `import hashlib` loads OpenSSL, ~3 ms of every warm start
-    from _sha2 import sha256 as _sha256  # Python >= 3.12
-except ImportError:
-    try:
-        from _sha256 import sha256 as _sha256  # Python 3.11
-    except ImportError:
-        from hashlib import sha256 as _sha256
+from .cachekey import SCHEMA, cache_key, cache_root, sha256
 
-SCHEMA = 1
+__all__ = ["HEX_DIGITS", "SCHEMA", "CacheWarning", "CodeCache", "cache_key", "cache_root", "default_cache",
+           "make_private_dir", "problem", "sha256", "warn_once"]
 _HEADER = b"# vectorizer-cache "  # then the key, a space, the body's sha256, a newline
-_HEX = frozenset("0123456789abcdef")  # a set, not a regex: `re` costs ~0.4 ms of every start-up
+HEX_DIGITS = frozenset("0123456789abcdef")  # a set, not a regex: `re` costs ~0.4 ms of every start-up
 _TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n# vectorizer cache: safe to delete.\n"
 _POSIX = hasattr(os, "getuid")
 _warned: set[str] = set()  # warning kinds already shown in this process
@@ -65,85 +59,14 @@ class CacheWarning(UserWarning):
     """The disk cache is unsafe or unwritable; vectorizer runs uncached."""
 
 
-def _warn(kind: str, message: str) -> None:
+def warn_once(kind: str, message: str) -> None:
+    """One CacheWarning per kind of problem and process."""
     if kind not in _warned:
         _warned.add(kind)
         warnings.warn(CacheWarning(message), stacklevel=3)
 
 
-def _dist_versions(*names: str) -> list[str]:
-    """The installed versions of distributions, read from their ``.dist-info`` directory names:
-    first beside the packages Python would import, then along ``sys.path`` (``importlib.metadata``
-    would cost ~40 ms of imports on every warm start)."""
-    prefixes = {name.replace("-", "_").lower() + "-": name for name in names}
-    found: dict[str, str] = {}
-    for entry in [*_homes(names), *sys.path]:
-        try:
-            items = sorted(os.listdir(entry or "."))
-        except OSError:
-            continue
-        for item in items:
-            if item.endswith(".dist-info"):
-                for prefix, name in prefixes.items():
-                    if name not in found and item.lower().startswith(prefix):
-                        found[name] = item[len(prefix): -len(".dist-info")]
-        if len(found) == len(names):
-            break
-    # a source checkout on sys.path has no dist-info
-    return [found.get(n) or str(getattr(sys.modules.get(n), "__version__", "none")) for n in names]
-
-
-def _homes(names: tuple[str, ...]) -> dict[str, None]:
-    """The directories the packages import from (their dist-info is normally there too): listed
-    first, they spare listing the working directory and the standard library (~1 ms)."""
-    import importlib.util
-
-    homes: dict[str, None] = {}
-    for name in names:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        if spec is not None and spec.origin and spec.submodule_search_locations:
-            homes[os.path.dirname(os.path.dirname(spec.origin))] = None
-    return homes
-
-
-@functools.lru_cache(maxsize=1)
-def _environment() -> tuple[str, ...]:
-    from .. import __version__
-
-    return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"python={sys.version}",
-            f"tag={sys.implementation.cache_tag}",
-            *(f"{n}={v}" for n, v in zip(("numpy", "libcst", "numba"), _dist_versions("numpy", "libcst", "numba"))))
-
-
-def cache_key(*parts: str) -> str:
-    """sha256 hex digest of the length-prefixed parts and of the tool versions."""
-    digest = _sha256()
-    for part in (*_environment(), *parts):
-        if not isinstance(part, str):
-            raise TypeError(f"cache_key parts must be str, not {type(part).__name__}")
-        data = part.encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "big") + data)
-    return digest.hexdigest()
-
-
-def cache_root() -> Path:
-    """``$VECTORIZER_CACHE_DIR`` if set (``~`` expanded, symlinks NOT resolved), else the user's."""
-    override = os.environ.get("VECTORIZER_CACHE_DIR")
-    if override:
-        return Path(os.path.abspath(os.path.expanduser(override)))
-    if sys.platform.startswith("linux"):
-        # platformdirs' rule for Linux, without importing it (~6 ms of a warm start)
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        return Path(base if base.strip() else os.path.expanduser("~/.cache"), "vectorizer")
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("vectorizer"))
-
-
-def _problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None:
+def problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None:
     """Why a path with this lstat/fstat result must not be trusted, or None if it is fine."""
     what = "cache directory" if want_dir else "cache entry"
     if stat.S_ISLNK(st.st_mode):
@@ -160,11 +83,11 @@ def _problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None
 
 
 def _unsafe(reason: str) -> None:
-    _warn("unsafe", f"{reason}; vectorizer runs uncached (fix it, remove it, or point "
+    warn_once("unsafe", f"{reason}; vectorizer runs uncached (fix it, remove it, or point "
                     "VECTORIZER_CACHE_DIR at a private directory)")
 
 
-def _make_private_dir(path: Path) -> bool:
+def make_private_dir(path: Path) -> bool:
     """Create `path` with mode 0o700 (umask-proof); True if we created it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -187,14 +110,14 @@ class CodeCache:
 
     def path_for(self, key: str) -> Path:
         """Where the module for `key` lives; the module name is ``vz_<key>``."""
-        if len(key) != 64 or not _HEX.issuperset(key):
+        if len(key) != 64 or not HEX_DIGITS.issuperset(key):
             raise ValueError(f"not a cache key (64 lowercase hex digits): {key!r}")
         return self.directory() / f"vz_{key}.py"
 
     def _dirs_problem(self) -> str | None:
         """Why the root or versioned directory is unsafe; FileNotFoundError if one is missing."""
         for path in (self.root, self.directory()):
-            reason = _problem(os.lstat(path), path, want_dir=True)
+            reason = problem(os.lstat(path), path, want_dir=True)
             if reason:
                 return reason
         return None
@@ -209,7 +132,7 @@ class CodeCache:
         if not (line.startswith(_HEADER) and line.endswith(b"\n") and line[start:start + 64] == key.encode()
                 and line[start + 64:start + 65] == b" "):
             return None
-        if _sha256(data[end:]).hexdigest().encode() != line[start + 65:end - 1]:
+        if sha256(data[end:]).hexdigest().encode() != line[start + 65:end - 1]:
             return None
         body = data[end:]
         with contextlib.suppress(UnicodeDecodeError):
@@ -220,7 +143,7 @@ class CodeCache:
         """A file's bytes if it and its directories are safe (ours, no symlink, no group/world
         write), else None (warned when unsafe)."""
         try:
-            reason = self._dirs_problem() or _problem(os.lstat(path), path, want_dir=False)
+            reason = self._dirs_problem() or problem(os.lstat(path), path, want_dir=False)
             if reason:
                 _unsafe(reason)
                 return None
@@ -231,7 +154,7 @@ class CodeCache:
                 _unsafe(f"cache entry {path} is a symlink")
             return None
         with os.fdopen(fd, "rb") as file:
-            reason = _problem(os.fstat(file.fileno()), path, want_dir=False)
+            reason = problem(os.fstat(file.fileno()), path, want_dir=False)
             if reason:
                 _unsafe(reason)
                 return None
@@ -261,7 +184,7 @@ class CodeCache:
 
     def _compiled(self, key: str, source: str) -> types.CodeType | None:
         text = "\n" + source  # the leading newline stands for the header line
-        digest = _sha256(text.encode("utf-8")).hexdigest().encode()
+        digest = sha256(text.encode("utf-8")).hexdigest().encode()
         code_path = self.path_for(key).with_suffix(f".{sys.implementation.cache_tag}.code")
         filename = str(self.path_for(key))
         code = _unmarshal(self._read(code_path), digest, source)
@@ -275,26 +198,26 @@ class CodeCache:
             except (SyntaxError, ValueError):
                 return None
         dumped = marshal.dumps(code)
-        self._write(code_path, digest + b" " + _sha256(dumped).hexdigest().encode() + b"\n" + dumped, warn=False)
+        self._write(code_path, digest + b" " + sha256(dumped).hexdigest().encode() + b"\n" + dumped, warn=False)
         return code
 
     def store(self, key: str, source: str) -> Path | None:
         """Atomically write `source` as the entry for `key`; its path, or None (warned) on failure."""
         body = source.encode("utf-8")
-        data = _HEADER + f"{key} {_sha256(body).hexdigest()}\n".encode() + body
+        data = _HEADER + f"{key} {sha256(body).hexdigest()}\n".encode() + body
         return self._write(self.path_for(key), data)
 
     def _write(self, path: Path, data: bytes, warn: bool = True) -> Path | None:
         """Atomically write `path` in the versioned directory (created private if missing)."""
         tmp: str | None = None
         try:
-            created = _make_private_dir(self.root)
-            reason = _problem(os.lstat(self.root), self.root, want_dir=True)
+            created = make_private_dir(self.root)
+            reason = problem(os.lstat(self.root), self.root, want_dir=True)
             if created and not reason:
                 with contextlib.suppress(OSError), open(self.root / "CACHEDIR.TAG", "xb") as tag:
                     tag.write(_TAG)
             if not reason:  # never create anything inside an unsafe root
-                _make_private_dir(self.directory())
+                make_private_dir(self.directory())
                 reason = self._dirs_problem()
             if reason:
                 _unsafe(reason)
@@ -308,7 +231,7 @@ class CodeCache:
         except OSError as exc:
             if not warn:  # a convenience file (compiled code): the entry itself was written
                 return None
-            _warn("unwritable", f"cannot write the vectorizer cache in {self.directory()}: {exc}; "
+            warn_once("unwritable", f"cannot write the vectorizer cache in {self.directory()}: {exc}; "
                                 "vectorizer runs uncached (set VECTORIZER_CACHE_DIR to a writable "
                                 "private directory)")
             return None
@@ -324,7 +247,7 @@ class CodeCache:
         A root that is a symlink or not ours is refused (warned); it is removed if left empty.
         """
         try:
-            reason = _problem(os.lstat(self.root), self.root, want_dir=True)
+            reason = problem(os.lstat(self.root), self.root, want_dir=True)
             if reason and "writable" not in reason:  # a symlink, or not ours: hands off
                 _unsafe(reason)
                 return 0
@@ -342,7 +265,7 @@ class CodeCache:
 def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType | None:
     """The code in a compiled file if it names `digest`, is whole and binds the source's names."""
     if data is None or data[:65] != digest + b" " or data[129:130] != b"\n" \
-            or _sha256(data[130:]).hexdigest().encode() != data[65:129]:
+            or sha256(data[130:]).hexdigest().encode() != data[65:129]:
         return None
     with contextlib.suppress(ValueError, EOFError, TypeError):
         code = marshal.loads(data[130:])

@@ -64,3 +64,12 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         n = stack.pop()
         yield n
         stack.extend(child_nodes(n))
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment or `for` target binds: `x`, `a, b`, `[a, (b, c)]`; none for others."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for el in target.elements for n in target_names(el.value)]
+    return []

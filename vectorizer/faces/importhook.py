@@ -8,6 +8,8 @@ functions statically (`ast`: annotations, decorators) and APPENDS one line to th
 original line keeps its number: `...._install_dual(globals(), {"f": 3}, {"g": 9}, False)`. That
 wraps each selected function at import; the batched code is made on the first array call. The
 result is cached as a pyc under a private tag (`k.cpython-311.opt-vz<hash>.pyc`).
+
+Which functions: selection.py; the dual-mode wrapper: dual.py; pyproject.toml: pyproject.py.
 """
 
 from __future__ import annotations
@@ -28,20 +30,13 @@ from typing import Any
 
 from .. import __version__
 from ..backends.numba import jit
-from ..core.cache import (
-    _sha256,  # not hashlib: its OpenSSL binding costs ~4 ms of every hooked start-up
-)
-from ..errors import (
-    VectorizeError,
-    VectorizeInputError,
-    VectorizeOverflowError,
-    VectorizeValueError,
-)
+from ..core.cache import sha256  # not hashlib: OpenSSL costs ~4 ms of a hooked start
 from ..options import BACKENDS, disabled
+from .dual import dual
+from .pyproject import ConfigError, discovered_table
+from .selection import SELECT_MODES, select_functions
 
-SELECT_MODES = ("annotated", "marked", "all")
 TRANSFORM_SCHEMA = 2  # bump when the appended code or the selection rule changes
-_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool"})
 _NEVER = frozenset({"vectorizer", "numpy", "numba", "llvmlite", "libcst", *sys.stdlib_module_names})
 _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.import-hook] keys
     "packages": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), 'a list of names, e.g. ["mypkg"]'),
@@ -89,7 +84,7 @@ class HookConfig:
         The package list is not in it: a module's transformed bytecode does not depend on it."""
         key = "\0".join(map(str, (__version__, TRANSFORM_SCHEMA, self.select, self.strict, sys.flags.optimize,
                                   *self.options().items())))
-        return "vz" + _sha256(key.encode()).hexdigest()[:16]
+        return "vz" + sha256(key.encode()).hexdigest()[:16]
 
     def options(self) -> dict[str, Any]:
         """`vectorize` options of the selected functions that differ from its defaults."""
@@ -97,44 +92,7 @@ class HookConfig:
                 if v != HookConfig.__dataclass_fields__[k].default}
 
 
-# -- selection and the appended line (runs on a cold import only; the result is in the pyc) -----
-def select_functions(tree: ast.Module, select: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Top-level functions to make dual-mode: ({eligible name: def line}, {marked name: first line})."""
-    eligible: dict[str, int] = {}
-    marked: dict[str, int] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        if node.decorator_list:  # only @vectorize is understood; other decorators rule a function out
-            if any(_is_vectorize(d) for d in node.decorator_list):
-                marked[node.name] = node.decorator_list[0].lineno
-            continue
-        args = node.args
-        params = args.posonlyargs + args.args + args.kwonlyargs
-        if select == "marked" or args.vararg or args.kwarg or not params:
-            continue
-        if select == "all" or all(_annotation(p.annotation) in _SCALAR_ANNOTATIONS for p in params):
-            eligible[node.name] = node.lineno
-    for name in marked:
-        eligible.pop(name, None)
-    return eligible, marked
-
-
-def _is_vectorize(decorator: ast.expr) -> bool:
-    node = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return (isinstance(node, ast.Name) and node.id == "vectorize") or (
-        isinstance(node, ast.Attribute) and node.attr == "vectorize"
-    )
-
-
-def _annotation(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # "float"
-        return node.value.strip()
-    return None
-
-
+# -- the appended line (runs on a cold import only; the result is in the pyc) ---------------------
 def transform_source(text: str, tree: ast.Module, config: HookConfig) -> str | None:
     """The module source with the dual-mode line appended, or None when nothing is selected."""
     eligible, marked = select_functions(tree, config.select)
@@ -256,7 +214,7 @@ def install_import_hook(packages: str | Iterable[str] | None = None, *, select: 
     """Make the selected functions of `packages` (and their subpackages) dual-mode when imported.
 
     Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
-    in the nearest pyproject.toml at or above the current directory (defaults: select="annotated",
+    in the pyproject.toml found from the current directory by `read_config`'s rule (defaults: select="annotated",
     strict=False, backend="numpy", vector_math=False). `backend` and `vector_math` are passed to
     `vectorize` for the functions the hook selects; an `@vectorize` function keeps its own.
     With VECTORIZER_DISABLE=1 nothing is installed.
@@ -268,7 +226,7 @@ def install_import_hook(packages: str | Iterable[str] | None = None, *, select: 
 def vectorize_this_package(*, select: str | None = None, strict: bool | None = None, backend: str | None = None,
                            vector_math: bool | None = None) -> ImportHookManager:
     """Call first thing in a package's `__init__.py`: hooks its submodules imported after the call
-    (pyproject.toml is looked for from the package's directory up)."""
+    (pyproject.toml is looked for from the package's directory up, by `read_config`'s rule)."""
     caller = sys._getframe(1).f_globals
     package, file = caller.get("__package__") or caller.get("__name__"), caller.get("__file__")
     if not package or package == "__main__":
@@ -299,27 +257,19 @@ def _install(packages: str | Iterable[str] | None, given: dict[str, Any], where:
 
 
 def read_config(start: Path) -> dict[str, Any]:
-    """`[tool.vectorizer.import-hook]` of the nearest pyproject.toml at or above `start`, validated."""
-    for directory in (start.resolve(), *start.resolve().parents):
-        path = directory / "pyproject.toml"
-        if path.is_file():
-            break
-    else:
-        return {}
-    text = path.read_text(encoding="utf-8")
-    if "vectorizer" not in text:
-        return {}
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    table = tomllib.loads(text).get("tool", {}).get("vectorizer", {}).get("import-hook", {})
+    """`[tool.vectorizer.import-hook]` of the pyproject.toml that `faces/pyproject.py`'s discovery
+    rule finds from `start` (the nearest with a [tool.vectorizer] table, not above the repository
+    root), validated; {} for none. Raises ValueError (a ConfigError) naming the file and the key."""
+    path, table = discovered_table(start)
+    table = table.get("import-hook", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.vectorizer.import-hook] must be a table")
     for key, value in table.items():
         if key not in _CHECKS:
-            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: unknown key {key!r} (known: {', '.join(_CHECKS)})")
+            raise ConfigError(f"{path}: [tool.vectorizer.import-hook]: unknown key {key!r} (known: {', '.join(_CHECKS)})")
         valid, what = _CHECKS[key]
         if not valid(value):
-            raise ValueError(f"{path}: [tool.vectorizer.import-hook]: {key} must be {what}, got {value!r}")
+            raise ConfigError(f"{path}: [tool.vectorizer.import-hook]: {key} must be {what}, got {value!r}")
     return table
 
 
@@ -345,64 +295,3 @@ def _install_dual(namespace: dict[str, Any], eligible: dict[str, int], marked: d
             raise
         warnings.warn(f"vectorizer import hook: {namespace.get('__name__')} left unchanged ({exc!r})",
                       ImportHookWarning, stacklevel=2)
-
-
-def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | None = None) -> Callable[..., Any]:
-    """One callable: the original for Python values, the batched code when an argument is an ndarray.
-
-    `vectorized` is the user's `@vectorize` object for a marked function; None for an eligible one,
-    whose `VectorizedFunction` is made on the first array call, with `options` (backend...). If
-    the engine refuses an eligible function (or a call's dtypes), that call runs the original: the
-    function is left as it was, while the module globals it reads keep the objects they had then
-    (a refusal may be about their values): after a change the engine tries again.
-    """
-    from numpy import ndarray
-
-    from ..engine.fingerprint import Generations, Refusals
-
-    refused = Refusals()  # None (the function) or a call's dtypes -> the globals then
-
-    def batched(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        vf = wrapper.vectorized
-        if vf is None or (vf is False and not refused.hold(None)):
-            try:
-                from ..api import vectorize
-
-                vf = wrapper.vectorized = vectorize(scalar, fallback="error", **(options or {}))
-            except VectorizeError:
-                refused[None] = Generations(scalar).current().watch
-                vf = wrapper.vectorized = False
-        if vf is False or (refused and refused.hold(_kinds(args, kwargs))):
-            return scalar(*args, **kwargs)
-        if vectorized is not None:
-            return vf(*args, **kwargs)  # a marked function: the user's options, warnings and errors
-        try:
-            return vf(*args, **kwargs)
-        except VectorizeOverflowError:
-            raise  # the original would wrap around silently
-        except (VectorizeInputError, VectorizeValueError):
-            return scalar(*args, **kwargs)  # inputs the engine does not take
-        except VectorizeError:
-            refused[_kinds(args, kwargs)] = vf.watch()  # cannot be vectorized for these dtypes: stay original
-            return scalar(*args, **kwargs)
-
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        for a in args:
-            if isinstance(a, ndarray):
-                return batched(args, kwargs)
-        if not kwargs:
-            return scalar(*args)
-        for a in kwargs.values():
-            if isinstance(a, ndarray):
-                return batched(args, kwargs)
-        return scalar(*args, **kwargs)
-
-    functools.update_wrapper(wrapper, scalar)
-    wrapper.scalar = scalar  # type: ignore[attr-defined]
-    wrapper.vectorized = vectorized  # type: ignore[attr-defined]
-    return wrapper
-
-
-def _kinds(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, ...]:
-    kind = lambda a: getattr(getattr(a, "dtype", None), "kind", None) or type(a).__name__
-    return tuple(map(kind, args)) + tuple(f"{k}={kind(v)}" for k, v in sorted(kwargs.items()))

@@ -3,7 +3,7 @@ import hook on for those packages, installed before conftest.py files are loaded
 
 The packages may also be given by the ini key `vectorizer-packages`; `select`, `strict`,
 `backend` and `vector-math` come from `[tool.vectorizer.import-hook]` in the pyproject.toml
-nearest to pytest's rootdir. Without packages the plugin does nothing.
+found from pytest's rootdir (faces/pyproject.py's rule, the CLI's too). Without packages the plugin does nothing.
 """
 
 from __future__ import annotations

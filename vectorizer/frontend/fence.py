@@ -10,69 +10,25 @@ with a caret, the construct in the user's words and a hint:
 
 The fence only looks at syntax and at what global names refer to; typing problems (a float range
 bound, a variable unbound on some paths) are found by the analysis, which reports them the same way.
+
+The statements are checked here, the expressions in fence_exprs.py; the table of what is refused
+outright, and the reserved names, are in refusals.py.
 """
 
 from __future__ import annotations
 
-import math
-
 import libcst as cst
 
-from ..core.tree import walk
 from ..errors import (
     UnsupportedCallError,
     UnsupportedSyntaxError,
     VectorizeError,
     VectorizeErrorGroup,
 )
-from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
-from .namespace import SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
+from .fence_exprs import ExpressionFence
+from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .parse import ParsedFunction
-
-# Statement and expression types refused outright: (what it is, hint).
-_REFUSED: dict[type, tuple[str, str]] = {
-    cst.Try: ("'try' statements are not supported", "test the condition explicitly with 'if' and 'raise'"),
-    cst.TryStar: ("'try' statements are not supported", "test the condition explicitly with 'if' and 'raise'"),
-    cst.With: ("'with' statements are not supported", "a vectorized function must not manage resources"),
-    cst.Global: ("'global' declarations are not supported", "pass the value in and return the result instead of writing module state"),
-    cst.Nonlocal: ("'nonlocal' declarations are not supported", "return the result instead of writing an enclosing variable"),
-    cst.Del: ("'del' statements are not supported", "let the variable go out of scope instead"),
-    cst.Import: ("imports inside a vectorized function are not supported", "import at module level"),
-    cst.ImportFrom: ("imports inside a vectorized function are not supported", "import at module level"),
-    cst.FunctionDef: ("nested function definitions are not supported", "define the helper at module level; calls to module functions are vectorized with the caller"),
-    cst.ClassDef: ("class definitions inside a vectorized function are not supported", "define classes outside; vectorized functions work on numbers"),
-    cst.Match: ("'match' statements are not supported", "use if/elif/else"),
-    cst.Lambda: ("lambdas are not supported", "define the helper with 'def' at module level"),
-    cst.Yield: ("'yield' makes the function a generator; generators cannot be vectorized", "return one value per call; each input lane maps to exactly one output"),
-    cst.Await: ("'await' is not supported", "vectorize a plain (non-async) function"),
-    cst.ListComp: ("list comprehensions are not supported", "write the loop with 'for i in range(...)'"),
-    cst.SetComp: ("set comprehensions are not supported", "write the loop with 'for i in range(...)'"),
-    cst.DictComp: ("dict comprehensions are not supported", "write the loop with 'for i in range(...)'"),
-    cst.GeneratorExp: ("generator expressions are not supported", "write the loop with 'for i in range(...)'"),
-    cst.NamedExpr: ("assignment expressions (':=') are not supported", "assign on its own line first"),
-    cst.List: ("lists are not supported", "vectorized functions work on numbers; use separate variables or a module-level tuple constant"),
-    cst.Dict: ("dicts are not supported", "vectorized functions work on numbers"),
-    cst.Set: ("sets are not supported", "vectorized functions work on numbers"),
-    cst.StarredElement: ("star-unpacking is not supported", "list the values explicitly"),
-    cst.Imaginary: ("complex numbers are not supported", "vectorized functions work on real numbers"),
-    cst.SimpleString: ("strings are not supported here", "strings may appear only in 'raise' and 'assert' messages and docstrings"),
-    cst.FormattedString: ("f-strings are not supported here", "strings may appear only in 'raise' and 'assert' messages and docstrings"),
-    cst.ConcatenatedString: ("strings are not supported here", "strings may appear only in 'raise' and 'assert' messages and docstrings"),
-    cst.Ellipsis: ("'...' is not a number", "vectorized functions work on numbers"),
-    cst.Slice: ("slices are not supported", "index a module-level tuple with a single integer"),
-}
-
-_BINOPS = (
-    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
-    cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift,
-)
-_COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
-
-
-# Names the generated modules define or import themselves: a user's name must not shadow them.
-RESERVED_LOCALS = frozenset({"np", "math", "numba"})
-RESERVED_GLOBALS = frozenset({"VECTORIZER_RESULT", "VECTORIZER_RETURNS_TUPLE", "NUMBA_CACHE", "PARALLEL_MIN_LANES"})
-RESERVED_PREFIXES = ("_vz_", "_kernel_", "_scalar_", "_lane_", "_run_", "_prun_")
+from .refusals import BINOPS, REFUSED, RESERVED_LOCALS, augmented, local_names
 
 
 class Fence:
@@ -82,9 +38,11 @@ class Fence:
         self.parsed = parsed
         self.ns = namespace
         self.errors: list[VectorizeError] = []
-        self.locals = _local_names(parsed.func)
+        self.locals = local_names(parsed.func)
         p = parsed.func.params
         self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+        self.exprs = ExpressionFence(parsed, namespace, self.locals, self.refuse)
+        self.expr, self.subscript = self.exprs.expr, self.exprs.subscript
 
     # -- reporting -------------------------------------------------------------------------
     def refuse(self, node: cst.CSTNode, message: str, hint: str, cls=UnsupportedSyntaxError) -> None:
@@ -120,8 +78,8 @@ class Fence:
             self.statement(stmt)
 
     def statement(self, stmt: cst.CSTNode, docstring_ok: bool = False) -> None:
-        if type(stmt) in _REFUSED:
-            message, hint = _REFUSED[type(stmt)]
+        if type(stmt) in REFUSED:
+            message, hint = REFUSED[type(stmt)]
             self.refuse(stmt, message, hint)
         elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             for small in stmt.body:
@@ -168,8 +126,8 @@ class Fence:
         self.block(stmt.body)
 
     def small_statement(self, small: cst.BaseSmallStatement, docstring_ok: bool) -> None:
-        if type(small) in _REFUSED:
-            message, hint = _REFUSED[type(small)]
+        if type(small) in REFUSED:
+            message, hint = REFUSED[type(small)]
             self.refuse(small, message, hint)
         elif isinstance(small, cst.Assign):
             for target in small.targets:
@@ -181,7 +139,7 @@ class Fence:
                 self.expr(small.value)
         elif isinstance(small, cst.AugAssign):
             self.target(small.target, allow_tuple=False)
-            if not isinstance(small.operator, tuple(_augmented(op) for op in _BINOPS)):
+            if not isinstance(small.operator, tuple(augmented(op) for op in BINOPS)):
                 self.refuse(small, "this augmented assignment operator is not supported", "write 'x = x op y'")
             self.expr(small.value)
         elif isinstance(small, cst.Expr):
@@ -232,206 +190,6 @@ class Fence:
             return
         what = "an item" if isinstance(target, cst.Subscript) else "an attribute" if isinstance(target, cst.Attribute) else "this target"
         self.refuse(target, f"assignment to {what} is not supported", "assign to a local variable; a vectorized function must not mutate objects")
-
-    # -- expressions -----------------------------------------------------------------------
-    def expr(self, node: cst.BaseExpression, tuple_ok: bool = False) -> None:
-        if type(node) in _REFUSED:
-            message, hint = _REFUSED[type(node)]
-            self.refuse(node, message, hint)
-        elif isinstance(node, cst.Name):
-            self.name(node)
-        elif isinstance(node, cst.Integer | cst.Float):
-            pass
-        elif isinstance(node, cst.BinaryOperation):
-            # Every binary operator passes, `@` too: it is np.matmul on arrays, and only the typed
-            # analysis knows whether the operands are arrays (it refuses `@` on numbers).
-            self.expr(node.left)
-            self.expr(node.right)
-        elif isinstance(node, cst.UnaryOperation):
-            self.expr(node.expression)
-        elif isinstance(node, cst.BooleanOperation):
-            self.expr(node.left)
-            self.expr(node.right)
-        elif isinstance(node, cst.Comparison):
-            self.expr(node.left)
-            for comp in node.comparisons:
-                if not isinstance(comp.operator, _COMPARISONS):
-                    op = type(comp.operator).__name__
-                    self.refuse(comp.operator, f"the '{_OP_WORDS.get(op, op)}' comparison is not supported on numbers",
-                                "compare numbers with ==, !=, <, <=, >, >=")
-                self.expr(comp.comparator)
-        elif isinstance(node, cst.IfExp):
-            self.expr(node.test)
-            self.expr(node.body)
-            self.expr(node.orelse)
-        elif isinstance(node, cst.Call):
-            self.call(node)
-        elif isinstance(node, cst.Attribute):
-            self.attribute(node)
-        elif isinstance(node, cst.Subscript):
-            self.subscript(node)
-        elif isinstance(node, cst.Tuple):
-            if not tuple_ok:
-                self.refuse(node, "tuples are only supported in 'a, b = ...' and 'return a, b'",
-                            "unpack the values into separate variables")
-            for el in node.elements:
-                if isinstance(el, cst.StarredElement):
-                    self.refuse(el, "star-unpacking is not supported", "list the values explicitly")
-                else:
-                    self.expr(el.value)
-        else:
-            self.refuse(node, f"'{type(node).__name__}' expressions are not supported", "see 'Will it work for my code?' in the README")
-
-    def name(self, node: cst.Name) -> None:
-        name = node.value
-        if name in self.locals or name in ("True", "False"):
-            return
-        if name == "None":
-            self.refuse(node, "'None' is not a number", "vectorized functions compute numbers; use a sentinel value such as math.nan")
-            return
-        glob = self.ns.resolve(name)
-        if glob.kind == "constant" and (name in RESERVED_GLOBALS or name.startswith(RESERVED_PREFIXES)):
-            self.refuse(node, f"the module constant {name!r} has a name the generated module defines itself",
-                        f"rename the constant {name!r}")
-            return
-        if glob.kind == "constant":
-            return
-        if glob.kind in ("function", "builtin", "math_func"):
-            self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
-        elif glob.kind == "math":
-            self.refuse(node, "the 'math' module can only be used as math.<name>", "call math.<function>(...) or read math.pi etc.")
-        else:
-            self.refuse(node, f"the name {name!r} is not a local variable, a module-level number or tuple, "
-                        "a math function or a function of this module",
-                        "pass it in as a parameter, or define it at module level as a number", UnsupportedCallError)
-
-    def attribute(self, node: cst.Attribute, called: bool = False) -> None:
-        base = node.value
-        attr = node.attr.value
-        if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
-            if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
-                return
-            self.refuse(node, f"'.{attr}' is not supported on a local value", "supported: .shape .ndim .size .T and "
-                        + ", ".join(f".{m}()" for m in sorted(METHODS)), UnsupportedCallError)
-            return
-        if isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name) and base.attr.value == "linalg" \
-                and self.ns.resolve(base.value.value).kind == "numpy":
-            if not (called and f"np.linalg.{attr}" in ARRAY_CALLS):
-                self.refuse(node, f"np.linalg.{attr} is not supported", "supported: np.linalg.norm", UnsupportedCallError)
-            return
-        if isinstance(base, cst.Name) and base.value not in self.locals and self.ns.resolve(base.value).kind == "numpy":
-            if (called and f"np.{attr}" in ARRAY_CALLS) or (not called and attr in NUMPY_CONSTANTS):
-                return
-            self.refuse(node, f"np.{attr} has no batching rule", "supported NumPy functions: "
-                        + ", ".join(sorted(k[3:] for k in ARRAY_CALLS)), UnsupportedCallError)
-            return
-        if isinstance(base, cst.Name) and base.value not in self.locals:
-            glob = self.ns.resolve(base.value)
-            if glob.kind == "math":
-                attr = node.attr.value
-                value = getattr(math, attr, None)
-                if value is None:
-                    self.refuse(node, f"math has no attribute {attr!r}", "check the spelling")
-                elif called != callable(value):
-                    what = "called" if called else "read"
-                    self.refuse(node, f"math.{attr} cannot be {what} here", "call math functions, read math constants")
-                return
-            if base.value in SIDE_EFFECT_MODULES or glob.name in SIDE_EFFECT_MODULES:
-                self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
-                            "compute it outside and pass it in as an argument", UnsupportedCallError)
-                return
-        self.refuse(node, "attribute access is only supported for math.<name>",
-                    "vectorized functions work on numbers; pass attributes in as arguments", UnsupportedCallError)
-
-    def subscript(self, node: cst.Subscript) -> None:
-        base = node.value
-        if isinstance(base, cst.Name) and base.value in self.locals or isinstance(base, cst.Attribute | cst.Subscript):
-            self.expr(base)  # an array (the analysis checks): x[i], x[i, j], x[a:b], x.shape[0]
-            for element in node.slice:
-                part = element.slice
-                if isinstance(part, cst.Slice):
-                    for bound in (part.lower, part.upper, part.step):
-                        if bound is not None:
-                            self.expr(bound)
-                else:
-                    self.expr(part.value)
-            return
-        ok_base = isinstance(base, cst.Name) and base.value not in self.locals \
-            and self.ns.resolve(base.value).kind == "constant" and isinstance(self.ns.resolve(base.value).value, tuple)
-        if not ok_base:
-            self.refuse(node, "indexing is only supported on module-level tuples of numbers",
-                        "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            self.refuse(node, "only single-integer indexing is supported", "write TABLE[i]")
-            return
-        self.expr(node.slice[0].slice.value)
-
-    def call(self, node: cst.Call) -> None:
-        func = node.func
-        for arg in node.args:
-            if arg.star:
-                self.refuse(arg, "star-arguments in calls are not supported", "pass the arguments explicitly")
-            elif arg.keyword is not None and arg.keyword.value == "dtype":
-                if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
-                    self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
-            else:
-                self.expr(arg.value)
-        if isinstance(func, cst.Attribute):
-            self.attribute(func, called=True)
-            return
-        if not isinstance(func, cst.Name) or func.value in self.locals:
-            self.refuse(func, "only calls to math functions, supported builtins and functions of this module are supported",
-                        "call the function by its module-level name", UnsupportedCallError)
-            return
-        name = func.value
-        if name == self.parsed.name:
-            self.refuse(node, f"recursive call to {name!r}", "rewrite the recursion as a loop", UnsupportedCallError)
-            return
-        if name in SIDE_EFFECT_BUILTINS:
-            self.refuse(node, f"{SIDE_EFFECT_BUILTINS[name]}; it cannot be vectorized", "remove it, or run the scalar function for debugging", UnsupportedCallError)
-            return
-        glob = self.ns.resolve(name)
-        if glob.kind == "builtin":
-            if name == "range":
-                self.refuse(node, "range() is only supported as the iterable of a 'for' loop", "write 'for i in range(...)'")
-            elif any(a.keyword for a in node.args) and name != "round":
-                self.refuse(node, f"keyword arguments to {name}() are not supported", f"call {name}() with positional arguments")
-        elif glob.kind in ("function", "math_func"):
-            pass
-        elif glob.kind == "unknown" and glob.name.split(".")[0] in SIDE_EFFECT_MODULES:
-            self.refuse(node, f"{glob.name}: {SIDE_EFFECT_MODULES[glob.name.split('.')[0]]}; it cannot be vectorized",
-                        "compute it outside and pass it in as an argument", UnsupportedCallError)
-        else:
-            self.refuse(node, f"call to {name!r}, which is not a math function, a supported builtin or a function of this module",
-                        "vectorizer batches math.*, abs/min/max/round/int/float/bool/pow/divmod and same-module functions",
-                        UnsupportedCallError)
-
-
-_OP_WORDS = {"Is": "is", "IsNot": "is not", "In": "in", "NotIn": "not in"}
-
-
-def _augmented(op: type) -> type:
-    return getattr(cst, op.__name__ + "Assign")
-
-
-def _local_names(func: cst.FunctionDef) -> set[str]:
-    """Parameters and every name the body binds (Python's rule: assigned anywhere = local)."""
-    names = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-
-    binders = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For,
-               cst.NamedExpr)  # a walrus is refused, but its name is a local, not a global
-    for node in walk(func.body):
-        if type(node) in binders:
-            names.update(target_names(node.target))
-    return names
-
-
-def target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [n for el in target.elements for n in target_names(el.value)]
-    return []
 
 
 def check(parsed: ParsedFunction, namespace: Namespace) -> None:

@@ -74,7 +74,7 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
         try:
             module = _execute(code, path)
         except CacheRefused as exc:  # only if the checks above were bypassed: never cache it
-            cache._warn("unsafe-numba", f"{exc}; Numba compiles vectorizer's kernels without its cache")
+            cache.warn_once("unsafe-numba", f"{exc}; Numba compiles vectorizer's kernels without its cache")
             module = _execute(compile("\n" + _uncached(source), str(path), "exec"), path)
     return getattr(module, name)
 
@@ -128,22 +128,22 @@ def numba_cache_problem(path: Path | str) -> tuple[bool, str] | None:
     """Why Numba must not keep its cache for entry `path` in the ``__pycache__`` beside it (first
     True if that is unsafe, False if merely unusable), or None. Numba opens its index (``.nbi``)
     and data (``.nbc``) pickles with a plain `open`: ``__pycache__`` (created private if missing)
-    and the module's files in it (``vz_<key>.*.nb[ic]``) must pass `cache._problem` (else one
+    and the module's files in it (``vz_<key>.*.nb[ic]``) must pass `cache.problem` (else one
     CacheWarning), and ``__pycache__`` must accept a new file. Nothing is deleted or changed."""
     path = Path(path)
     pycache = path.parent / "__pycache__"
     try:
-        cache._make_private_dir(pycache)
+        cache.make_private_dir(pycache)
         st = os.lstat(pycache)
         if not (stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):  # unusable, not a risk
             return False, f"{pycache} is not a directory"
-        reason = cache._problem(st, pycache, want_dir=True)
+        reason = cache.problem(st, pycache, want_dir=True)
         with os.scandir(pycache) as found:
             for item in found:
                 if reason is None and item.name.startswith(path.stem + ".") and item.name.endswith((".nbi", ".nbc")):
-                    reason = cache._problem(os.lstat(item.path), item.path, want_dir=False)
+                    reason = cache.problem(os.lstat(item.path), item.path, want_dir=False)
         if reason:
-            cache._warn("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba "
+            cache.warn_once("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba "
                         "compiles vectorizer's kernels without its cache (fix it or remove it)")
             return True, reason
         with tempfile.TemporaryFile(dir=pycache):
@@ -193,7 +193,7 @@ def _locator_class() -> type:
         @classmethod
         def from_function(cls, py_func, py_file: str):
             name = os.path.basename(py_file)
-            if not (name[:3] == "vz_" and name[67:] == ".py" and cache._HEX.issuperset(name[3:67]) and len(name) == 70):
+            if not (name[:3] == "vz_" and name[67:] == ".py" and cache.HEX_DIGITS.issuperset(name[3:67]) and len(name) == 70):
                 return None  # not ours: Numba's own locators decide
             directory = str(cache.default_cache().directory())
             if os.path.dirname(py_file) != directory or py_file not in _checked:
@@ -202,8 +202,8 @@ def _locator_class() -> type:
             return cls(py_func, py_file)
 
         def ensure_cache_path(self) -> None:  # before each save: still ours and private
-            cache._make_private_dir(path := Path(self._cache_path))
-            if reason := cache._problem(os.lstat(path), path, want_dir=True):
+            cache.make_private_dir(path := Path(self._cache_path))
+            if reason := cache.problem(os.lstat(path), path, want_dir=True):
                 raise OSError(reason)
 
         def get_cache_path(self) -> str:
@@ -212,7 +212,7 @@ def _locator_class() -> type:
         def get_source_stamp(self) -> bytes:  # Numba's stamp: the source file's sha256
             fd = os.open(self._py_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
             with os.fdopen(fd, "rb") as file:
-                return cache._sha256(file.read()).digest()
+                return cache.sha256(file.read()).digest()
 
         def get_disambiguator(self) -> str:
             return str(self._lineno)

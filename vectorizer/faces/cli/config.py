@@ -13,9 +13,9 @@ Keys are the long option names of `vectorizer generate`::
     on-unsupported = "warn"               # "warn" | "error" (= --strict) | "ignore"
     functions = ["price", "src/*.py::f"]  # also select these (NAME, or PATH-GLOB::NAME)
 
-Discovery (black's and ruff's rules): the nearest `pyproject.toml` that HAS a `[tool.vectorizer]`
-table, searched from the common directory of the paths given (the current directory for none, the
-`--stdin-filename`'s directory for stdin) upwards, stopping at the repository root (`.git`/`.hg`).
+Discovery: `faces/pyproject.py`'s rule (the nearest `pyproject.toml` that HAS a `[tool.vectorizer]`
+table, searched upwards, stopping at the repository root, `.git`/`.hg`), from the common directory
+of the paths given (the current directory for none, the `--stdin-filename`'s directory for stdin).
 `--config FILE` disables discovery (FILE is a pyproject.toml, or a TOML file with the keys at top
 level). Precedence: defaults < file < command line. One configuration per run. Globs (ruff's
 syntax: `*`, `?`, `[...]`, `**`) are relative to the project root, the configuration file's
@@ -35,12 +35,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
 from ...options import BACKENDS
+from ..pyproject import ConfigError, discover, table_of
 
 ON_UNSUPPORTED = ("warn", "error", "ignore")
 DEFAULT_EXCLUDE = (
@@ -49,10 +45,6 @@ DEFAULT_EXCLUDE = (
     "_build", "build", "dist", "node_modules", "site-packages", "venv",
 )
 RESERVED_TABLES = ("import-hook",)  # sub-tables read by other parts of vectorizer
-
-
-class ConfigError(Exception):
-    """Invalid configuration or usage: the CLI prints it and exits 2."""
 
 
 @dataclass(frozen=True)
@@ -186,39 +178,6 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 # -- loading -------------------------------------------------------------------------------------
-def read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise ConfigError(f"cannot read configuration {path}: {exc.strerror}") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"invalid TOML in {path}: {exc}") from exc
-
-
-def discover(start: Path) -> tuple[Path | None, Path]:
-    """(the nearest pyproject.toml with [tool.vectorizer] or None, the project root)."""
-    start = start.absolute()
-    for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "vectorizer" in read_toml(candidate).get("tool", {}):
-            return candidate, directory
-        if (directory / ".git").exists() or (directory / ".hg").exists():
-            return None, directory
-    return None, start
-
-
-def table_of(path: Path) -> dict[str, Any]:
-    """The vectorizer settings in a configuration file: [tool.vectorizer], or its top level."""
-    data = read_toml(path)
-    if "tool" in data or path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("vectorizer", {})
-        if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [tool.vectorizer] must be a table")
-        return table
-    return data
-
-
 def load(start: Path, config: Path | None, overrides: Mapping[str, Any]) -> Settings:
     """Settings from the configuration file (discovered from `start`, or `config`) and the CLI."""
     if config is not None:

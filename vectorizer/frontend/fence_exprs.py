@@ -1,0 +1,200 @@
+"""The fence's expression checks (fence.py runs them on every expression a statement holds):
+names, operators, comparisons, calls, attributes and subscripts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..errors import UnsupportedCallError
+from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
+from .namespace import SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
+from .parse import ParsedFunction
+from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
+
+Refuse = Callable[..., None]  # Fence.refuse(node, message, hint, cls=UnsupportedSyntaxError)
+
+
+class ExpressionFence:
+    """Refuses, through the statement fence's `refuse`, every unsupported part of an expression."""
+
+    def __init__(self, parsed: ParsedFunction, namespace: Namespace, local_names: set[str], refuse: Refuse) -> None:
+        self.parsed = parsed
+        self.ns = namespace
+        self.locals = local_names
+        self.refuse = refuse
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node: cst.BaseExpression, tuple_ok: bool = False) -> None:
+        if type(node) in REFUSED:
+            message, hint = REFUSED[type(node)]
+            self.refuse(node, message, hint)
+        elif isinstance(node, cst.Name):
+            self.name(node)
+        elif isinstance(node, cst.Integer | cst.Float):
+            pass
+        elif isinstance(node, cst.BinaryOperation):
+            # Every binary operator passes, `@` too: it is np.matmul on arrays, and only the typed
+            # analysis knows whether the operands are arrays (it refuses `@` on numbers).
+            self.expr(node.left)
+            self.expr(node.right)
+        elif isinstance(node, cst.UnaryOperation):
+            self.expr(node.expression)
+        elif isinstance(node, cst.BooleanOperation):
+            self.expr(node.left)
+            self.expr(node.right)
+        elif isinstance(node, cst.Comparison):
+            self.expr(node.left)
+            for comp in node.comparisons:
+                if not isinstance(comp.operator, COMPARISONS):
+                    op = type(comp.operator).__name__
+                    self.refuse(comp.operator, f"the '{OP_WORDS.get(op, op)}' comparison is not supported on numbers",
+                                "compare numbers with ==, !=, <, <=, >, >=")
+                self.expr(comp.comparator)
+        elif isinstance(node, cst.IfExp):
+            self.expr(node.test)
+            self.expr(node.body)
+            self.expr(node.orelse)
+        elif isinstance(node, cst.Call):
+            self.call(node)
+        elif isinstance(node, cst.Attribute):
+            self.attribute(node)
+        elif isinstance(node, cst.Subscript):
+            self.subscript(node)
+        elif isinstance(node, cst.Tuple):
+            if not tuple_ok:
+                self.refuse(node, "tuples are only supported in 'a, b = ...' and 'return a, b'",
+                            "unpack the values into separate variables")
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    self.refuse(el, "star-unpacking is not supported", "list the values explicitly")
+                else:
+                    self.expr(el.value)
+        else:
+            self.refuse(node, f"'{type(node).__name__}' expressions are not supported", "see 'Will it work for my code?' in the README")
+
+    def name(self, node: cst.Name) -> None:
+        name = node.value
+        if name in self.locals or name in ("True", "False"):
+            return
+        if name == "None":
+            self.refuse(node, "'None' is not a number", "vectorized functions compute numbers; use a sentinel value such as math.nan")
+            return
+        glob = self.ns.resolve(name)
+        if glob.kind == "constant" and (name in RESERVED_GLOBALS or name.startswith(RESERVED_PREFIXES)):
+            self.refuse(node, f"the module constant {name!r} has a name the generated module defines itself",
+                        f"rename the constant {name!r}")
+            return
+        if glob.kind == "constant":
+            return
+        if glob.kind in ("function", "builtin", "math_func"):
+            self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
+        elif glob.kind == "math":
+            self.refuse(node, "the 'math' module can only be used as math.<name>", "call math.<function>(...) or read math.pi etc.")
+        else:
+            self.refuse(node, f"the name {name!r} is not a local variable, a module-level number or tuple, "
+                        "a math function or a function of this module",
+                        "pass it in as a parameter, or define it at module level as a number", UnsupportedCallError)
+
+    def attribute(self, node: cst.Attribute, called: bool = False) -> None:
+        base = node.value
+        attr = node.attr.value
+        if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
+            if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
+                return
+            self.refuse(node, f"'.{attr}' is not supported on a local value", "supported: .shape .ndim .size .T and "
+                        + ", ".join(f".{m}()" for m in sorted(METHODS)), UnsupportedCallError)
+            return
+        if isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name) and base.attr.value == "linalg" \
+                and self.ns.resolve(base.value.value).kind == "numpy":
+            if not (called and f"np.linalg.{attr}" in ARRAY_CALLS):
+                self.refuse(node, f"np.linalg.{attr} is not supported", "supported: np.linalg.norm", UnsupportedCallError)
+            return
+        if isinstance(base, cst.Name) and base.value not in self.locals and self.ns.resolve(base.value).kind == "numpy":
+            if (called and f"np.{attr}" in ARRAY_CALLS) or (not called and attr in NUMPY_CONSTANTS):
+                return
+            self.refuse(node, f"np.{attr} has no batching rule", "supported NumPy functions: "
+                        + ", ".join(sorted(k[3:] for k in ARRAY_CALLS)), UnsupportedCallError)
+            return
+        if isinstance(base, cst.Name) and base.value not in self.locals:
+            glob = self.ns.resolve(base.value)
+            if glob.kind == "math":
+                attr = node.attr.value
+                value = getattr(math, attr, None)
+                if value is None:
+                    self.refuse(node, f"math has no attribute {attr!r}", "check the spelling")
+                elif called != callable(value):
+                    what = "called" if called else "read"
+                    self.refuse(node, f"math.{attr} cannot be {what} here", "call math functions, read math constants")
+                return
+            if base.value in SIDE_EFFECT_MODULES or glob.name in SIDE_EFFECT_MODULES:
+                self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
+                            "compute it outside and pass it in as an argument", UnsupportedCallError)
+                return
+        self.refuse(node, "attribute access is only supported for math.<name>",
+                    "vectorized functions work on numbers; pass attributes in as arguments", UnsupportedCallError)
+
+    def subscript(self, node: cst.Subscript) -> None:
+        base = node.value
+        if isinstance(base, cst.Name) and base.value in self.locals or isinstance(base, cst.Attribute | cst.Subscript):
+            self.expr(base)  # an array (the analysis checks): x[i], x[i, j], x[a:b], x.shape[0]
+            for element in node.slice:
+                part = element.slice
+                if isinstance(part, cst.Slice):
+                    for bound in (part.lower, part.upper, part.step):
+                        if bound is not None:
+                            self.expr(bound)
+                else:
+                    self.expr(part.value)
+            return
+        ok_base = isinstance(base, cst.Name) and base.value not in self.locals \
+            and self.ns.resolve(base.value).kind == "constant" and isinstance(self.ns.resolve(base.value).value, tuple)
+        if not ok_base:
+            self.refuse(node, "indexing is only supported on module-level tuples of numbers",
+                        "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            self.refuse(node, "only single-integer indexing is supported", "write TABLE[i]")
+            return
+        self.expr(node.slice[0].slice.value)
+
+    def call(self, node: cst.Call) -> None:
+        func = node.func
+        for arg in node.args:
+            if arg.star:
+                self.refuse(arg, "star-arguments in calls are not supported", "pass the arguments explicitly")
+            elif arg.keyword is not None and arg.keyword.value == "dtype":
+                if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
+                    self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
+            else:
+                self.expr(arg.value)
+        if isinstance(func, cst.Attribute):
+            self.attribute(func, called=True)
+            return
+        if not isinstance(func, cst.Name) or func.value in self.locals:
+            self.refuse(func, "only calls to math functions, supported builtins and functions of this module are supported",
+                        "call the function by its module-level name", UnsupportedCallError)
+            return
+        name = func.value
+        if name == self.parsed.name:
+            self.refuse(node, f"recursive call to {name!r}", "rewrite the recursion as a loop", UnsupportedCallError)
+            return
+        if name in SIDE_EFFECT_BUILTINS:
+            self.refuse(node, f"{SIDE_EFFECT_BUILTINS[name]}; it cannot be vectorized", "remove it, or run the scalar function for debugging", UnsupportedCallError)
+            return
+        glob = self.ns.resolve(name)
+        if glob.kind == "builtin":
+            if name == "range":
+                self.refuse(node, "range() is only supported as the iterable of a 'for' loop", "write 'for i in range(...)'")
+            elif any(a.keyword for a in node.args) and name != "round":
+                self.refuse(node, f"keyword arguments to {name}() are not supported", f"call {name}() with positional arguments")
+        elif glob.kind in ("function", "math_func"):
+            pass
+        elif glob.kind == "unknown" and glob.name.split(".")[0] in SIDE_EFFECT_MODULES:
+            self.refuse(node, f"{glob.name}: {SIDE_EFFECT_MODULES[glob.name.split('.')[0]]}; it cannot be vectorized",
+                        "compute it outside and pass it in as an argument", UnsupportedCallError)
+        else:
+            self.refuse(node, f"call to {name!r}, which is not a math function, a supported builtin or a function of this module",
+                        "vectorizer batches math.*, abs/min/max/round/int/float/bool/pow/divmod and same-module functions",
+                        UnsupportedCallError)
