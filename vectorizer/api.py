@@ -160,7 +160,11 @@ class VectorizedFunction:
             arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
             batch = runtime.Batch(self._names, arrays, example_ndims)
         except runtime.InputError as exc:
-            raise VectorizeInputError(str(exc)) from None
+            if self.options.fallback == "error" or example_ndims is not None:
+                raise VectorizeInputError(str(exc)) from None
+            from .faces.npcompat import objects_element_by_element
+
+            return objects_element_by_element(self, values, str(exc))  # numpy.vectorize's semantics for objects
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
         if disabled():
@@ -463,10 +467,12 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
     def wrap(f: Callable[..., Any]):
         if isinstance(f, VectorizedFunction):
             f = f.scalar
-        if not isinstance(f, types.FunctionType):
-            raise VectorizeError(f"vectorize() needs a Python function, got {type(f).__name__}")
+        if not isinstance(f, types.FunctionType):  # builtins, methods, partials: numpy.vectorize's semantics
+            from .faces.npcompat import foreign
+
+            return foreign(f, options, otypes, doc, excluded, cache, signature)
         vf = VectorizedFunction(f, options)
-        if otypes is None and doc is None and excluded is None and not cache and signature is None:
+        if otypes is None and doc is None and excluded is None and not cache and signature is None and not vf._variadic:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
         from .faces.npcompat import NumpyVectorized
 
