@@ -66,7 +66,14 @@ class NumpyVectorized:
         self._core = parse_signature(signature) if signature else None
         self._signature = inspect.signature(vf.scalar)
         self._params = list(self._signature.parameters)
+        self._fell_back = False
+        self._warned: set[str] = set()
         self._variadic = any(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in self._signature.parameters.values())
+
+    @property
+    def backend(self) -> str:
+        """As VectorizedFunction.backend; "python" when the last call ran through numpy.vectorize."""
+        return "python" if self._fell_back else self._vf.backend
 
     @property
     def source(self) -> str:
@@ -77,6 +84,7 @@ class NumpyVectorized:
         return self._vf.source
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._fell_back = False
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         if self._variadic:  # the engine needs one value per named parameter; numpy.vectorize does not
@@ -147,8 +155,11 @@ class NumpyVectorized:
     def _fallback(self, why: str, *args: Any, **kwargs: Any) -> Any:
         if self._vf.options.fallback == "error":
             raise VectorizeError(f"{self.__name__}: {why}", hint="use numpy.vectorize for this call")
-        warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"),
-                      stacklevel=user_stacklevel())
+        if why not in self._warned:  # once per reason, as the engine's fallback warns once
+            self._warned.add(why)
+            warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"),
+                          stacklevel=user_stacklevel())
+        self._fell_back = True
         self._numpy.otypes, self._numpy.cache = self.otypes, self.cache  # as the caller may have set them
         return self._numpy(*args, **kwargs)
 

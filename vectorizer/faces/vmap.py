@@ -3,13 +3,19 @@
     dist = vmap(lambda_free_distance, in_axes=(0, None))     # map over rows of x, share y
     pairwise = vmap(vmap(distance, (None, 0)), (0, None))    # a distance matrix
 
-`in_axes` is an int, None, or a tuple/list with one entry per positional argument (an int or
-None); keyword arguments are mapped over axis 0. Each mapped argument has its mapped axis moved
-to the front; arguments not mapped at a level get a size-1 axis there, so nested vmaps become one
-call of the generated code over a grid of lanes (the levels broadcast). Each lane's slice is the
-per-example array the function sees. `out_axes` (an int, None, or one entry per returned value)
-puts each level's axis in the output, innermost level first; None requires the output not to
-vary along that level. `axis_size` gives the size of a level that maps no argument.
+`in_axes` is an int, None, or a tuple/list with one entry per positional argument; an entry is
+an int, None, or a prefix tree of its argument (`in_axes=({"x": 0, "w": None},)`); keyword
+arguments are mapped over axis 0. `out_axes` is likewise an int, None, or a prefix tree of the
+result. Arguments and results may be pytrees as JAX has them: tuples, lists, dicts, namedtuples,
+dataclasses (faces/pytree.py). Arguments and results that are arrays and numbers run as generated
+code: each mapped argument has its mapped axis moved to the front; arguments not mapped at a level
+get a size-1 axis there, so nested vmaps become one call of the generated code over a grid of
+lanes (the levels broadcast), and each lane's slice is the per-example array the function sees.
+Pytrees, callables that are not Python functions and functions the engine refuses run example by
+example instead (vmap_loop.py), after one `FallbackWarning` (a `VectorizeError` with
+fallback="error"). `out_axes` puts each level's axis in the output, innermost level first; None
+requires the output not to vary along that level. `axis_size` gives the size of a level that maps
+no argument.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ class Vmapped:
         elif fallback == "error":
             raise VectorizeError(f"vmap compiles Python functions (def or lambda); {inner!r} is not one",
                                  hint="fallback='warn' runs it example by example")
+        self._fallback = fallback
         self._refused: tuple[Any, str | None] = (None, None)  # (generation, why the engine refuses it)
         self._warned: set[str] = set()
         functools.update_wrapper(self, self.base)
@@ -83,6 +90,9 @@ class Vmapped:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         why = self._loop_reason(args, kwargs)
         if why is not None:
+            if self._fallback == "error":
+                raise VectorizeError(f"vmap({self.__name__}) cannot run as generated code: {why}",
+                                     hint="fallback='warn' runs it example by example (slow, exact)")
             if why not in self._warned:
                 self._warned.add(why)
                 warnings.warn(FallbackWarning(f"vmap({self.__name__}) runs example by example (slow, exact): {why}"),
@@ -201,10 +211,13 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_s
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
-        fun: a function of numbers and per-example arrays (or a vmapped function, to nest).
+        fun: a function of numbers, per-example arrays and pytrees of them (or a vmapped
+            function, to nest).
         in_axes: the axis mapped in each positional argument: an int, None (not mapped), or a
-            tuple/list with one entry per positional argument. Keyword arguments map axis 0.
-        out_axes: where the mapped axis goes in each output: an int, None, or one per output.
+            tuple/list with one entry per positional argument, each an int, None or a prefix
+            tree of that argument. Keyword arguments map axis 0.
+        out_axes: where the mapped axis goes in each output leaf: an int, None, or a prefix tree
+            of the result.
         axis_size: the size of the mapped axis when no argument is mapped.
         backend, fallback, reassociate, vector_math: as for `vectorize`.
     """
