@@ -149,12 +149,12 @@ def test_dict_in_dict_out_with_prefix_axes(data: st.DataObject) -> None:
     p = {"x": x, "w": w, "b": bias}
     got = quiet(vmap(dict_model, in_axes, out_axes), p)
     if n:
-        outs = [dict_model({"x": ex(x, ax, i), "w": w, "b": ex(bias, 0 if b_mapped else None, i)}) for i in range(n)]
+        outs = [quiet(dict_model, {"x": ex(x, ax, i), "w": w, "b": ex(bias, 0 if b_mapped else None, i)}) for i in range(n)]
         want = {"first": stack([o["first"] for o in outs], ofirst), "y": stack([o["y"] for o in outs], oy)}
         assert_same(got, want)
     else:
         assert got["y"].shape == np.moveaxis(np.empty((0, d)), 0, oy).shape and got["first"].shape == (0,)
-    finite = {"x": np.moveaxis(np.arange(n * d, dtype=float).reshape(n, d) - 2.5, 0, ax), "w": w * 0 + 1.5,
+    finite = {"x": np.moveaxis(np.arange(n * d, dtype=float).reshape(n, d) - 2.5, 0, ax), "w": np.full(d, 1.5),
               "b": np.arange(n) * 0.25 if b_mapped else 0.5}
     if n:
         jax_agrees(dict_model, in_axes, out_axes, (finite,), quiet(vmap(dict_model, in_axes, out_axes), finite))
@@ -214,7 +214,7 @@ def test_nested_vmap_over_pytrees(data: st.DataObject) -> None:
     rows = []
     for i in range(m):
         xi = np.take(x, i, axis=outer)
-        rows.append([dict_model({"x": xi[j], "w": w, "b": bias[i].item()}) for j in range(n)])
+        rows.append([quiet(dict_model, {"x": xi[j], "w": w, "b": bias[i].item()}) for j in range(n)])
     want = {"first": np.array([[r["first"] for r in row] for row in rows]),
             "y": np.moveaxis(np.array([[r["y"] for r in row] for row in rows]), 0, 1)}
     assert_same(got, want)
@@ -350,3 +350,36 @@ def test_bad_specifications_and_fallback_error() -> None:
         vmap(total, fallback="error")(Pair(np.ones(2), np.ones(2)))
     with pytest.raises(VectorizeError, match="dicts are not supported"):
         vmap(dict_model, fallback="error")
+
+
+def test_callables_that_are_not_python_functions_run_example_by_example() -> None:
+    import functools
+    import math
+
+    x = np.array([0.0, -0.0, 1.5, np.inf])
+    with pytest.warns(FallbackWarning, match="not a Python function"), np.errstate(all="ignore"):
+        got = vmap(math.atan)(x)
+    assert_same(got, stack([math.atan(v) for v in x.tolist()], 0))
+    with pytest.warns(FallbackWarning, match="not a Python function"):
+        got = vmap(functools.partial(scale, k=3.0))(x)
+    assert_same(got, stack([scale(v, 3.0) for v in x.tolist()], 0))
+    with pytest.raises(VectorizeError, match="compiles Python functions"):
+        vmap(math.atan, fallback="error")
+
+
+def test_vmap_as_a_decorator_through_partial() -> None:
+    import functools
+
+    @functools.partial(vmap, in_axes=({"x": 0, "w": None, "b": None},))
+    def model(p):
+        return {"y": p["x"] * p["w"]}
+
+    got = quiet(model, {"x": np.arange(4.0).reshape(2, 2), "w": np.array([1.0, -1.0]), "b": 0.0})
+    assert_same(got, {"y": np.array([[0.0, -1.0], [2.0, -3.0]])})
+
+
+def test_axis_name_and_spmd_axis_name_are_refused_saying_why() -> None:
+    with pytest.raises(VectorizeError, match="collectives"):
+        vmap(scale, axis_name="batch")
+    with pytest.raises(VectorizeError, match="does not shard over devices"):
+        vmap(scale, spmd_axis_name="data")

@@ -70,6 +70,8 @@ class Vmapped:
         self._refused: tuple[Any, str | None] = (None, None)  # (generation, why the engine refuses it)
         self._warned: set[str] = set()
         functools.update_wrapper(self, self.base)
+        if not hasattr(self, "__name__"):  # a functools.partial, a callable object
+            self.__name__ = type(self.base).__name__
         try:
             self.__signature__: inspect.Signature | None = inspect.signature(self.base)
         except (TypeError, ValueError):  # some builtins have none: arguments are named by position
@@ -205,9 +207,9 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
     return in_axes
 
 
-def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_size: int | None = None,
-         backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
-         vector_math: bool = False) -> Vmapped:
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_name: Any = None,
+         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "numpy", fallback: str = "warn",
+         reassociate: bool = False, vector_math: bool = False) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
@@ -218,9 +220,19 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_s
             tree of that argument. Keyword arguments map axis 0.
         out_axes: where the mapped axis goes in each output leaf: an int, None, or a prefix tree
             of the result.
+        axis_name, spmd_axis_name: JAX's names for collectives and device sharding; vectorizer
+            has neither, so anything but None is refused with a VectorizeError saying so.
         axis_size: the size of the mapped axis when no argument is mapped.
         backend, fallback, reassociate, vector_math: as for `vectorize`.
     """
+    if axis_name is not None:
+        raise VectorizeError(f"vmap axis_name={axis_name!r}: a named axis serves JAX's collectives (psum, pmean, "
+                             "axis_index...) inside the mapped function; vectorizer has none",
+                             hint="reduce over the mapped axis outside: np.sum(vmap(f)(x), axis=0)")
+    if spmd_axis_name is not None:
+        raise VectorizeError(f"vmap spmd_axis_name={spmd_axis_name!r}: vectorizer does not shard over devices; it "
+                             "runs on this machine's cores (NumPy chunks on threads, Numba's prange)",
+                             hint="leave spmd_axis_name out")
     return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate,
                    vector_math=vector_math)
 
