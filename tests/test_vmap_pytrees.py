@@ -383,3 +383,34 @@ def test_axis_name_and_spmd_axis_name_are_refused_saying_why() -> None:
         vmap(scale, axis_name="batch")
     with pytest.raises(VectorizeError, match="does not shard over devices"):
         vmap(scale, spmd_axis_name="data")
+
+
+def split(x, k):
+    return x * k, x - k
+
+
+def kinds(p):
+    return {"float": float(isinstance(p["v"], float)), "array": float(isinstance(p["row"], np.ndarray))}
+
+
+def test_top_level_lists_for_in_axes_and_out_axes() -> None:
+    """A list where JAX wants a tuple: JAX takes a top-level in_axes list; a list out_axes for a
+    tuple result is accepted here as vmap always took it (JAX refuses it)."""
+    x, k = np.array([1.0, -0.0, 3.0, np.inf, np.nan]), 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)  # numbers: generated code
+        got = vmap(split, [0, None], [0, -1])(x, k)
+    with np.errstate(all="ignore"):
+        outs = [split(v, k) for v in x.tolist()]
+    assert_same(got, (stack([o[0] for o in outs], 0), stack([o[1] for o in outs], 0)))
+    a, b = np.arange(6.0).reshape(3, 2), np.arange(6.0).reshape(2, 3)
+    assert_same(quiet(vmap(total, [[0, 1]]), [a, b]), stack([a[i] + b[:, i] for i in range(3)], 0))
+    jax = with_jax()
+    if jax is not None:
+        np.testing.assert_array_equal(np.asarray(jax.vmap(total, [[0, 1]])([a, b])), a + b.T)
+
+
+def test_a_mapped_number_is_a_python_scalar_per_example() -> None:
+    """The scalar contract: example b of a mapped 1-d leaf is a Python number (JAX: a 0-d array)."""
+    got = quiet(vmap(kinds), {"v": np.array([1.5, -0.0]), "row": np.ones((2, 3))})
+    assert_same(got, {"array": np.array([1.0, 1.0]), "float": np.array([1.0, 1.0])})
