@@ -6,9 +6,16 @@ gufunc-style `signature="(n),(n)->()"` with core dimensions (their sizes checked
 the same values and errors, and the same attributes (`pyfunc`, `otypes`, `excluded`, `signature`,
 `cache`, `__doc__`). As in numpy.vectorize, the signature's inputs go to the mapped arguments in
 call order: the positional ones, then the keyword ones as passed (`f(y=b, x=a)` gives the first
-core dimensions to `y`); arguments left to their defaults are passed whole, not mapped. Where the engine cannot compile the function, or an excluded
-argument is not numeric, the call goes to `numpy.vectorize` itself, with a `FallbackWarning`
-(or raises, with fallback="error").
+core dimensions to `y`); arguments left to their defaults are passed whole, not mapped.
+
+Every callable numpy.vectorize takes is taken. Where the engine cannot run a call, it goes to
+numpy.vectorize itself (its own class, even where a user has put vectorizer.vectorize in
+`numpy.vectorize`'s place), after one `FallbackWarning` per reason, or raises a `VectorizeError`
+with fallback="error": a callable that is not a Python function (`math.cos`, `random.randrange`,
+a bound method, a `functools.partial`, `np.ndarray.sum`, `np.outer`: `foreign` and
+`ElementByElement`), a function with `*args`/`**kwargs`, arguments that are not numbers (None,
+strings, objects: also for a plain `vectorize(f)`, through `objects_element_by_element`), an
+excluded argument or a default that is not numeric, and `otypes` that are not numbers (`object`).
 
 Two deliberate differences, both from the vectorizer contract: a call on scalars returns a NumPy
 scalar (numpy.vectorize returns a 0-d array), and without `otypes` the result dtype comes from
