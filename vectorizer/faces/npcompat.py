@@ -195,6 +195,8 @@ class ElementByElement:
         raise VectorizeError(f"{self.__name__}: no generated code: {self._why}")
 
     def __getattr__(self, name: str) -> Any:  # pyfunc, otypes, excluded, cache, signature
+        if name.startswith("_"):  # not numpy's: and no recursion before __init__ ran (copy, pickle)
+            raise AttributeError(name)
         return getattr(self._numpy, name)
 
     def __setattr__(self, name: str, value: Any) -> None:  # f.otypes = "i", f.cache = True, as numpy allows

@@ -91,7 +91,7 @@ def unflatten(structure: Structure, leaves: Iterator[Any] | list[Any]) -> Any:
             return cls(*values)
         if kind == "dataclass":
             return cls(**dict(zip(keys, values)))
-        return cls(values) if cls in (tuple, list) else cls(values)
+        return cls(values)  # tuple, list, or a subclass that takes an iterable
 
     return build(structure)
 
