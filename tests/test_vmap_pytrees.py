@@ -259,8 +259,9 @@ def test_a_function_returning_a_dict_of_arrays() -> None:
         return {"mean": v.mean(), "centered": v - v.mean()}
 
     x = np.array([[1.0, 2.0, 6.0], [-1.0, 0.0, 1.0]])
-    with pytest.warns(FallbackWarning, match="dicts are not supported"):
+    with pytest.warns(FallbackWarning, match="dicts are not supported") as caught:
         got = vmap(moments)(x)
+    assert [w.filename for w in caught if issubclass(w.category, FallbackWarning)] == [__file__]  # the caller's line
     assert_same(got, {"centered": stack([moments(r)["centered"] for r in x], 0),
                       "mean": stack([moments(r)["mean"] for r in x], 0)})
 
