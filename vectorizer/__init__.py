@@ -28,14 +28,15 @@ _LAZY = {
 }
 
 
-def _numpy_vectorized(*args: object) -> object:
-    """vectorize() given numpy.vectorize's parameters: faces/npcompat.py, imported on first use."""
-    from .faces.npcompat import NumpyVectorized
+def _numpy_face() -> object:
+    """The numpy.vectorize front (faces/npcompat.py), imported on first use: what api.py hands
+    numpy.vectorize's parameters, callables that are not Python functions, and object inputs."""
+    from .faces import npcompat
 
-    return NumpyVectorized(*args)  # type: ignore[arg-type]
+    return npcompat
 
 
-_api.numpy_front = _numpy_vectorized
+_api.numpy_face = _numpy_face
 
 
 def __getattr__(name: str) -> object:

@@ -141,7 +141,10 @@ class VectorizedFunction:
             arrays = [canonical(n, v) for n, v in zip(self._names, values)]
             batch = Batch(self._names, arrays, example_ndims)
         except InputError as exc:
-            raise VectorizeInputError(str(exc)) from None
+            if self.options.fallback == "error" or example_ndims is not None:
+                raise VectorizeInputError(str(exc)) from None
+            # numpy.vectorize's semantics for objects (None, strings, complex): element by element
+            return _face().objects_element_by_element(self, values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
         if disabled():
@@ -305,10 +308,16 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     return parsed, namespace
 
 
-# numpy.vectorize's parameters are served by a face above this layer (faces/npcompat.py's
-# NumpyVectorized(vf, otypes, doc, excluded, cache, signature)): the package's __init__ registers
-# its constructor, which imports the face on first use, so that api.py imports no face.
-numpy_front: Callable[..., Any] | None = None
+# numpy.vectorize's parameters, callables that are not Python functions and object inputs are
+# served by a face above this layer (faces/npcompat.py): the package's __init__ registers a
+# function that imports it on first use, so that api.py imports no face.
+numpy_face: Callable[[], Any] | None = None
+
+
+def _face() -> Any:
+    if numpy_face is None:
+        raise RuntimeError("vectorizer's numpy.vectorize front (faces/npcompat.py) is not registered")
+    return numpy_face()
 
 
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
@@ -340,13 +349,11 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
     def wrap(f: Callable[..., Any]):
         if isinstance(f, VectorizedFunction):
             f = f.scalar
-        if not isinstance(f, types.FunctionType):
-            raise VectorizeError(f"vectorize() needs a Python function, got {type(f).__name__}")
+        if not isinstance(f, types.FunctionType):  # builtins, methods, partials: numpy.vectorize's semantics
+            return _face().foreign(f, options, otypes, doc, excluded, cache, signature)
         vf = VectorizedFunction(f, options)
-        if otypes is None and doc is None and excluded is None and not cache and signature is None:
+        if otypes is None and doc is None and excluded is None and not cache and signature is None and not vf._variadic:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
-        if numpy_front is None:
-            raise RuntimeError("vectorizer's numpy.vectorize front (faces/npcompat.py) is not registered")
-        return numpy_front(vf, otypes, doc, excluded, cache, signature)
+        return _face().NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
 
     return wrap if pyfunc is None else wrap(pyfunc)

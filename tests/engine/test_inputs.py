@@ -517,16 +517,18 @@ def plus_keywords(x, **extra):
     return x + extra.get("y", 0.0)
 
 
-def test_variadic_parameters_are_refused_not_spread_over_lanes():
-    """*rest = (3.0, 4.0) is one lane's tuple, not two lanes' values: refused with a clear error
-    (the numpy.vectorize front runs numpy.vectorize instead, with a FallbackWarning)."""
+def test_variadic_parameters_run_through_numpy_vectorize_not_spread_over_lanes():
+    """*rest = (3.0, 4.0) is one lane's tuple, not two lanes' values: the engine refuses such a
+    function (at decoration with fallback="error"); by default it runs through numpy.vectorize,
+    as a drop-in must (issue 31), with a FallbackWarning."""
     x = np.array([1.0, 2.0])
     for func, args, kwargs in ((sum_of_rest, (x, 3.0, 4.0), {}), (plus_keywords, (x,), {"y": 3.0})):
-        with pytest.raises(VectorizeError, match=r"\*rest|\*\*extra"):
-            vectorize(func)(*args, **kwargs)
-        with pytest.warns(FallbackWarning, match="numpy.vectorize"):
-            got = vectorize(func, otypes="d")(*args, **kwargs)
-        np.testing.assert_array_equal(got, np.vectorize(func, otypes="d")(*args, **kwargs))
+        with pytest.raises(VectorizeError, match=r"'\*args'|'\*\*kwargs'|\*rest|\*\*extra"):
+            vectorize(func, fallback="error")(*args, **kwargs)
+        for options in ({}, {"otypes": "d"}):
+            with pytest.warns(FallbackWarning, match="numpy.vectorize"):
+                got = vectorize(func, **options)(*args, **kwargs)
+            np.testing.assert_array_equal(got, np.vectorize(func, **options)(*args, **kwargs))
 
 
 def test_keyword_only_parameters_element_by_element(monkeypatch):

@@ -6,9 +6,16 @@ gufunc-style `signature="(n),(n)->()"` with core dimensions (their sizes checked
 the same values and errors, and the same attributes (`pyfunc`, `otypes`, `excluded`, `signature`,
 `cache`, `__doc__`). As in numpy.vectorize, the signature's inputs go to the mapped arguments in
 call order: the positional ones, then the keyword ones as passed (`f(y=b, x=a)` gives the first
-core dimensions to `y`); arguments left to their defaults are passed whole, not mapped. Where the engine cannot compile the function, or an excluded
-argument is not numeric, the call goes to `numpy.vectorize` itself, with a `FallbackWarning`
-(or raises, with fallback="error").
+core dimensions to `y`); arguments left to their defaults are passed whole, not mapped.
+
+Every callable numpy.vectorize takes is taken. Where the engine cannot run a call, it goes to
+numpy.vectorize itself (its own class, even where a user has put vectorizer.vectorize in
+`numpy.vectorize`'s place), after one `FallbackWarning` per reason, or raises a `VectorizeError`
+with fallback="error": a callable that is not a Python function (`math.cos`, `random.randrange`,
+a bound method, a `functools.partial`, `np.ndarray.sum`, `np.outer`: `foreign` and
+`ElementByElement`), a function with `*args`/`**kwargs`, arguments that are not numbers (None,
+strings, objects: also for a plain `vectorize(f)`, through `objects_element_by_element`), an
+excluded argument or a default that is not numeric, and `otypes` that are not numbers (`object`).
 
 Two deliberate differences, both from the vectorizer contract: a call on scalars returns a NumPy
 scalar (numpy.vectorize returns a 0-d array), and without `otypes` the result dtype comes from
@@ -21,13 +28,19 @@ from __future__ import annotations
 import inspect
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from ..api import VectorizedFunction
-from ..errors import FallbackWarning, VectorizeError, user_stacklevel
+from ..errors import FallbackWarning, VectorizeError, VectorizeInputError, user_stacklevel
+from ..options import Options
+
+try:  # numpy's own class, even where a user has put vectorizer.vectorize in numpy.vectorize's place
+    from numpy.lib._function_base_impl import vectorize as numpy_vectorize
+except ImportError:  # NumPy 1.x
+    from numpy.lib.function_base import vectorize as numpy_vectorize  # type: ignore[no-redef]
 
 _DIMS = re.compile(r"\(([^()]*)\)")
 
@@ -47,7 +60,7 @@ class NumpyVectorized:
     def __init__(self, vf: VectorizedFunction, otypes: Iterable[Any] | str | None, doc: str | None,
                  excluded: Iterable[int | str] | None, cache: bool, signature: str | None) -> None:
         self._vf = vf
-        self._numpy = np.vectorize(vf.scalar, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
+        self._numpy = numpy_vectorize(vf.scalar, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
         # numpy.vectorize's attributes, as it stores them (otypes: a str, or a list of dtypes)
         self.pyfunc = vf.scalar
         self.otypes = self._numpy.otypes
@@ -60,7 +73,14 @@ class NumpyVectorized:
         self._core = parse_signature(signature) if signature else None
         self._signature = inspect.signature(vf.scalar)
         self._params = list(self._signature.parameters)
+        self._fell_back = False
+        self._warned: set[str] = set()
         self._variadic = any(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in self._signature.parameters.values())
+
+    @property
+    def backend(self) -> str:
+        """As VectorizedFunction.backend; "python" when the last call ran through numpy.vectorize."""
+        return "python" if self._fell_back else self._vf.backend
 
     @property
     def source(self) -> str:
@@ -71,6 +91,7 @@ class NumpyVectorized:
         return self._vf.source
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._fell_back = False
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         if self._variadic:  # the engine needs one value per named parameter; numpy.vectorize does not
@@ -79,10 +100,29 @@ class NumpyVectorized:
         why = self._not_numeric(bound.arguments, mapped, {*self._params[:len(args)], *kwargs})
         if why is not None:
             return self._fallback(why, *args, **kwargs)
-        core = self._core_dims(mapped, bound.arguments)
+        if self.otypes and any(np.dtype(t).kind not in "biuf" for t in self.otypes):
+            return self._fallback(f"otypes {self.otypes!r} are not all numbers", *args, **kwargs)
+        core, sizes = self._core_dims(mapped, bound.arguments)
         values = [bound.arguments[n] for n in self._params]
         ndims = [len(core.get(n, ())) if n in mapped else np.ndim(v) for n, v in zip(self._params, values)]
-        return self._cast(self._vf.call_lanes(values, ndims))
+        try:
+            result = self._vf.call_lanes(values, ndims)
+        except VectorizeInputError as exc:  # objects, strings, None...: numpy.vectorize takes them
+            if self._vf.options.fallback == "error":
+                raise
+            return self._fallback(str(exc), *args, **kwargs)
+        if self._core is not None:
+            self._check_outputs(result, sizes)
+        return self._cast(result)
+
+    def _check_outputs(self, result: Any, sizes: dict[str, int]) -> None:
+        """numpy.vectorize's checks of the results against the signature's outputs."""
+        outs = self._core[1]  # type: ignore[index]
+        got = list(result) if isinstance(result, tuple) else [result]
+        if len(outs) != len(got) or (len(outs) > 1) != isinstance(result, tuple):
+            raise ValueError(f"wrong number of outputs from pyfunc: expected {len(outs)}, got {len(got)}")
+        for out, dims in zip(got, outs):
+            _update_dim_sizes(sizes, np.asarray(out), dims)
 
     def _mapped(self, nargs: int, kwargs: dict[str, Any]) -> list[str]:
         """The parameters numpy.vectorize maps over, in its order: the positional arguments whose
@@ -99,18 +139,18 @@ class NumpyVectorized:
                 return f"{what} is not a number or an array of numbers"
         return None
 
-    def _core_dims(self, mapped: list[str], arguments: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    def _core_dims(self, mapped: list[str], arguments: dict[str, Any]) -> tuple[dict[str, tuple[str, ...]], dict[str, int]]:
         """Each mapped parameter's core dimensions (the signature's inputs, in numpy's order),
-        checked as numpy.vectorize checks them, with its errors."""
+        checked as numpy.vectorize checks them, with its errors; and each dimension's size."""
         if self._core is None:
-            return {}
+            return {}, {}
         ins = self._core[0]
         if len(mapped) != len(ins):
             raise TypeError(f"wrong number of positional arguments: expected {len(ins)!r}, got {len(mapped)!r}")
         sizes: dict[str, int] = {}
         for name, dims in zip(mapped, ins):
             _update_dim_sizes(sizes, np.asanyarray(arguments[name]), dims)
-        return dict(zip(mapped, ins))
+        return dict(zip(mapped, ins)), sizes
 
     def _cast(self, result: Any) -> Any:
         if self.otypes is None:
@@ -122,9 +162,74 @@ class NumpyVectorized:
     def _fallback(self, why: str, *args: Any, **kwargs: Any) -> Any:
         if self._vf.options.fallback == "error":
             raise VectorizeError(f"{self.__name__}: {why}", hint="use numpy.vectorize for this call")
-        warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"),
-                      stacklevel=user_stacklevel())
+        if why not in self._warned:  # once per reason, as the engine's fallback warns once
+            self._warned.add(why)
+            warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {why}"),
+                          stacklevel=user_stacklevel())
+        self._fell_back = True
+        self._numpy.otypes, self._numpy.cache = self.otypes, self.cache  # as the caller may have set them
         return self._numpy(*args, **kwargs)
+
+
+class ElementByElement:
+    """numpy.vectorize itself, for a callable the engine cannot read (a builtin such as math.cos,
+    a bound method, a functools.partial, an ndarray method, a callable object): the same calls,
+    values, dtypes and attributes, after one `FallbackWarning` at its first call."""
+
+    backend = "python"
+
+    def __init__(self, numpy_vf: Any, why: str) -> None:
+        object.__setattr__(self, "_numpy", numpy_vf)
+        object.__setattr__(self, "_why", why)
+        object.__setattr__(self, "_warned", False)
+        object.__setattr__(self, "__doc__", numpy_vf.__doc__)
+        object.__setattr__(self, "__name__", getattr(numpy_vf, "__name__", type(numpy_vf.pyfunc).__name__))
+        object.__setattr__(self, "__wrapped__", numpy_vf.pyfunc)
+
+    @property
+    def scalar(self) -> Callable[..., Any]:
+        return self._numpy.pyfunc
+
+    @property
+    def source(self) -> str:
+        raise VectorizeError(f"{self.__name__}: no generated code: {self._why}")
+
+    def __getattr__(self, name: str) -> Any:  # pyfunc, otypes, excluded, cache, signature
+        if name.startswith("_"):  # not numpy's: and no recursion before __init__ ran (copy, pickle)
+            raise AttributeError(name)
+        return getattr(self._numpy, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:  # f.otypes = "i", f.cache = True, as numpy allows
+        setattr(self._numpy, name, value)
+
+    def __repr__(self) -> str:
+        return f"<vectorized {self._numpy.pyfunc!r} (element by element)>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._warned:
+            object.__setattr__(self, "_warned", True)
+            warnings.warn(FallbackWarning(f"{self.__name__} runs through numpy.vectorize (slow): {self._why}"),
+                          stacklevel=user_stacklevel())
+        return self._numpy(*args, **kwargs)
+
+
+def foreign(pyfunc: Any, options: Options, otypes: Any, doc: str | None, excluded: Any, cache: bool,
+            signature: str | None) -> ElementByElement:
+    """vectorize() of a callable that is not a Python function: numpy.vectorize's semantics
+    (its own TypeError for what is not callable), or, with fallback="error", a VectorizeError."""
+    numpy_vf = numpy_vectorize(pyfunc, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
+    why = f"{pyfunc!r} is a {type(pyfunc).__name__}, not a Python function (def or lambda) the engine can read"
+    if options.fallback == "error":
+        raise VectorizeError(f"vectorize() needs a Python function to compile: {why}",
+                             hint="fallback='warn' runs it element by element through numpy.vectorize")
+    return ElementByElement(numpy_vf, why)
+
+
+def objects_element_by_element(vf: VectorizedFunction, values: list[Any], why: str) -> Any:
+    """A call whose arguments are not numbers (objects, strings, None): numpy.vectorize's own
+    element-by-element run, after the function's FallbackWarning (once)."""
+    vf._warn(vf._generations.current(), why)
+    return numpy_vectorize(vf.scalar)(*values)
 
 
 def _update_dim_sizes(sizes: dict[str, int], arg: np.ndarray, dims: tuple[str, ...]) -> None:

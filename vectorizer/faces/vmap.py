@@ -3,26 +3,36 @@
     dist = vmap(lambda_free_distance, in_axes=(0, None))     # map over rows of x, share y
     pairwise = vmap(vmap(distance, (None, 0)), (0, None))    # a distance matrix
 
-`in_axes` is an int, None, or a tuple/list with one entry per positional argument (an int or
-None); keyword arguments are mapped over axis 0. Each mapped argument has its mapped axis moved
-to the front; arguments not mapped at a level get a size-1 axis there, so nested vmaps become one
-call of the generated code over a grid of lanes (the levels broadcast). Each lane's slice is the
-per-example array the function sees. `out_axes` (an int, None, or one entry per returned value)
-puts each level's axis in the output, innermost level first; None requires the output not to
-vary along that level. `axis_size` gives the size of a level that maps no argument.
+`in_axes` is an int, None, or a tuple/list with one entry per positional argument; an entry is
+an int, None, or a prefix tree of its argument (`in_axes=({"x": 0, "w": None},)`); keyword
+arguments are mapped over axis 0. `out_axes` is likewise an int, None, or a prefix tree of the
+result. Arguments and results may be pytrees as JAX has them: tuples, lists, dicts, namedtuples,
+dataclasses (faces/pytree.py). Arguments and results that are arrays and numbers run as generated
+code: each mapped argument has its mapped axis moved to the front; arguments not mapped at a level
+get a size-1 axis there, so nested vmaps become one call of the generated code over a grid of
+lanes (the levels broadcast), and each lane's slice is the per-example array the function sees.
+Pytrees, callables that are not Python functions and functions the engine refuses run example by
+example instead (vmap_loop.py), after one `FallbackWarning` (a `VectorizeError` with
+fallback="error"). `out_axes` puts each level's axis in the output, innermost level first; None
+requires the output not to vary along that level. `axis_size` gives the size of a level that maps
+no argument.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import types
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..api import VectorizedFunction, vectorize
-from ..errors import VectorizeError, VectorizeValueError
+from ..errors import FallbackWarning, VectorizeError, VectorizeValueError, user_stacklevel
+from .pytree import check_spec, is_axis, node_kind
+from .vmap_loop import loop_vmap
 
 Axis = int | None
 
@@ -33,30 +43,46 @@ class Vmapped:
     def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
                  *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
                  vector_math: bool = False) -> None:
+        if isinstance(in_axes, dict):
+            raise VectorizeValueError("vmap in_axes as a dict: in_axes must be an int, None, or a tuple with one entry "
+                                      "per positional argument (an entry may be a dict, for a dict argument)")
         for name, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
-            if isinstance(axes, dict):
-                raise VectorizeValueError(f"vmap {name} as a dict needs dict arguments or results, which "
-                                          "vectorized functions do not take or return; use a tuple")
-            entries = axes if isinstance(axes, tuple | list) else [axes]
-            if not all(a is None or (isinstance(a, int) and not isinstance(a, bool)) for a in entries):
-                raise VectorizeValueError(f"vmap {name} must be an int, None, or a tuple of ints and None, got {axes!r}")
+            check_spec(axes, name)
         if axis_size is not None and (not isinstance(axis_size, int) or axis_size < 0):
             raise VectorizeValueError(f"vmap axis_size must be a non-negative int, got {axis_size!r}")
+        self.fun = fun  # what one example runs: the function, or the next vmap level
         inner = fun
         self.levels: list[tuple[Any, Any, int | None]] = [(in_axes, out_axes, axis_size)]
         while isinstance(inner, Vmapped):
             self.levels += inner.levels
             inner = inner.base
         self.base: Callable[..., Any] = inner.scalar if isinstance(inner, VectorizedFunction) else inner
-        self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
-            inner, backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
+        self._vf: VectorizedFunction | None = None
+        if isinstance(inner, VectorizedFunction) or isinstance(inner, types.FunctionType):
+            self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
+                inner, backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
+        elif not callable(inner):
+            raise TypeError(f"vmap needs a callable, got {type(inner).__name__}")
+        elif fallback == "error":
+            raise VectorizeError(f"vmap compiles Python functions (def or lambda); {inner!r} is not one",
+                                 hint="fallback='warn' runs it example by example")
+        self._fallback = fallback
+        self._refused: tuple[Any, str | None] = (None, None)  # (generation, why the engine refuses it)
+        self._warned: set[str] = set()
         functools.update_wrapper(self, self.base)
-        self.__signature__ = inspect.signature(self.base)
+        if not hasattr(self, "__name__"):  # a functools.partial, a callable object
+            self.__name__ = type(self.base).__name__
+        try:
+            self.__signature__: inspect.Signature | None = inspect.signature(self.base)
+        except (TypeError, ValueError):  # some builtins have none: arguments are named by position
+            self.__signature__ = None
 
     @property
     def source(self) -> str:
         """The generated module of the last call's specialization: it depends on the per-example
         shapes, which only a call gives, so there is none before the first call."""
+        if self._vf is None:
+            raise VectorizeError(f"vmap({self.__name__}).source: it runs example by example, with no generated code")
         if self._vf._last is None:
             raise VectorizeError(f"vmap({self.__name__}).source: the generated code is made per specialization "
                                  "(argument kinds and per-example shapes) at the first call; there is none yet",
@@ -64,6 +90,18 @@ class Vmapped:
         return self._vf.source
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        why = self._loop_reason(args, kwargs)
+        if why is not None:
+            if self._fallback == "error":
+                raise VectorizeError(f"vmap({self.__name__}) cannot run as generated code: {why}",
+                                     hint="fallback='warn' runs it example by example (slow, exact)")
+            if why not in self._warned:
+                self._warned.add(why)
+                warnings.warn(FallbackWarning(f"vmap({self.__name__}) runs example by example (slow, exact): {why}"),
+                              stacklevel=user_stacklevel())
+            in_axes, out_axes, axis_size = self.levels[0]
+            return loop_vmap(self.fun, self._names(len(args)), args, kwargs, in_axes, out_axes, axis_size)
+        assert self._vf is not None and self.__signature__ is not None
         params = list(self.__signature__.parameters)
         bound = self.__signature__.bind(*args, **kwargs)
         positional = list(args)
@@ -84,6 +122,31 @@ class Vmapped:
         outs = list(result) if isinstance(result, tuple) else [result]
         outs = [self._place(np.asarray(o), sizes, len(outs), k) for k, o in enumerate(outs)]
         return tuple(outs) if isinstance(result, tuple) else outs[0]
+
+    def _names(self, count: int) -> list[str]:
+        params = list(self.__signature__.parameters) if self.__signature__ is not None else []
+        return [params[i] if i < len(params) else f"args[{i}]" for i in range(count)]
+
+    def _loop_reason(self, args: tuple, kwargs: dict[str, Any]) -> str | None:
+        """Why this call cannot run as generated code (it then loops over the examples), or None."""
+        if self._vf is None:
+            return f"{self.base!r} is not a Python function the engine can read"
+        for level in self.levels:
+            for name, axes in zip(("in_axes", "out_axes"), level[:2]):
+                entries = axes if isinstance(axes, tuple | list) else [axes]
+                if not all(is_axis(a) for a in entries):
+                    return f"{name} {axes!r} names the parts of pytree arguments or results"
+        for name, value in [*zip(self._names(len(args)), args), *kwargs.items()]:
+            if node_kind(value) is not None:
+                return f"argument {name} is a pytree ({type(value).__name__}), not an array"
+        gen = self._vf._generations.current()
+        if self._refused[0] is not gen:  # parsed once per generation of the module's globals
+            try:
+                self._vf._prepare(gen)
+                self._refused = (gen, None)
+            except VectorizeError as exc:
+                self._refused = (gen, exc.message + (f" at {exc.location}" if exc.location else ""))
+        return self._refused[1]
 
     def _lay_out(self, values: dict[str, np.ndarray], axes: dict[str, list[Axis]]) -> tuple[list[np.ndarray], list[int]]:
         """Each argument as (one axis per level, mapped or size 1) + its per-example dimensions."""
@@ -144,19 +207,32 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
     return in_axes
 
 
-def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_size: int | None = None,
-         backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
-         vector_math: bool = False) -> Vmapped:
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_name: Any = None,
+         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "numpy", fallback: str = "warn",
+         reassociate: bool = False, vector_math: bool = False) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
-        fun: a function of numbers and per-example arrays (or a vmapped function, to nest).
+        fun: a function of numbers, per-example arrays and pytrees of them (or a vmapped
+            function, to nest).
         in_axes: the axis mapped in each positional argument: an int, None (not mapped), or a
-            tuple/list with one entry per positional argument. Keyword arguments map axis 0.
-        out_axes: where the mapped axis goes in each output: an int, None, or one per output.
+            tuple/list with one entry per positional argument, each an int, None or a prefix
+            tree of that argument. Keyword arguments map axis 0.
+        out_axes: where the mapped axis goes in each output leaf: an int, None, or a prefix tree
+            of the result.
+        axis_name, spmd_axis_name: JAX's names for collectives and device sharding; vectorizer
+            has neither, so anything but None is refused with a VectorizeError saying so.
         axis_size: the size of the mapped axis when no argument is mapped.
         backend, fallback, reassociate, vector_math: as for `vectorize`.
     """
+    if axis_name is not None:
+        raise VectorizeError(f"vmap axis_name={axis_name!r}: a named axis serves JAX's collectives (psum, pmean, "
+                             "axis_index...) inside the mapped function; vectorizer has none",
+                             hint="reduce over the mapped axis outside: np.sum(vmap(f)(x), axis=0)")
+    if spmd_axis_name is not None:
+        raise VectorizeError(f"vmap spmd_axis_name={spmd_axis_name!r}: vectorizer does not shard over devices; it "
+                             "runs on this machine's cores (NumPy chunks on threads, Numba's prange)",
+                             hint="leave spmd_axis_name out")
     return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate,
                    vector_math=vector_math)
 
