@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath
+from .engine import fastpath, scaleout
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .errors import (
     FallbackWarning,
@@ -134,6 +134,9 @@ class VectorizedFunction:
     def __repr__(self) -> str:
         return f"<vectorized {self.scalar.__module__}.{self.scalar.__qualname__}>"
 
+    def __reduce__(self):  # to dask workers: by source and options, never code objects (engine/scaleout)
+        return scaleout.reduce(self)
+
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
 
@@ -156,6 +159,8 @@ class VectorizedFunction:
             raise VectorizeError(f"{self.scalar.__qualname__} takes {' and '.join(self._variadic)}: a batched call "
                                  "needs one value (or array) per named parameter",
                                  hint="give each argument its own parameter")
+        if scaleout.foreign(values):  # a dask array or an xarray object: a lazy graph (engine/scaleout)
+            return scaleout.call(self, values, example_ndims)
         try:
             arrays = [runtime.canonical(n, v) for n, v in zip(self._names, values)]
             batch = runtime.Batch(self._names, arrays, example_ndims)
