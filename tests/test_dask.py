@@ -160,6 +160,11 @@ def test_ints_near_int64_limits_and_refusals():
     check(OnDask(add_ints, "threads", 2), add_ints.scalar, a, a[::-1].copy())  # overflows: refused
     with pytest.raises(VectorizeOverflowError, match="does not fit in int64"):
         add_ints(da.from_array(a, chunks=3), 1).compute(scheduler="threads")
+    b = np.arange(40, dtype=np.int64)
+    b[[29, 13, 35]] = 2**63 - 1  # refused in three blocks: lane 13's, named in the whole array
+    check(OnDask(add_ints, "threads", 5), add_ints.scalar, b, np.int64(1))
+    with pytest.raises(VectorizeOverflowError, match=r"on lane \(13,\)"):
+        add_ints(da.from_array(b, chunks=4), 1).compute(scheduler="threads")
 
 
 def test_inputs_refused_as_in_memory():
@@ -168,6 +173,13 @@ def test_inputs_refused_as_in_memory():
     big = da.from_array(np.array([1, 2**63 + 5], dtype=np.uint64), chunks=1)
     with pytest.raises(VectorizeInputError, match="does not fit in int64"):
         add_ints(big, 1).compute(scheduler="threads")
+
+
+def environ(path: str, **more: str) -> dict[str, str]:
+    """This process's environment (VECTORIZER_BLOCK_NUMBA's sitecustomize included), `path` first."""
+    import os
+
+    return os.environ | {"PYTHONPATH": os.pathsep.join(p for p in (path, os.environ.get("PYTHONPATH")) if p)} | more
 
 
 def test_travels_by_source_to_a_process_without_the_module(tmp_path):
@@ -194,14 +206,12 @@ def test_travels_by_source_to_a_process_without_the_module(tmp_path):
     first = subprocess.run([sys.executable, "-c", "import json, pickle, sys, numpy as np; from remote_kernels import f; "
                             f"open({str(sent)!r}, 'wb').write(pickle.dumps(f)); " + run],
                            check=True, capture_output=True, text=True,
-                           env={"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin",
-                                "VECTORIZER_CACHE_DIR": str(tmp_path / "cache1")}).stdout.split(" ")
+                           env=environ(f"{ROOT}:{tmp_path}", VECTORIZER_CACHE_DIR=str(tmp_path / "cache1"))).stdout.split(" ")
     module.unlink()
     second = subprocess.run([sys.executable, "-c", "import json, pickle, sys, numpy as np; "
                              f"f = pickle.load(open({str(sent)!r}, 'rb')); " + run],
                             check=True, capture_output=True, text=True,
-                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
-                                 "VECTORIZER_CACHE_DIR": str(tmp_path / "cache2")}).stdout.split(" ")
+                            env=environ(str(ROOT), VECTORIZER_CACHE_DIR=str(tmp_path / "cache2"))).stdout.split(" ")
     expected = []
     for x in (2.0, 9.0, -4.0):
         for _ in range(3):
@@ -218,7 +228,7 @@ def test_vectorizer_imports_no_dask_or_xarray_for_numpy_calls(tmp_path):
                           "print(vectorizer.vectorize(plain.f)(np.arange(3)).tolist(), "
                           "sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'xarray', 'distributed')))"],
                          check=True, capture_output=True, text=True,
-                         env={"PYTHONPATH": f"{ROOT}:{tmp_path}", "PATH": "/usr/bin:/bin"}).stdout
+                         env=environ(f"{ROOT}:{tmp_path}")).stdout
     assert out.strip() == "[1.0, 3.0, 5.0] []", out
 
 

@@ -26,6 +26,7 @@ called once on empty arrays of the arguments' dtypes (its specialization's resul
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import uuid
@@ -195,7 +196,11 @@ def _where(record: tuple, offsets: tuple[int, ...], shape: tuple[int, ...], chun
     lane = tuple(o + i for o, i in zip(offsets, local))
     said = f"lane {local} of {chunk}"
     rewritten = [n.replace(said, f"lane {lane} of {shape}") if n.startswith(runtime.LANE_NOTE) else n for n in notes]
-    if rewritten == notes:  # a refusal names the lane in its message
+    if rewritten == notes and isinstance(exc, VectorizeError) and f"on lane {local}" in exc.message:
+        exc = copy.copy(exc)  # a refusal names the lane in its message: a new one, from the original
+        exc.message = exc.message.replace(f"on lane {local}", f"on lane {lane}", 1)
+        exc.args = (exc._render(),)
+    elif rewritten == notes:
         rewritten.append(f"vectorizer: lane {local} of its dask block {chunk} is lane {lane} of {shape}")
     exc.__notes__ = rewritten  # from the notes as raised: the same text if this task runs again
     return rank, _flat(lane, shape), exc
