@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -19,7 +20,7 @@ pytest.importorskip("distributed")
 
 from oracle import check  # noqa: E402
 
-from vectorizer import VectorizeInputError, VectorizeOverflowError, vectorize  # noqa: E402
+from vectorizer import VectorizeError, VectorizeInputError, VectorizeOverflowError, vectorize  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = 3.0
@@ -173,6 +174,16 @@ def test_inputs_refused_as_in_memory():
     big = da.from_array(np.array([1, 2**63 + 5], dtype=np.uint64), chunks=1)
     with pytest.raises(VectorizeInputError, match="does not fit in int64"):
         add_ints(big, 1).compute(scheduler="threads")
+
+
+def test_nested_functions_run_on_threads_but_do_not_travel():
+    @vectorize
+    def twice(x: float) -> float:
+        return 2.0 * x
+
+    assert twice(da.arange(10.0, chunks=3)).compute(scheduler="threads").tolist() == [2.0 * v for v in range(10)]
+    with pytest.raises(VectorizeError, match="not defined at module level"):
+        pickle.dumps(twice)
 
 
 def environ(path: str, **more: str) -> dict[str, str]:
