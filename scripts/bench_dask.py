@@ -8,7 +8,9 @@ Two kernels of `bench_kernels.py`: `mandelbrot_escape` (a while loop) and `black
     in-memory threads    the same, with its own threads (the NumPy backend's chunks)
     cluster vectorized   the vectorized function on dask arrays, on a LocalCluster of
                          `--workers` processes of one thread each (VECTORIZER_THREADS=1 there:
-                         Dask gives the parallelism), inputs generated on the workers
+                         Dask gives the parallelism), inputs generated on the workers, and
+                         without distributed's MALLOC_TRIM_THRESHOLD_ (`--keep-malloc-trim`
+                         keeps it: NumPy temporaries then fault their pages in on every call)
     cluster numpy        the hand-written NumPy version in `dask.array.map_blocks`, same cluster
 
 Each cluster run computes `result.sum()` (nothing large returns to the client) and is checked
@@ -109,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiny-chunks", type=int, default=200)
     parser.add_argument("--backend", default="numpy", choices=("numpy", "numba"))
     parser.add_argument("--skip-in-memory", action="store_true")
+    parser.add_argument("--keep-malloc-trim", action="store_true",
+                        help="keep distributed's MALLOC_TRIM_THRESHOLD_=65536 for the workers (docs/dask.md)")
     args = parser.parse_args(argv)
     n, chunk = int(args.size), int(args.chunk)
 
@@ -117,11 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     import dask.array as da
     from distributed import Client, LocalCluster
 
+    if not args.keep_malloc_trim:  # glibc would return every freed temporary to the OS (docs/dask.md)
+        environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+        dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
     cloudpickle.register_pickle_by_value(bk)  # the NumPy versions travel by value; vectorized ones by source
     kernels = {name: vectorize(getattr(bk, name), backend=args.backend)
                for name in ("mandelbrot_escape", "black_scholes_call")}
     print(f"# bench_dask: {n:,} lanes, chunks of {chunk:,} ({-(-n // chunk)} chunks), {args.workers} worker "
           f"processes x 1 thread, backend={args.backend}, {os.cpu_count()} CPUs, best of {args.repeat}")
+    print(f"# workers' MALLOC_TRIM_THRESHOLD_: {'65536 (distributed default)' if args.keep_malloc_trim else 'unset'}")
     print(f"# one chunk: {chunk * 8 / 2**20:.0f} MB a float64 array; the whole array {n * 8 / 2**20:.0f} MB")
     rows = []
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
