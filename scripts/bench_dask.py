@@ -122,9 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     from distributed import Client, LocalCluster
 
     if not args.keep_malloc_trim:  # glibc would return every freed temporary to the OS (docs/dask.md)
-        environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
-        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
-        dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
+        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     cloudpickle.register_pickle_by_value(bk)  # the NumPy versions travel by value; vectorized ones by source
     kernels = {name: vectorize(getattr(bk, name), backend=args.backend)
                for name in ("mandelbrot_escape", "black_scholes_call")}
