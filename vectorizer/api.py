@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath, kernels
+from .engine import fastpath, kernels, scaleout
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
@@ -115,6 +115,9 @@ class VectorizedFunction:
     def __repr__(self) -> str:
         return f"<vectorized {self.scalar.__module__}.{self.scalar.__qualname__}>"
 
+    def __reduce__(self):  # to dask workers: by source and options, never code objects (engine/scaleout)
+        return scaleout.reduce(self)
+
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
 
@@ -137,6 +140,8 @@ class VectorizedFunction:
             raise VectorizeError(f"{self.scalar.__qualname__} takes {' and '.join(self._variadic)}: a batched call "
                                  "needs one value (or array) per named parameter",
                                  hint="give each argument its own parameter")
+        if scaleout.foreign(values):  # a dask array or an xarray object: a lazy graph (engine/scaleout)
+            return scaleout.call(self, values, example_ndims)
         try:
             arrays = [canonical(n, v) for n, v in zip(self._names, values)]
             batch = Batch(self._names, arrays, example_ndims)
