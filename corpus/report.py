@@ -1,0 +1,85 @@
+"""The corpus tables: results (one record per function) to JSON and Markdown."""
+
+from __future__ import annotations
+
+import collections
+import re
+import statistics
+
+CLASSES = ("CORRECT", "UNSUPPORTED", "WRONG", "CRASH")
+
+
+def reason_group(detail: str) -> str:
+    """An UNSUPPORTED reason with its names blanked, so one construct groups across functions."""
+    text = re.sub(r"'[^']*'", "'…'", detail)
+    text = re.sub(r"\b\d+(\.\d+)?\b", "N", text)
+    return text[:140]
+
+
+def summarize(records: list[dict], backend: str, key=None) -> dict[str, dict]:
+    groups: dict[str, list[dict]] = collections.defaultdict(list)
+    for r in records:
+        if backend in r.get("backends", {}):
+            groups[key(r) if key else "all"].append(r["backends"][backend])
+    out = {}
+    for name, verdicts in groups.items():
+        counts = collections.Counter(v["cls"] for v in verdicts)
+        speed = [v["speedup"] for v in verdicts if v["cls"] == "CORRECT" and v.get("speedup")]
+        out[name] = {"functions": len(verdicts), **{c: counts.get(c, 0) for c in CLASSES},
+                     "correct_pct": round(100 * counts.get("CORRECT", 0) / len(verdicts), 1),
+                     "median_speedup": round(statistics.median(speed), 1) if speed else None,
+                     "slower_than_loop": sum(s < 1 for s in speed)}
+    return out
+
+
+def top_reasons(records: list[dict], backend: str, n: int = 12) -> list[tuple[str, int]]:
+    counter = collections.Counter(reason_group(r["backends"][backend]["detail"]) for r in records
+                                  if r.get("backends", {}).get(backend, {}).get("cls") == "UNSUPPORTED")
+    return counter.most_common(n)
+
+
+def _fmt(x) -> str:
+    return "–" if x is None else (f"{x:.1f}x" if isinstance(x, float) else str(x))
+
+
+def markdown(records: list[dict], meta: dict) -> str:
+    backends = meta["backends"]
+    lines = ["# Real-code corpus: results", "",
+             f"{len(records)} functions from {len({r['package'] for r in records}) - 1} third-party packages "
+             f"and the standard library; {meta['lanes']} lanes a function; made by `python scripts/corpus.py run` "
+             f"({meta['date']}, vectorizer at {meta['commit']}).", "",
+             "Machine: " + meta["machine"], "", "## Summary per backend", "",
+             "| backend | functions | CORRECT | UNSUPPORTED | WRONG | CRASH | % CORRECT | median speed-up | CORRECT slower than loop |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for b in backends:
+        s = summarize(records, b).get("all")
+        if s:
+            lines.append(f"| {b} | {s['functions']} | {s['CORRECT']} | {s['UNSUPPORTED']} | {s['WRONG']} | {s['CRASH']} "
+                         f"| {s['correct_pct']}% | {_fmt(s['median_speedup'])} | {s['slower_than_loop']} |")
+    lines += ["", "## Per package", "",
+              "| package | version | functions | " + " | ".join(f"{b}: C/U/W/X | {b}: % | {b}: median" for b in backends) + " |",
+              "|---|---|---|" + "---|---|---|" * len(backends)]
+    per = {b: summarize(records, b, key=lambda r: r["package"]) for b in backends}
+    for pkg in sorted({r["package"] for r in records}):
+        cells = []
+        for b in backends:
+            s = per[b].get(pkg)
+            cells.append("– | – | –" if s is None else
+                         f"{s['CORRECT']}/{s['UNSUPPORTED']}/{s['WRONG']}/{s['CRASH']} | {s['correct_pct']}% | {_fmt(s['median_speedup'])}")
+        n = sum(r["package"] == pkg for r in records)
+        lines.append(f"| {pkg} | {meta['versions'].get(pkg, '–')} | {n} | " + " | ".join(cells) + " |")
+    for b in backends:
+        lines += ["", f"## Most common UNSUPPORTED reasons ({b})", "", "| functions | reason (names blanked) |", "|---|---|"]
+        lines += [f"| {k} | {reason.replace('|', '/')} |" for reason, k in top_reasons(records, b)]
+    lines += ["", "## Per function", "",
+              "Class, speed-up over the Python loop (CORRECT only), and the first line of the reason.", "",
+              "| function | lanes raising | " + " | ".join(f"{b} | {b} speed-up | {b} detail" for b in backends) + " |",
+              "|---|---|" + "---|---|---|" * len(backends)]
+    for r in records:
+        cells = []
+        for b in backends:
+            v = r.get("backends", {}).get(b, {"cls": "–", "detail": r.get("error", "")})
+            detail = (v.get("detail") or "").replace("|", "/").replace("\n", " ")[:110]
+            cells.append(f"{v['cls']} | {_fmt(v.get('speedup'))} | {detail}")
+        lines.append(f"| `{r['id']}` | {r.get('raising_lanes', '–')} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
