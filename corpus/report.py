@@ -48,7 +48,19 @@ def markdown(records: list[dict], meta: dict) -> str:
              f"{len(records)} functions from {len({r['package'] for r in records}) - 1} third-party packages "
              f"and the standard library; {meta['lanes']} lanes a function; made by `python scripts/corpus.py run` "
              f"({meta['date']}, vectorizer at {meta['commit']}).", "",
-             "Machine: " + meta["machine"], "", "## Summary per backend", "",
+             "Machine: " + meta["machine"], "",
+             "Each function's lanes are typical values with a hostile one (NaN, ±inf, -0.0, 0, ±1e308, "
+             "-1, subnormal; ints near 2**63) in one argument of every 97th lane. The oracle is the "
+             "function itself on each lane's Python numbers. CORRECT: on the lanes where the oracle "
+             "returns numbers, every value equal (ints and bools identical, floats bit-identical or both "
+             "NaN; on the NumPy backend a function reaching the C library's transcendental functions or "
+             "`**` may differ by the documented 5 ulp, or by what moving those results 5 ulp makes of "
+             "the function's value), and on all lanes the exception type of the first raising lane. "
+             "UNSUPPORTED: a VectorizeError at decoration or first call (or, on numba, Numba could not "
+             "compile and NumPy ran). WRONG: values or exceptions differ. CRASH: any other exception. "
+             "Speed-up: the Python loop over the non-raising lanes, divided by the median of 3 batched "
+             "calls after a warm-up call (compilation excluded).", "",
+             "## Summary per backend", "",
              "| backend | functions | CORRECT | UNSUPPORTED | WRONG | CRASH | % CORRECT | median speed-up | CORRECT slower than loop |",
              "|---|---|---|---|---|---|---|---|---|"]
     for b in backends:
