@@ -137,7 +137,7 @@ def work(args: argparse.Namespace) -> None:
             out.flush()
 
 
-def _meta(backends: list[str], lanes: int) -> dict:
+def _meta(backends: list[str], lanes: int, threads: int | None) -> dict:
     from importlib.metadata import version
 
     entries = json.loads(FUNCTIONS.read_text())
@@ -152,6 +152,7 @@ def _meta(backends: list[str], lanes: int) -> dict:
     return {"backends": backends, "lanes": lanes, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "commit": commit, "versions": versions,
             "machine": f"{cpu}, {os.cpu_count()} cores (shared with other jobs while measured), Linux; "
+                       f"{threads or '?'} thread(s) a backend (VECTORIZER_THREADS, NUMBA_NUM_THREADS); "
                        f"Python {platform.python_version()}, NumPy {numpy.__version__}, Numba {numba.__version__}"}
 
 
@@ -166,7 +167,11 @@ def run(args: argparse.Namespace) -> None:
     if not args.resume:
         jsonl.write_text("")
     todo = [i for i in ids if i not in done]
-    env = dict(os.environ, VECTORIZER_CACHE_DIR=tempfile.mkdtemp(prefix="corpus-cache-"))
+    # One thread a backend by default, as the loop has: on a shared, oversubscribed machine Numba's
+    # parallel kernels measured 40 ms where one thread takes 0.1 ms (fluids.core.Mach, 1e5 lanes).
+    threads = str(args.threads)
+    env = dict(os.environ, VECTORIZER_CACHE_DIR=tempfile.mkdtemp(prefix="corpus-cache-"),
+               VECTORIZER_THREADS=threads, NUMBA_NUM_THREADS=threads)
     while todo:  # one worker for the rest; a hang or death costs the function it was on
         cmd = [str(VPY), __file__, "_work", "--out", str(jsonl), "--lanes", str(args.lanes),
                "--timeout", str(args.timeout), *sum([["--backend", b] for b in args.backend], []), "--", *todo]
@@ -201,7 +206,7 @@ def report(args: argparse.Namespace) -> None:
     jsonl = Path(args.jsonl or VENV / "results.jsonl")
     order = {e["id"]: k for k, e in enumerate(json.loads(FUNCTIONS.read_text()))}
     records = sorted((json.loads(line) for line in jsonl.read_text().splitlines()), key=lambda r: order.get(r["id"], 1 << 30))
-    meta = _meta(args.backend, args.lanes)
+    meta = _meta(args.backend, args.lanes, getattr(args, "threads", None))
     summary = {b: summarize(records, b).get("all") for b in args.backend}
     (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "summary": summary, "functions": records}, indent=1) + "\n")
     (RESULTS / "results.md").write_text(markdown(records, meta))
@@ -222,6 +227,7 @@ def main() -> None:
         if name == "run":
             p.add_argument("--only", nargs="*", help="function ids or package names")
             p.add_argument("--resume", action="store_true", help="keep the results already in the jsonl")
+            p.add_argument("--threads", type=int, default=1, help="VECTORIZER_THREADS and NUMBA_NUM_THREADS")
         if name == "_work":
             p.add_argument("--out", required=True)
             p.add_argument("ids", nargs="*")

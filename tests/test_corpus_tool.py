@@ -23,6 +23,7 @@ from corpus.measure import (  # noqa: E402
     UNSUPPORTED,
     WRONG,
     Param,
+    allowed_ulps,
     classify,
     make_inputs,
     run_oracle,
@@ -39,6 +40,10 @@ def ratio(x, y):
 
 def growth(x):
     return math.exp(x) * 3.0
+
+
+def cancelling(h):  # IAPWS-IF97's boundary: the terms cancel to ~1% of their size near h = 2343
+    return 905.84278514723 - 0.67955786399241 * h + 1.2809002730136e-4 * h ** 2
 
 
 def generator(x):  # a generator: refused at decoration
@@ -146,3 +151,11 @@ def test_libm_values_may_move_within_the_bound_on_numpy_only():
     assert within.cls == CORRECT and within.max_ulp == ULP_BOUND
     assert classify(growth, [x], oracle, "numba", vectorize=moved(1)).cls == WRONG  # bitwise there
     assert classify(growth, [x], oracle, "numpy", vectorize=moved(40)).cls == WRONG
+
+
+def test_the_bound_grows_where_the_function_magnifies_a_power_s_error():
+    # h ** 2 is about 5.5e6 (ulp 2**-30) and the result about 16.8 (ulp 2**-48): 5 ulp on the
+    # power move the result by 5 * 1.28e-4 * 2**-30 = 168 of its ulp (less a few for rounding).
+    h = 2343.5854843147163
+    assert allowed_ulps(cancelling, (h,), {}, 0) > 5 * 1.2809002730136e-4 * 2**18 - 10
+    assert allowed_ulps(ratio, (3.0, 7.0), {}, 0) == ULP_BOUND  # no libm: the plain bound
