@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import collections
+import keyword
 import re
 import statistics
 
 CLASSES = ("CORRECT", "UNSUPPORTED", "WRONG", "CRASH")
 
 
+def clean(detail: str) -> str:
+    """A detail without this machine's paths (an installed file is named from site-packages on)."""
+    return re.sub(r"/\S*/site-packages/", "", detail or "")
+
+
+def _blank(match: re.Match) -> str:
+    inner = match.group(0)[1:-1]  # keep Python's own words ('is not', 'try', '**kwargs'), blank names
+    keep = inner.startswith("*") or all(keyword.iskeyword(w) for w in inner.split())
+    return match.group(0) if keep else "'…'"
+
+
 def reason_group(detail: str) -> str:
-    """An UNSUPPORTED reason with its names blanked, so one construct groups across functions."""
-    text = re.sub(r"'[^']*'", "'…'", detail)
+    """An UNSUPPORTED reason without the exception's class and with the user's names blanked, so
+    one construct groups across functions."""
+    text = re.sub(r"^\w+: ", "", clean(detail))
+    text = re.sub(r"'[^']*'", _blank, text)
     text = re.sub(r"\b\d+(\.\d+)?\b", "N", text)
     return text[:140]
 
@@ -47,7 +61,8 @@ def markdown(records: list[dict], meta: dict) -> str:
     lines = ["# Real-code corpus: results", "",
              f"{len(records)} functions from {len({r['package'] for r in records}) - 1} third-party packages "
              f"and the standard library; {meta['lanes']} lanes a function; made by `python scripts/corpus.py run` "
-             f"({meta['date']}, vectorizer at {meta['commit']}).", "",
+             f"({meta['date']}, vectorizer at {meta['commit']}); a function whose loop is too slow for that "
+             "many in the time limit is measured on fewer, as its row says.", "",
              "Machine: " + meta["machine"], "",
              "Each function's lanes are typical values with a hostile one (NaN, ±inf, -0.0, 0, ±1e308, "
              "-1, subnormal; ints near 2**63) in one argument of every 97th lane. The oracle is the "
@@ -91,7 +106,8 @@ def markdown(records: list[dict], meta: dict) -> str:
         cells = []
         for b in backends:
             v = r.get("backends", {}).get(b, {"cls": "–", "detail": r.get("error", "")})
-            detail = (v.get("detail") or "").replace("|", "/").replace("\n", " ")[:110]
+            detail = clean(v.get("detail") or "").replace("|", "/").replace("\n", " ")[:110]
             cells.append(f"{v['cls']} | {_fmt(v.get('speedup'))} | {detail}")
-        lines.append(f"| `{r['id']}` | {r.get('raising_lanes', '–')} | " + " | ".join(cells) + " |")
+        lanes = f" ({r['lanes']} lanes)" if r.get("lanes") not in (None, meta["lanes"]) else ""
+        lines.append(f"| `{r['id']}`{lanes} | {r.get('raising_lanes', '–')} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
