@@ -202,11 +202,15 @@ def run(args: argparse.Namespace) -> None:
 def report(args: argparse.Namespace) -> None:
     _reexec()
     sys.path.insert(0, str(ROOT))
-    from corpus.report import markdown, summarize
+    from corpus.report import clean, markdown, summarize
 
     jsonl = Path(args.jsonl or VENV / "results.jsonl")
     order = {e["id"]: k for k, e in enumerate(json.loads(FUNCTIONS.read_text()))}
     records = sorted((json.loads(line) for line in jsonl.read_text().splitlines()), key=lambda r: order.get(r["id"], 1 << 30))
+    for r in records:  # no machine paths in the committed JSON
+        for v in r.get("backends", {}).values():
+            v["detail"] = clean(v["detail"])
+            v["notes"] = [clean(n) for n in v.get("notes", [])]
     meta = _meta(args.backend, args.lanes, getattr(args, "threads", None))
     summary = {b: summarize(records, b).get("all") for b in args.backend}
     (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "summary": summary, "functions": records}, indent=1) + "\n")
