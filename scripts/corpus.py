@@ -228,11 +228,11 @@ def main() -> None:
         p.add_argument("--backend", action="append", choices=["numpy", "numba"])
         p.add_argument("--lanes", type=int, default=100_000)
         p.add_argument("--timeout", type=int, default=180, help="seconds a function (oracle, or one backend)")
+        p.add_argument("--threads", type=int, default=1, help="VECTORIZER_THREADS and NUMBA_NUM_THREADS (run)")
         p.add_argument("--jsonl", help="the raw results, one line a function (default .corpus-venv/results.jsonl)")
         if name == "run":
             p.add_argument("--only", nargs="*", help="function ids or package names")
             p.add_argument("--resume", action="store_true", help="keep the results already in the jsonl")
-            p.add_argument("--threads", type=int, default=1, help="VECTORIZER_THREADS and NUMBA_NUM_THREADS")
         if name == "_work":
             p.add_argument("--out", required=True)
             p.add_argument("ids", nargs="*")
