@@ -9,7 +9,7 @@
 
 `select` and `run` re-run themselves inside .corpus-venv. Each function runs in a worker process
 with a per-function timeout; a worker that hangs or dies is replaced and the function is recorded
-as CRASH. Not part of the test suite (tests/test_corpus_tool.py tests the classifier).
+as CRASH. Not part of the test suite (tests/scripts/test_corpus_tool.py tests the classifier).
 """
 
 from __future__ import annotations

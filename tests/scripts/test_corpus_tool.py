@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's corpus/ package
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout's corpus/ package
 
 from corpus.measure import (  # noqa: E402
     CORRECT,
