@@ -574,3 +574,44 @@ def test_written_file_gets_ordinary_permissions(project, capsys):
     umask = os.umask(0)
     os.umask(umask)
     assert mode == 0o666 & ~umask
+
+
+# -- incremental runs ------------------------------------------------------------------------------
+def test_an_unchanged_source_is_not_generated_again_and_any_change_regenerates(project, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path / "user-cache"))
+    src = write("kernels.py", SOURCE)
+    out = project / "kernels_batched.py"
+    assert run(capsys, "generate", ".")[0] == 0
+    first = out.read_text()
+    code, _, err = run(capsys, "generate", "-v", ".")
+    assert code == 0 and "incremental record" in err and "1 file left unchanged" in err
+    assert run(capsys, "generate", "--check", "-v", ".")[2].count("incremental record") == 1
+
+    write(src, SOURCE.replace("SCALE = 2.0", "SCALE = 3.0"))  # the source changed: generated again
+    code, _, err = run(capsys, "generate", "-v", ".")
+    assert code == 0 and "incremental record" not in err and "SCALE = 3.0" in out.read_text()
+    assert out.read_text() != first
+
+    write(out, out.read_text().replace("3.0", "4.0"))  # a hand edit is still caught, record or not
+    code, _, err = run(capsys, "generate", ".")
+    assert code == 1 and "edited by hand" in err
+
+    code, _, err = run(capsys, "generate", "--force", ".")
+    assert code == 0 and "SCALE = 3.0" in out.read_text()
+    code, _, err = run(capsys, "generate", "--backend", "numba", "-v", ".")  # another setting: generated again
+    assert code == 0 and "incremental record" not in err
+    code, _, err = run(capsys, "generate", "--backend", "numba", "--no-cache", "-v", ".")
+    assert code == 0 and "incremental record" not in err and "unchanged" in err
+
+
+def test_records_another_user_could_have_written_are_ignored(project, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path / "user-cache"))
+    write("kernels.py", SOURCE)
+    assert run(capsys, "generate", ".")[0] == 0
+    (record,) = (tmp_path / "user-cache").glob("v*/cli/*.json")
+    assert record.stat().st_mode & 0o777 == 0o600
+    os.chmod(record, 0o666)  # group- and world-writable: anyone could have forged it
+    code, _, err = run(capsys, "generate", "-v", ".")
+    assert code == 0 and "incremental record" not in err and "unchanged" in err
+    os.chmod(record, 0o600)
+    assert "incremental record" in run(capsys, "generate", "-v", ".")[2]

@@ -1,0 +1,114 @@
+"""Incremental `vectorizer generate`: skip a source whose output is known to be what generating
+it again would write.
+
+Generating a module is a pure function of the source text, the functions selected, the settings
+that shape the output (backend, on-unsupported) and the tool itself. After a run leaves an output
+equal to what was generated, a record stores the sha256 of the source text (with those settings)
+and of the output text, under a key of everything else: the bytes of vectorizer's own files, and
+Python's and NumPy's versions. The next run skips generating a source whose text and output still
+hash to the record, as black's and ruff's caches do; with no record, or a stale one, it generates
+and compares as before. A record is only compared, never run; one in a directory or file that
+another user could have written is ignored (the same ownership and mode checks as the code cache),
+since a forged one could make `--check` pass on a stale output. Records live in the `cli/` folder of
+the user cache (`vectorizer cache dir`; `vectorizer cache clean` removes them), one file per tool
+key; only the newest few such files are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from ...core import cache
+from .cliio import atomic_write
+
+KEEP_FILES = 8  # record files of other tool versions kept (least recently used pruned first)
+
+
+def tool_key() -> str:
+    """The bytes of every file of the installed package, and Python's and NumPy's versions."""
+    import numpy as np
+
+    digest = hashlib.sha256(f"{sys.version_info[:2]} numpy {np.__version__}\n".encode())
+    package = Path(__file__).resolve().parents[2]
+    for folder, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = Path(folder, name)
+            data = path.read_bytes()
+            digest.update(f"{path.relative_to(package)}:{len(data)}\n".encode() + data)
+    return digest.hexdigest()
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Records:
+    """The records of one run (loaded once, saved once at the end)."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.path: Path | None = None
+        self.entries: dict[str, list[str]] = {}
+        self.dirty = False
+        if enabled:
+            self._load()
+
+    def _load(self) -> None:
+        versioned = cache.CodeCache().directory()  # `vectorizer cache clean` removes the records too
+        folder = versioned / "cli"
+        try:
+            for path in (versioned.parent, versioned, folder):
+                if not path.exists():
+                    cache.make_private_dir(path)
+                if cache.problem(os.lstat(path), path, want_dir=True):
+                    return  # not ours, or writable by others: run without records
+            self.path = folder / f"{tool_key()[:32]}.json"
+            if self.path.exists():
+                if cache.problem(os.lstat(self.path), self.path, want_dir=False):
+                    self.path = None
+                    return
+                loaded = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(loaded, dict):
+                    self.entries = {k: v for k, v in loaded.items() if isinstance(v, list) and len(v) == 3}
+        except (OSError, ValueError):
+            self.path, self.entries = None, {}  # an unreadable record costs a regeneration, nothing else
+
+    @staticmethod
+    def _source_hash(text: str, settings: str) -> str:
+        return _sha(f"{settings}\n{text}".encode("utf-8", "surrogatepass"))
+
+    def fresh(self, source: Path, text: str, settings: str, output: Path) -> bool:
+        """Whether `output` holds what generating `source` (its `text`, under `settings`) writes."""
+        entry = self.entries.get(str(source.absolute())) if self.path else None
+        if entry is None or entry[0] != self._source_hash(text, settings) or entry[1] != str(output.absolute()):
+            return False
+        try:
+            return _sha(output.read_bytes()) == entry[2]
+        except OSError:
+            return False
+
+    def remember(self, source: Path, text: str, settings: str, output: Path, output_text: str) -> None:
+        """`output` now holds `output_text`, generated from `text` under `settings`."""
+        if self.path is not None:
+            self.entries[str(source.absolute())] = [self._source_hash(text, settings), str(output.absolute()),
+                                                   _sha(output_text.encode("utf-8"))]
+            self.dirty = True
+
+    def save(self) -> str | None:
+        """Write the records; the reason if they could not be (the next run then regenerates)."""
+        if self.path is None or not self.dirty:
+            return None
+        try:
+            atomic_write(self.path, json.dumps(self.entries, sort_keys=True).encode("utf-8"))
+            os.chmod(self.path, 0o600)
+            others = sorted((p for p in self.path.parent.glob("*.json") if p != self.path),
+                            key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in others[KEEP_FILES - 1:]:
+                old.unlink(missing_ok=True)
+        except OSError as exc:
+            return f"incremental records not saved ({self.path}): {exc.strerror or exc}"
+        return None
