@@ -29,6 +29,7 @@ from ... import __version__
 from ...errors import VectorizeError
 from ...options import BACKENDS, Options
 from . import config
+from . import report as report_command
 from .cliio import (
     GENERATED,
     Reporter,
@@ -317,7 +318,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vectorizer", formatter_class=fmt, epilog=EXIT_CODES,
                                      description="Turn scalar Python functions into batched NumPy code.")
     parser.add_argument("--version", action="version", version=f"vectorizer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{generate,show,cache}")
+    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache}")
     gen = sub.add_parser("generate", parents=[common], formatter_class=fmt, epilog=EXIT_CODES,
                          help="write {stem}_batched.py modules (the default command)",
                          description="Write a batched NumPy module beside each source file that has\n"
@@ -348,6 +349,7 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", parents=[common], help="print the generated code of one function")
     show.add_argument("target", metavar="FILE::FUNCTION")
     show.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
+    report_command.add_parser(sub, common)
     cache = sub.add_parser("cache", parents=[common], help="the @vectorize disk cache: dir | clean")
     cache.add_argument("action", choices=("dir", "clean"))
     return parser
@@ -360,23 +362,23 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
-    if argv[0] not in ("generate", "show", "cache", "-h", "--help", "--version"):
+    if argv[0] not in ("generate", "show", "report", "cache", "-h", "--help", "--version"):
         argv.insert(0, "generate")  # `vectorizer src/` and `vectorizer --check .` as in black
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
-    report = Reporter(args)
+    reporter = Reporter(args)
     try:
-        return {"generate": _generate, "show": _show, "cache": _cache}[args.command](args, report)
-    except config.ConfigError as exc:
-        report.clear()
-        report.error(f"error: {exc}")
+        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": _cache}[args.command](args, reporter)
+    except (config.ConfigError, FileNotFoundError) as exc:
+        reporter.clear()
+        reporter.error(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        report.clear()
+        reporter.clear()
         return 130
     except Exception as exc:
-        report.clear()
-        report.error(f"error: internal error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+        reporter.clear()
+        reporter.error(f"error: internal error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
         return 123
