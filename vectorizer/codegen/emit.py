@@ -18,9 +18,8 @@ from __future__ import annotations
 import functools
 
 from .. import __version__
+from ..core.text import ORIGIN_PREFIX, literal
 from ..core.types import ArrayType, TupleType, Val
-from ..passes.base import ORIGIN_PREFIX
-from ..passes.numpy_fold import literal
 from ..runtime import special
 
 

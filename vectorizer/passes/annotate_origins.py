@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..core.text import ORIGIN_PREFIX
 from ..frontend.parse import ParsedFunction
-from .base import ORIGIN_PREFIX, StatementTransformer
+from .base import StatementTransformer
 
 
 class _Annotate(StatementTransformer):

@@ -11,15 +11,18 @@ lines onto the first statement of the replacement (`replace`), so the origin sur
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
+import numpy as np
 
 from ..analysis.batched import Facts, analyze
 from ..analysis.calls import Callees
 from ..analysis.names import Namer
+from ..core.text import is_number
 from ..core.tree import walk
 from ..core.types import BOOL, Val
 from ..frontend.namespace import Namespace
@@ -27,7 +30,6 @@ from ..frontend.namespace import Namespace
 if TYPE_CHECKING:
     from ..options import Options
 
-ORIGIN_PREFIX = "# line "
 _MODULE = cst.Module(body=[])
 
 
@@ -123,17 +125,9 @@ def as_bool(test: cst.BaseExpression, facts: Facts, original: cst.BaseExpression
 def paren(text: str) -> str:
     """Parenthesize unless the text is already atomic."""
     t = text.strip()
-    if t.isidentifier() or _is_number(t) or (t.startswith("(") and _balanced_outer(t)):
+    if t.isidentifier() or is_number(t, signed=False) or (t.startswith("(") and _balanced_outer(t)):
         return t
     return f"({t})"
-
-
-def _is_number(t: str) -> bool:
-    try:
-        float(t)
-        return not t.startswith(("-", "+"))
-    except ValueError:
-        return False
 
 
 def _balanced_outer(t: str) -> bool:
@@ -189,3 +183,31 @@ def contains(node: cst.CSTNode, kinds: type | tuple[type, ...]) -> bool:
 
 def func_body(func: cst.FunctionDef) -> list[cst.BaseStatement]:
     return list(func.body.body)  # type: ignore[arg-type]
+
+
+# -- checks ------------------------------------------------------------------------------------
+def static_check(pred: str, constants: dict[str, object] | None = None) -> bool | None | str:
+    """Decide a check now where its literal parts allow: True/False, or the simplified predicate
+    text with the always-true conjuncts (and always-false disjuncts) removed. Module constants
+    count as literals: the generated module carries their values as of the transform."""
+    tree = ast.parse(pred, mode="eval").body
+    known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
+    result = _decide(tree, {"__builtins__": {}, "np": np, **known})
+    if isinstance(result, bool):
+        return result
+    return ast.unparse(result)
+
+
+def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+        left, right = _decide(node.left, names), _decide(node.right, names)
+        neutral = isinstance(node.op, ast.BitAnd)  # True is neutral for &, False for |
+        for side, other in ((left, right), (right, left)):
+            if isinstance(side, bool):
+                return other if side is neutral else side
+        return ast.BinOp(left, node.op, right)
+    try:
+        with np.errstate(all="ignore"):  # `np.inf - np.inf` in a literal check: no warning at transform time
+            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), dict(names)))  # noqa: S307
+    except NameError:
+        return node

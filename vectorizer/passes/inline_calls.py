@@ -35,8 +35,8 @@ import libcst as cst
 from ..analysis.batched import Facts
 from ..analysis.calls import default_val, default_value
 from ..analysis.liveness import writes
+from ..core.text import literal
 from .base import Context, assign, block, body_of, code, func_body, replace, walk
-from .numpy_fold import literal
 
 
 class _Rename(cst.CSTTransformer):

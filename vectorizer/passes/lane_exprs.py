@@ -25,13 +25,13 @@ import libcst as cst
 from ..analysis.batched import BINOPS, COMPARES, UNOPS, Facts
 from ..analysis.counters import affine_parts, without_counter_checks
 from ..analysis.signs import sign
+from ..core.text import literal
 from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ..errors import VectorizeError
 from ..rules import scalar as rules
 from ..runtime import special
 from . import lane_numpy
-from .base import Context, paren
-from .numpy_fold import literal, static_check
+from .base import Context, paren, static_check
 
 _NP_TO_MATH = {
     "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",

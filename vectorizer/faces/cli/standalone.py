@@ -45,6 +45,7 @@ import libcst as cst
 
 from ... import __version__
 from ...codegen import emit, numba_helpers
+from ...core.text import literal
 from ...core.types import Val, type_of_dtype
 from ...errors import VectorizeError
 from ...frontend import fence
@@ -52,7 +53,6 @@ from ...frontend.namespace import Namespace
 from ...frontend.parse import parse_function
 from ...frontend.source import FunctionSource
 from ...options import Options
-from ...passes.numpy_fold import literal
 from ...pipeline import lower, lower_lanes
 from ...runtime import harness as runtime
 from ...runtime import special
