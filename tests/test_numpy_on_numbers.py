@@ -14,7 +14,7 @@ import pytest
 from oracle import check
 
 from vectorizer import VectorizeError, vectorize
-from vectorizer.passes import lane_numpy
+from vectorizer.passes.ops_to_lanes import numpy_calls as lane_numpy
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 RNG = np.random.default_rng(11)

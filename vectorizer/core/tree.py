@@ -64,3 +64,17 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         n = stack.pop()
         yield n
         stack.extend(child_nodes(n))
+
+
+def is_raise(stmt: cst.CSTNode) -> bool:
+    """A statement line that ends in `raise`."""
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[-1], cst.Raise)
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds (`a`, `a, (b, c)`); none for `x[i]` or `x.y`."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for el in target.elements for n in target_names(el.value)]
+    return []

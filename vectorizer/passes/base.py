@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 import libcst as cst
 import numpy as np
 
-from ..analysis.batched import Facts, analyze
+from ..analysis.batched import analyze
 from ..analysis.calls import Callees
+from ..analysis.facts import Facts
 from ..analysis.names import Namer
 from ..core.text import is_number
 from ..core.tree import walk
@@ -28,6 +29,7 @@ from ..core.types import BOOL, Val
 from ..frontend.namespace import Namespace
 
 if TYPE_CHECKING:
+    from ..frontend.parse import ParsedFunction
     from ..options import Options
 
 _MODULE = cst.Module(body=[])
@@ -45,13 +47,15 @@ class Context:
     loop_masks: set[str] = field(default_factory=set)  # masks of lowered while loops
     constants: dict[str, object] = field(default_factory=dict)  # module constants the code reads
     callees: Callees | None = None  # same-module functions reached from this one
-    prepare_callee: Callable[..., cst.FunctionDef] | None = None  # the scalar passes, for inlining
+    # The passes before inlining (NumPy) or before ops_to_lanes (lanes), run on a callee's context.
+    prepare_callee: Callable[[Context], cst.FunctionDef] | None = None
     predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
     loop_vars: dict[str, list[str]] = field(default_factory=dict)  # loop mask -> batched names it carries
     flag: str | None = None  # the flag array's name, once ops_to_numpy found a check
     # An inlined callee whose call site is under batched control: if_to_select will predicate
     # even its uniform ifs there, so its analysis must see what they reassign as per-lane.
     under_control: bool = False
+    parsed: ParsedFunction | None = None  # the function as parsed (annotate_origins reads its lines)
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
@@ -59,11 +63,12 @@ class Context:
                        masked_blocks=self.predicated, under_control=self.under_control,
                        loop_masks=frozenset(self.loop_masks))
 
-    def child(self, name: str, params: dict[str, Val], under_control: bool = False) -> Context:
-        """The context of an inlined callee: its own parameters, the caller's namer and tables."""
+    def child(self, name: str, params: dict[str, Val], under_control: bool = False,
+              parsed: ParsedFunction | None = None) -> Context:
+        """The context of a callee: its own parameters and source, the caller's namer and tables."""
         return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
                        self.constants, self.callees, self.prepare_callee,
-                       under_control=under_control or self.under_control)
+                       under_control=under_control or self.under_control, parsed=parsed)
 
 
 # -- building nodes ----------------------------------------------------------------------------

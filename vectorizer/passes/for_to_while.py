@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from .base import (
     Context,
     StatementTransformer,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...analysis.batched import BINOPS, COMPARES, UNOPS
+from ...analysis.facts import BINOPS, COMPARES, UNOPS
 from ...core.types import BOOL, ArrayType, Val, rank
 from ...rules import arrays as array_rules
 from ..base import code, paren

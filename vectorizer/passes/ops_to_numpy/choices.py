@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...analysis.batched import COMPARES
+from ...analysis.facts import COMPARES
 from ...core.text import is_number
 from ...core.types import BOOL, ArrayType, TupleType, Type, Val
 from ...rules import scalar as rules

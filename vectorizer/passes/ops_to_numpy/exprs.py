@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...analysis.batched import BINOPS, UNOPS
 from ...analysis.counters import affine_parts, without_counter_checks
+from ...analysis.facts import BINOPS, UNOPS
 from ...analysis.signs import sign
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type

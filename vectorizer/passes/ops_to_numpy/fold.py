@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...analysis.batched import BINOPS, COMPARES, UNOPS
+from ...analysis.facts import BINOPS, COMPARES, UNOPS
 from ...core.types import TupleType
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...analysis.batched import Facts
+from ...analysis.facts import Facts
 from ...analysis.guards import Guards
 from ...analysis.liveness import Liveness
 from ...core.types import BOOL, INT, Type
