@@ -50,11 +50,11 @@ def run_scalar(text: str, f, *args: Any) -> Any:
     return namespace[name](*args)
 
 
-def outcome(call) -> tuple[str, Any]:
-    """What a call did, to compare two runs: ('value', its type and repr: nan equals nan, -0.0
+def outcome(fn, *args: Any) -> tuple[str, Any]:
+    """What `fn(*args)` did, to compare two runs: ('value', its type and repr: nan equals nan, -0.0
     differs from 0.0), or ('raises', the exception's type)."""
     try:
-        value = call()
+        value = fn(*args)
     except Exception as exc:  # compared by type with the other run's
         return "raises", type(exc)
     return "value", (type(value).__name__, repr(value))

@@ -54,7 +54,7 @@ def test_while_true_becomes_a_bool_test():
 def test_the_single_exit_loops_run_as_the_original():
     text = after("break_continue", steps, x=F)
     for x in (-1.0, 0.0, 3.0, 1e6, math.nan, -math.inf):
-        assert outcome(lambda: run_scalar(text, steps, x)) == outcome(lambda: steps(x))
+        assert outcome(run_scalar, text, steps, x) == outcome(steps, x)
     text = after("break_continue", forever, x=F, n=I)
     for x, n in ((1.0, 0), (0.5, -3), (11.0, 0)):
-        assert outcome(lambda: run_scalar(text, forever, x, n)) == outcome(lambda: forever(x, n))
+        assert outcome(run_scalar, text, forever, x, n) == outcome(forever, x, n)

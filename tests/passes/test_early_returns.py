@@ -55,4 +55,4 @@ def test_one_exit_runs_as_the_original():
                      (search, [(5.0, 0), (-1.0, 3), (1e9, -5), (math.nan, 0)])):
         text = after("early_returns", f, **{name: F if name == "x" else I for name in f.__code__.co_varnames[:len(cases[0])]})
         for args in cases:
-            assert outcome(lambda: run_scalar(text, f, *args)) == outcome(lambda: f(*args)), args
+            assert outcome(run_scalar, text, f, *args) == outcome(f, *args), args

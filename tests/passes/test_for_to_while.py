@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from passcase import F, I, UI, after, body, outcome, run_scalar
+from passcase import UI, F, I, after, body, outcome, run_scalar
 
 COEFFS = (1.0, 2.0, 4.0, 8.0)
 
@@ -67,7 +67,7 @@ def test_a_uniform_loop_stays_a_for_loop():
 def test_the_while_loops_run_as_the_original():
     text = after("for_to_while", tail_sum, start=UI, n=I)
     for start, n in ((0, 5), (3, 1), (-4, -4), (2**62, 2**62 + 2)):
-        assert outcome(lambda: run_scalar(text, tail_sum, start, n)) == outcome(lambda: tail_sum(start, n))
+        assert outcome(run_scalar, text, tail_sum, start, n) == outcome(tail_sum, start, n)
     text = after("for_to_while", first_above, x=F)
     for x in (0.5, 3.0, 8.0, math.nan, -math.inf):
-        assert outcome(lambda: run_scalar(text, first_above, x)) == outcome(lambda: first_above(x))
+        assert outcome(run_scalar, text, first_above, x) == outcome(first_above, x)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from passcase import F, UF, after, body, outcome, run_scalar
+from passcase import UF, F, after, body, outcome, run_scalar
 
 
 def recip(x: float) -> float:
@@ -47,4 +47,4 @@ def test_the_selects_run_as_the_original_on_one_lane():
     for f in (recip, checked):
         text = after("if_to_select", f, x=F)
         for x in (-1.0, -0.0, 0.0, 5e-324, 2.0, math.inf, -math.inf, math.nan):
-            assert outcome(lambda: run_scalar(text, f, x)) == outcome(lambda: f(x)), (f.__name__, x)
+            assert outcome(run_scalar, text, f, x) == outcome(f, x), (f.__name__, x)

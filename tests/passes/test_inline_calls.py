@@ -48,7 +48,7 @@ def test_a_callee_arrives_with_its_returns_lowered():
 def test_the_inlined_function_runs_as_the_original():
     text = after("inline_calls", price, s=F, k=F)
     for s, k in ((100.0, 90.0), (1.0, -1.0), (0.0, 1.0), (math.inf, 1.0), (math.nan, 2.0)):
-        assert outcome(lambda: run_scalar(text, price, s, k)) == outcome(lambda: price(s, k))
+        assert outcome(run_scalar, text, price, s, k) == outcome(price, s, k)
     text = after("inline_calls", clamped_sum, x=F, n=I)
     for x, n in ((-1.0, 0), (2.5, 7), (math.nan, -3)):
-        assert outcome(lambda: run_scalar(text, clamped_sum, x, n)) == outcome(lambda: clamped_sum(x, n))
+        assert outcome(run_scalar, text, clamped_sum, x, n) == outcome(clamped_sum, x, n)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from oracle import check
-from passcase import F, UF, after, body
+from passcase import UF, F, after, body
 
 from vectorizer import vectorize
 

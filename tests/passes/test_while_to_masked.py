@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from passcase import F, UI, after, body, outcome, run_scalar
+from passcase import UI, F, after, body, outcome, run_scalar
 
 
 def escape(cr: float, ci: float, max_iter: int) -> int:
@@ -57,7 +57,7 @@ def test_a_number_test_is_its_truth_value_and_a_uniform_loop_stays():
 def test_the_masked_loop_runs_as_the_original_on_one_lane():
     text = after("while_to_masked", escape, cr=F, ci=F, max_iter=UI)
     for cr, ci in ((0.0, 0.0), (0.3, 0.5), (-2.0, 0.0), (math.nan, 0.0), (math.inf, -math.inf)):
-        assert outcome(lambda: run_scalar(text, escape, cr, ci, 50)) == outcome(lambda: escape(cr, ci, 50))
+        assert outcome(run_scalar, text, escape, cr, ci, 50) == outcome(escape, cr, ci, 50)
     text = after("while_to_masked", halvings, x=F)
     for x in (0.0, -0.0, 5.0, 1e300, math.nan, math.inf):  # (a negative x never ends: floor(-0.5) is -1)
-        assert outcome(lambda: run_scalar(text, halvings, x)) == outcome(lambda: halvings(x))
+        assert outcome(run_scalar, text, halvings, x) == outcome(halvings, x)

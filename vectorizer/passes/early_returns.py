@@ -23,6 +23,7 @@ under `if not done:`::
                                      n = n + 1
                                  if not done:
                                      ret = -1
+                                     done = True
                                  return ret
 
 A tuple return `return a, b` assigns `ret = a` and `ret_1 = b`.

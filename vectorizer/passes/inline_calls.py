@@ -13,12 +13,12 @@ After (in `price`)::
 
     d = math.log(s / k)
     # inlined: norm_cdf(d)
-    x = d
-    ret = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-    return s * ret
+    norm_cdf_result = 0.5 * (1.0 + math.erf(d / math.sqrt(2.0)))
+    return s * norm_cdf_result
 
-A callee that returns a tuple gives one name per item: `a, b = g(x)` becomes the inlined body
-and `a = ret` / `b = ret_1`.
+A parameter the callee never reassigns takes a simple argument (a name, a number) directly;
+others are bound to fresh names first. A callee that returns a tuple gives one name per item:
+`a, b = g(x)` becomes the inlined body and `a = ret` / `b = ret_1`.
 
 The callee goes through the same scalar passes first (with the argument types of this call), so
 its returns, loops and breaks arrive lowered; its locals are renamed apart from the caller's. The

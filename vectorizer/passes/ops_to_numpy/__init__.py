@@ -3,11 +3,11 @@
 This is where the code becomes array code. Every operation goes through the table in
 `rules.py`; a check that may hold becomes a flag update, masked by the lanes that evaluate it::
 
-    m = x > 0                      m = x > 0
-    if m:                          flag |= m & (x < 0)
-        y = math.sqrt(x)    ->     y = np.sqrt(np.float64(x))
-    y = y if m else -x             y = _vz_where(m, y, -x)
-    return y                       return y, flag
+    y = -x                               y = -x
+    m = s > 0                            m = s > 0
+    y = math.sqrt(x) if m else y   ->    flag |= m & (x < 0)
+    return y                             y = _vz_where(m, np.sqrt(x), y)
+                                         return y, flag
 
 * a batched `if m:` is a masked block (from `if_to_select`): its body runs on all lanes, flags
   masked by `m`; `raise` in it flags `m`; a batched `assert` flags the lanes where it fails;

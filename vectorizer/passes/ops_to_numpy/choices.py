@@ -5,7 +5,7 @@ A batched choice becomes `_vz_where` (np.where's meaning, runtime.where's speed)
 each side lowered under the mask of the lanes that take it (so its flags only count there); a
 uniform one stays a Python conditional, so only the side Python evaluates runs::
 
-    y = a / b if b != 0 else 0.0   ->   c = b != 0
+    y = a / b if a > 0 else 0.0    ->   c = a > 0
                                         flag |= c & (b == 0)
                                         y = _vz_where(c, a / b, 0.0)
 """
