@@ -1,8 +1,11 @@
-"""THE ordered pass list, and the driver that runs it for one specialization of one function.
+"""THE ordered pass lists (NumPy and lanes), and the driver that folds one of them over one
+specialization of one function.
 
     source -> parse -> fence -> analysis (user errors, with positions) -> passes -> module text
 
-The order is the design; each comment says why a pass sits where it does.
+Every pass has one signature, `transform(code, ctx) -> code` (`Pass.run`), and one `Context`
+carries what passes share. The order is the design; each comment says why a pass sits where it
+does.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import libcst as cst
 
 from .analysis.batched import analyze
 from .analysis.calls import Callees
+from .analysis.facts import Facts
 from .analysis.names import Namer
 from .codegen import emit, numba_module
 from .core.types import ArrayType, Val
@@ -44,55 +48,113 @@ from .passes import (
     while_to_masked,
 )
 from .passes.base import Context
+from .passes.ops_to_lanes import LaneKernels
 
-# Passes up to ops_to_numpy rewrite a libcst tree; ops_to_numpy prints the array code, and the
-# passes after it edit that text (a tree of the lowered function costs more to build than they use).
-Pass = Callable[[Any, Context], Any]
 
-PASSES: list[tuple[str, Pass]] = [
+@dataclass(frozen=True)
+class Pass:
+    """One pipeline stage: `run(code, ctx) -> code`. The code is a libcst `FunctionDef` up to the
+    pass that lowers it; `ops_to_numpy` returns the array function's text (the passes after it edit
+    lines: a tree of it costs more to build than they use), `ops_to_lanes` the lane functions'
+    sources (`LaneKernels`)."""
+
+    name: str
+    run: Callable[[Any, Context], Any]
+
+
+NUMPY_PASSES: list[Pass] = [
+    # Each statement gets its source line as a comment that every later pass carries along; first,
+    # while the nodes are the parsed ones the lines are keyed by.
+    Pass("annotate_origins", annotate_origins.transform),
     # One assignment form (`name = expr`) so later passes have a single case to handle.
-    ("canonicalize", canonicalize.transform),
+    Pass("canonicalize", canonicalize.transform),
     # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
     # loop passes below then lower like any other break.
-    ("early_returns", early_returns.transform),
+    Pass("early_returns", early_returns.transform),
     # Loops over array elements become array operations while they are still `for` loops
     # (for_to_while would hide the range they run over).
-    ("vectorize_loops", vectorize_loops.transform),
+    Pass("vectorize_loops", vectorize_loops.transform),
     # Loops that lanes leave at different iterations become while loops; must precede
     # break_continue, which only lowers `break` in while loops.
-    ("for_to_while", for_to_while.transform),
+    Pass("for_to_while", for_to_while.transform),
     # Every loop gets a single exit (its test): after this, the only control flow is if/while.
-    ("break_continue", break_continue.transform),
-    # Callees arrive with the passes above already applied (see `prepare_callee`); after the
+    Pass("break_continue", break_continue.transform),
+    # Callees arrive with the passes above already applied (`ctx.prepare_callee`); after the
     # caller's own break_continue, so a call in a while test is re-evaluated at the end of the
     # body without any `continue` skipping it.
-    ("inline_calls", inline_calls.transform),
+    Pass("inline_calls", inline_calls.transform),
     # Batched while loops get a sticky `active` mask; before if_to_select, which predicates
     # their bodies under it.
-    ("while_to_masked", while_to_masked.transform),
+    Pass("while_to_masked", while_to_masked.transform),
     # Both sides of a batched if run on every lane from here on: math they share runs once, on
     # the operand each lane selects. Before if_to_select, while the branches are still visible.
-    ("share_branch_math", share_branch_math.transform),
+    Pass("share_branch_math", share_branch_math.transform),
     # Batched ifs become masked blocks and merges; the last pass on scalar Python.
-    ("if_to_select", if_to_select.transform),
-    # Scalar operations become NumPy operations with flags: from here on it is array code.
-    ("ops_to_numpy", ops_to_numpy.transform),
+    Pass("if_to_select", if_to_select.transform),
+    # Scalar operations become NumPy operations with flags: from here on it is array code (text).
+    Pass("ops_to_numpy", ops_to_numpy.transform),
     # Needs the carried names ops_to_numpy records for each masked loop.
-    ("compact_loops", compact_loops.transform),
+    Pass("compact_loops", compact_loops.transform),
     # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
-    ("vector_math", vector_math.transform),
+    Pass("vector_math", vector_math.transform),
+]
+
+LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
+    Pass("annotate_origins", annotate_origins.transform),
+    Pass("canonicalize", canonicalize.transform),
+    # Scalar operations with their checks as early `return <zeros>, True`; callees become lane
+    # functions of their own (they go through the passes above first: `ctx.prepare_callee`).
+    Pass("ops_to_lanes", ops_to_lanes.transform),
+    # vector_math=True: libm calls of straight-line lane code become libmvec calls.
+    Pass("lane_vector_math", lane_vector_math.transform),
 ]
 
 
-# What a callee goes through before it is inlined: everything up to and including inlining.
-SCALAR_PASSES = PASSES[: [name for name, _ in PASSES].index("inline_calls") + 1]
+def through(passes: list[Pass], name: str) -> list[Pass]:
+    """The passes of a list up to and including the one called `name`."""
+    return passes[: [p.name for p in passes].index(name) + 1]
 
 
-def prepare_callee(parsed: ParsedFunction, ctx: Context) -> cst.FunctionDef:
-    func = annotate_origins.transform(parsed.func, parsed)
-    for _, run in SCALAR_PASSES:
-        func = run(func, ctx)
-    return func
+# What a callee goes through before it is inlined (NumPy: inlining included, so the callee's own
+# calls are inlined first) or lowered to its own lane function.
+NUMPY_CALLEE_PASSES = through(NUMPY_PASSES, "inline_calls")
+LANE_CALLEE_PASSES = through(LANE_PASSES, "canonicalize")
+
+
+def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
+    """Fold `code` through `passes` in order; a user error names the pass it was raised in."""
+    for p in passes:
+        try:
+            code = p.run(code, ctx)
+        except VectorizeError as exc:
+            exc.add_note(f"vectorizer: raised in pass {p.name!r}")
+            raise
+        _dump(p.name, lambda c=code: as_text(c))
+    return code
+
+
+def as_text(code: Any) -> str:
+    """The source text of what a pass returned (a tree, the array function's text, lane kernels)."""
+    if isinstance(code, cst.FunctionDef):
+        return cst.Module(body=[code]).code
+    return code if isinstance(code, str) else code.text()
+
+
+def _prepare_numpy_callee(ctx: Context) -> cst.FunctionDef:
+    return _run_quietly(NUMPY_CALLEE_PASSES, ctx)
+
+
+def _prepare_lane_callee(ctx: Context) -> cst.FunctionDef:
+    return _run_quietly(LANE_CALLEE_PASSES, ctx)
+
+
+def _run_quietly(passes: list[Pass], ctx: Context) -> Any:
+    """A callee's passes: no dump (the dump shows the function being vectorized)."""
+    assert ctx.parsed is not None
+    code: Any = ctx.parsed.func
+    for p in passes:
+        code = p.run(code, ctx)
+    return code
 
 
 @dataclass(frozen=True)
@@ -110,21 +172,8 @@ class Generated:
 
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source."""
-    # First, the analysis on the user's own tree: its errors carry exact positions.
-    callees = Callees(namespace, parsed.name)
-    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
-    func = annotate_origins.transform(parsed.func, parsed)
-    namer = Namer.for_tree(parsed.func)
-    for callee in callees.parsed.values():
-        namer.reserve(*Namer.for_tree(callee.func).taken)
-    ctx = Context(parsed.name, params, namespace, namer, options, callees=callees, prepare_callee=prepare_callee)
-    for name, run in PASSES:
-        try:
-            func = run(func, ctx)
-        except VectorizeError as exc:
-            exc.add_note(f"vectorizer: raised in pass {name!r}")
-            raise
-        _dump(name, lambda f=func: f if isinstance(f, str) else cst.Module(body=[f]).code)
+    first, ctx = _start(parsed, namespace, params, options, lanes=False)
+    func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     ast.parse(func)  # the text passes' output is Python, or this is an engine bug (refused visibly)
     function = emit.tidy(func)
@@ -140,47 +189,65 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
-    callees = Callees(namespace, parsed.name)
-    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
-    namer = Namer.for_tree(parsed.func)
-    namer.reserve(*reserved)
-    for callee in callees.parsed.values():
-        namer.reserve(*Namer.for_tree(callee.func).taken)
-    if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
-        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
-                             hint="use backend='numpy' (the default) for functions of per-example arrays")
-    lane_params = {n: Val(v.type, False) for n, v in params.items()}
-    ctx = Context(parsed.name, lane_params, namespace, namer, options, callees=callees)
-    func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), ctx)
-    _dump("canonicalize", lambda: cst.Module(body=[func]).code)
-    lanes = ops_to_lanes.LaneModule()
-    main = ops_to_lanes.lower_lane(func, ctx, lanes, f"_lane_{parsed.name}", main=True)
-    sources = [src for _, src in lanes.functions.values()] + [main]
-    _dump("ops_to_lanes", lambda: "\n\n".join(sources))
-    sources = lane_vector_math.transform(sources, options.vector_math)
-    if options.vector_math:
-        _dump("lane_vector_math", lambda: "\n\n".join(sources))
+    first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved)
+    kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
+    sources = kernels.sources
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
     calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm.", "_vz_pow(", "_vz_hypot("))
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    flagged = not lanes.infallible
+    flagged = not kernels.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
-                                 lanes.constants, origin, cost, flagged=flagged)
+                                 kernels.constants, origin, cost, flagged=flagged)
     function = numba_module.definitions(parsed.name, params, list(result), first.returns_tuple, sources, flagged,
                                         entry=entry, threshold=threshold)
-    return Generated(source, parsed.name, result, first.returns_tuple, function, dict(lanes.constants),
+    return Generated(source, parsed.name, result, first.returns_tuple, function, dict(kernels.constants),
                      numba_module.PARALLEL_MIN_LANES[cost])
 
 
-DUMP_STAGES = (*(name for name, _ in PASSES), "ops_to_lanes", "lane_vector_math")
+def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+              *, lanes: bool = False) -> Any:
+    """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
+    passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
+    _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
+    return run_passes(through(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
+
+
+def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
+           lanes: bool, reserved: tuple[str, ...] = ()) -> tuple[Facts, Context]:
+    """The analysis of the user's own tree (its errors carry exact positions), and the context
+    the passes share."""
+    callees = Callees(namespace, parsed.name)
+    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
+    namer = _namer(parsed, callees, reserved)
+    if not lanes:
+        return first, Context(parsed.name, params, namespace, namer, options, callees=callees,
+                              prepare_callee=_prepare_numpy_callee, parsed=parsed)
+    if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
+        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
+                             hint="use backend='numpy' (the default) for functions of per-example arrays")
+    lane_params = {n: Val(v.type, False) for n, v in params.items()}  # one lane: every value is a number
+    return first, Context(parsed.name, lane_params, namespace, namer, options, callees=callees,
+                          prepare_callee=_prepare_lane_callee, parsed=parsed)
+
+
+def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] = ()) -> Namer:
+    """Fresh names avoid every name of the function, of the callees it reaches, and `reserved`."""
+    namer = Namer.for_tree(parsed.func)
+    namer.reserve(*reserved)
+    for callee in callees.parsed.values():
+        namer.reserve(*Namer.for_tree(callee.func).taken)
+    return namer
+
+
+DUMP_STAGES = tuple(dict.fromkeys(p.name for p in [*NUMPY_PASSES, *LANE_PASSES]))
 
 
 def _dump(stage: str, text: Callable[[], str]) -> None:
     """VECTORIZER_DUMP_AFTER=<pass>|all prints the function after that pass to stderr (the
-    Numba backend's stages are canonicalize, ops_to_lanes and lane_vector_math). A name that is
-    no stage gets one warning listing the stages, instead of printing nothing."""
+    Numba backend's stages are LANE_PASSES). A name that is no stage gets one warning listing the
+    stages, instead of printing nothing."""
     wanted = os.environ.get("VECTORIZER_DUMP_AFTER", "")
     if wanted in ("all", stage):
         print(f"# ---- after {stage} ----\n{text()}", file=sys.stderr)

@@ -159,9 +159,9 @@ def test_disable_zero_or_empty_means_enabled(src, tmp_path):
 
 # -- VECTORIZER_DUMP_AFTER ---------------------------------------------------------------------
 def pass_names() -> list[str]:
-    from vectorizer.pipeline import PASSES
+    from vectorizer.pipeline import NUMPY_PASSES
 
-    return [name for name, _ in PASSES]
+    return [p.name for p in NUMPY_PASSES]
 
 
 def test_dump_after_one_pass_prints_that_pass_only(src, tmp_path):

@@ -1,7 +1,7 @@
 """NumPy functions called on numbers in a scalar function (`np.arcsin(x)`, `np.maximum(a, b)`):
 NumPy's values (no Python exceptions), on both backends, against the scalar function lane by
 lane with random and hostile inputs. The Numba backend refuses, cleanly, the few whose NumPy
-result its lane code cannot reproduce (passes/lane_numpy.py)."""
+result its lane code cannot reproduce (passes/ops_to_lanes/numpy_calls.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from oracle import check
 
 from vectorizer import VectorizeError, vectorize
-from vectorizer.passes import lane_numpy
+from vectorizer.passes.ops_to_lanes import numpy_calls as lane_numpy
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 RNG = np.random.default_rng(11)

@@ -19,7 +19,7 @@ from oracle import Raised, oracle, same_value, ulp_distance
 from oracle import check as oracle_check
 
 from vectorizer import VectorizeError, VectorizeOverflowError, vectorize
-from vectorizer.passes.lane_exprs import NOT_CPYTHONS
+from vectorizer.passes.ops_to_lanes.exprs import NOT_CPYTHONS
 from vectorizer.rules import scalar as rules
 
 RNG = np.random.default_rng(7)

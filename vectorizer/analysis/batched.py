@@ -23,48 +23,25 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ..core.types import INT, ArrayType, TupleType, Type, Val, join
+from ..core.tree import is_raise
+from ..core.types import ArrayType, TupleType, Type, Val
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
 from . import arrays
-from .exprs import BINOPS, COMPARES, INT64_MAX, UNOPS, ExpressionAnalysis  # noqa: F401 - re-exported
+from .exprs import ExpressionAnalysis
+from .facts import (
+    BINOPS,
+    Binding,
+    Env,
+    Facts,
+    empty_range,
+    join_env,
+    join_many,
+    join_val,
+    literal_range_length,
+)
+from .for_loops import after_iterations, bind_for_target
 from .liveness import writes
-
-
-@dataclass(frozen=True)
-class Binding:
-    val: Val
-    maybe_unbound: bool = False
-
-
-Env = dict[str, Binding]
-
-
-@dataclass
-class Facts:
-    """Side tables produced by one analysis run."""
-
-    vals: dict[cst.CSTNode, Val] = field(default_factory=dict)  # every analyzed expression
-    batched_test: dict[cst.CSTNode, bool] = field(default_factory=dict)  # If / While / For nodes
-    loop_header: dict[cst.CSTNode, Env] = field(default_factory=dict)  # While / For -> env at the test
-    loop_entry: dict[cst.CSTNode, Env] = field(default_factory=dict)  # While / For -> env before the loop
-    env_before: dict[cst.CSTNode, Env] = field(default_factory=dict)  # statement -> env before it
-    returns: list[tuple[Val, ...]] = field(default_factory=list)
-    result: tuple[Val, ...] = ()  # joined return values (one per tuple item)
-    returns_tuple: bool = False
-    calls: dict[cst.Call, Global] = field(default_factory=dict)  # same-module function calls
-    stores: dict[cst.Subscript, bool] = field(default_factory=dict)  # x[i] = v -> x batched after it
-    # If -> (env at the end of the then branch, of the else branch (or the fall-through), after
-    # the if); None where a branch leaves. A uniform if's branches may store a value differently.
-    branch_ends: dict[cst.If, tuple[Env | None, Env | None, Env | None]] = field(default_factory=dict)
-
-    def val(self, node: cst.CSTNode) -> Val:
-        return self.vals[node]
-
-    def type(self, node: cst.CSTNode) -> Type:
-        t = self.vals[node].type
-        assert isinstance(t, Type), t
-        return t
 
 
 @dataclass
@@ -76,7 +53,10 @@ class _Loop:
     batched_exit: bool = False
 
 
-class Analyzer(ExpressionAnalysis):
+class Analyzer:
+    """The statement half: environments through blocks, branches and loops; expressions are its
+    collaborator `exprs` (`ExpressionAnalysis`)."""
+
     def __init__(
         self,
         namespace: Namespace,
@@ -91,13 +71,11 @@ class Analyzer(ExpressionAnalysis):
         self.loop_masks = loop_masks  # while_to_masked's masks: per-lane by its decision
         self.ns = namespace
         self.locate = locate
-        self.callee_result = callee_result
-        self.check_unbound = check_unbound
         self.facts = Facts()
         self.loops: list[_Loop] = []
         # Number of enclosing batched tests; one more for a callee inlined under batched control.
         self.ctrl_depth = int(under_control)
-        self.lazy = 0  # inside an operand Python may not evaluate (and/or, x if c else y)
+        self.exprs = ExpressionAnalysis(self.facts, namespace, locate, self.error, callee_result, check_unbound)
 
     # -- errors ------------------------------------------------------------------------------
     def error(self, node: cst.CSTNode, message: str, hint: str, cls=VectorizeTypeError) -> VectorizeError:
@@ -123,7 +101,7 @@ class Analyzer(ExpressionAnalysis):
                              "return the same number of values on every path", VectorizeError)
         result = list(rets[0])
         for r in rets[1:]:
-            result = [self.join_val(a, b) for a, b in zip(result, r)]
+            result = [join_val(a, b) for a, b in zip(result, r)]
         self.facts.result = tuple(result)
 
     # -- statements --------------------------------------------------------------------------
@@ -154,7 +132,7 @@ class Analyzer(ExpressionAnalysis):
 
     def small(self, small: cst.CSTNode, env: Env) -> Env | None:
         if isinstance(small, cst.Assign):
-            val = self.expr(small.value, env, tuple_ok=True)
+            val = self.exprs.expr(small.value, env, tuple_ok=True)
             env = dict(env)
             for target in small.targets:
                 self.assign(target.target, val, env, small.value)
@@ -162,20 +140,20 @@ class Analyzer(ExpressionAnalysis):
         if isinstance(small, cst.AnnAssign):
             if small.value is None:
                 return env
-            val = self.expr(small.value, env)
+            val = self.exprs.expr(small.value, env)
             env = dict(env)
             self.assign(small.target, val, env, small.value)
             return env
         if isinstance(small, cst.AugAssign):
             op = _AUG[type(small.operator)]
-            left = self.expr(small.target, env)
-            right = self.expr(small.value, env)
-            val = self.binary(small, op, left, right)
+            left = self.exprs.expr(small.target, env)
+            right = self.exprs.expr(small.value, env)
+            val = self.exprs.binary(small, op, left, right)
             env = dict(env)
             self.assign(small.target, val, env, small)
             return env
         if isinstance(small, cst.Return):
-            val = self.expr(small.value, env, tuple_ok=True)
+            val = self.exprs.expr(small.value, env, tuple_ok=True)
             items = val.type.items if isinstance(val.type, TupleType) else None
             if isinstance(small.value, cst.Tuple):
                 vals = tuple(self.facts.vals[e.value] for e in small.value.elements)
@@ -195,7 +173,7 @@ class Analyzer(ExpressionAnalysis):
         if isinstance(small, cst.Raise):
             return None
         if isinstance(small, cst.Assert):
-            self.expr(small.test, env)
+            self.exprs.expr(small.test, env)
             return env
         if isinstance(small, cst.Break | cst.Continue):
             loop = self.loops[-1]
@@ -245,7 +223,7 @@ class Analyzer(ExpressionAnalysis):
         if not isinstance(base, cst.Name) or base.value not in env:
             raise self.error(target, "only local arrays can be assigned into", "create the array in the function first")
         current = env[base.value].val
-        item = self.expr(target, env)
+        item = self.exprs.expr(target, env)
         if not isinstance(current.type, ArrayType):
             raise self.error(target, "item assignment needs an array", "create it with np.zeros(n)")
         if not current.fresh:
@@ -259,8 +237,8 @@ class Analyzer(ExpressionAnalysis):
         env[base.value] = Binding(Val(current.type, batched, fresh=True))
 
     def if_stmt(self, stmt: cst.If, env: Env) -> Env | None:
-        test = self.expr(stmt.test, env)
-        self.truth(stmt.test, test, "an 'if' test")
+        test = self.exprs.expr(stmt.test, env)
+        self.exprs.truth(stmt.test, test, "an 'if' test")
         self.facts.batched_test[stmt] = test.batched
         if test.batched and self.masked_blocks:
             # After if_to_select a batched `if m:` is a masked block: its body runs on every lane
@@ -268,7 +246,7 @@ class Analyzer(ExpressionAnalysis):
             out = env
             for s in (stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else [stmt.body]):
                 self.facts.env_before[s] = out
-                out = self.statement(s, out) if not _is_raise(s) else out
+                out = self.statement(s, out) if not is_raise(s) else out
             return out
         # Under batched control if_to_select predicates even a uniform `if` (`x = e if m else x`
         # with m the enclosing mask): what a branch reassigns is per-lane after it.
@@ -291,7 +269,7 @@ class Analyzer(ExpressionAnalysis):
         else:
             other = env
         self.ctrl_depth -= test.batched
-        out = self.join_env(then, other, batched=predicated)
+        out = join_env(then, other, batched=predicated)
         if predicated and out is not None and (then is None or other is None):
             # A branch that leaves (raise, return) still merged what it assigned before leaving.
             left = writes(stmt.body) if then is None else writes(stmt.orelse) if stmt.orelse else set()
@@ -313,23 +291,23 @@ class Analyzer(ExpressionAnalysis):
             loop = _Loop(stmt, self.ctrl_depth)
             self.loops.append(loop)
             if isinstance(stmt, cst.While):
-                test = self.expr(stmt.test, header)
-                self.truth(stmt.test, test, "a 'while' test")
+                test = self.exprs.expr(stmt.test, header)
+                self.exprs.truth(stmt.test, test, "a 'while' test")
                 batched = test.batched or promote
             else:
                 batched = self.facts.batched_test[stmt] or promote
             self.ctrl_depth += batched
-            body_env = header if isinstance(stmt, cst.While) else self.bind_for_target(stmt, header)
+            body_env = header if isinstance(stmt, cst.While) else bind_for_target(self.facts, stmt, header)
             end = self.block(stmt.body, body_env)
             self.ctrl_depth -= batched
             self.loops.pop()
             if loop.batched_exit and not batched:
                 promote = True  # lanes leave at different iterations: redo as a batched loop
                 continue
-            back = self.join_many([end, *loop.continues])
+            back = join_many([end, *loop.continues])
             # In predicated code (masked_blocks) merges already carry the loop mask, and masked
             # blocks run on every lane: the join itself adds no per-lane variation.
-            new_header = self.join_env(header, back, batched=batched and not self.masked_blocks)
+            new_header = join_env(header, back, batched=batched and not self.masked_blocks)
             assert new_header is not None
             if new_header == header:
                 break
@@ -341,109 +319,27 @@ class Analyzer(ExpressionAnalysis):
         if back is None and isinstance(stmt, cst.For) and literal_range_length(stmt.iter, self.ns):
             exits = list(loop.breaks)  # the first iteration always leaves: no fall-through
         else:
-            exits = [self.after_iterations(stmt, header, back), *loop.breaks]
-        return self.join_many(exits, batched=batched and not self.masked_blocks)
-
-    def after_iterations(self, stmt: cst.While | cst.For, header: Env, back: Env | None) -> Env:
-        """The state when the loop test fails. A `for` over a range or tuple that is never empty
-        has run its body: a value that is a NumPy scalar after every iteration (`s += x[i]`) is
-        one after the loop, so `t / s` has NumPy's semantics there (inf, no ZeroDivisionError).
-        Only that bit comes from the body's end; everything else is the header's."""
-        if back is None or not self.runs_at_least_once(stmt):
-            return header
-        out = dict(header)
-        for name, bind in header.items():
-            end = back.get(name)
-            if end is not None and end.val.numpy and not bind.val.numpy and end.val.type == bind.val.type:
-                v = bind.val
-                out[name] = Binding(Val(v.type, v.batched, v.const, True, v.fresh), bind.maybe_unbound)
-        return out
-
-    def runs_at_least_once(self, stmt: cst.While | cst.For) -> bool:
-        if not isinstance(stmt, cst.For):
-            return False
-        it = stmt.iter
-        if not isinstance(it, cst.Call):
-            return bool(self.facts.vals[it].type.items)  # type: ignore[union-attr]
-        bounds = [self.facts.vals[a.value].const for a in it.args]
-        known = all(isinstance(b, int) for b in bounds) and (len(bounds) < 3 or bounds[2] != 0)
-        return known and len(range(*bounds)) > 0  # type: ignore[arg-type]
+            exits = [after_iterations(self.facts, stmt, header, back), *loop.breaks]
+        return join_many(exits, batched=batched and not self.masked_blocks)
 
     def for_header(self, stmt: cst.For, env: Env) -> Env:
         it = stmt.iter
         if isinstance(it, cst.Call):  # range(...)
-            args = [self.expr(a.value, env) for a in it.args]
+            args = [self.exprs.expr(a.value, env) for a in it.args]
             for a, node in zip(args, it.args):
                 if not (isinstance(a.type, Type) and a.type.is_intlike):
                     raise self.error(node.value, "range() needs int arguments, but this one may be a float",
                                      "Python raises TypeError here; convert with int(...)")
             self.facts.batched_test[stmt] = any(a.batched for a in args)
         else:
-            seq = self.expr(it, env, tuple_ok=True)
+            seq = self.exprs.expr(it, env, tuple_ok=True)
             if not isinstance(seq.type, TupleType):
                 raise self.error(it, "'for' needs range(...) or a tuple of numbers", "write 'for i in range(n)'")
             self.facts.batched_test[stmt] = False
         return env
 
-    def bind_for_target(self, stmt: cst.For, env: Env) -> Env:
-        env = dict(env)
-        name = stmt.target.value  # type: ignore[attr-defined]
-        if isinstance(stmt.iter, cst.Call):
-            val = Val(INT, self.facts.batched_test[stmt] or any(self.facts.vals[a.value].batched for a in stmt.iter.args))
-        else:
-            items = self.facts.vals[stmt.iter].type.items  # type: ignore[union-attr]
-            t = items[0]
-            for other in items[1:]:
-                t = join(t, other)
-            val = Val(t, False)
-        env[name] = Binding(val)
-        self.facts.vals[stmt.target] = val
-        return env
-
-    # -- joins -------------------------------------------------------------------------------
-    def join_val(self, a: Val, b: Val) -> Val:
-        if isinstance(a.type, TupleType) or isinstance(b.type, TupleType):
-            if a.type != b.type:
-                raise VectorizeTypeError("a name holds tuples of different shapes on different paths",
-                                         hint="keep tuple values in separate variables")
-            return Val(a.type, a.batched or b.batched)
-        if isinstance(a.type, ArrayType) or isinstance(b.type, ArrayType):
-            return arrays.join(a, b)
-        same_const = a.const is not None and a.const == b.const and type(a.const) is type(b.const)
-        return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None, a.numpy and b.numpy)
-
-    def join_env(self, a: Env | None, b: Env | None, *, batched: bool) -> Env | None:
-        """Where two paths meet. Under a batched test, every name either path (re)assigned is
-        per-lane afterwards; names neither path touched keep their `Binding` object."""
-        if a is None or b is None:
-            return b if a is None else a  # the lanes that left (return/raise/break) carry nothing on
-        out: Env = {}
-        for name in a.keys() | b.keys():
-            x, y = a.get(name), b.get(name)
-            if x is y:
-                out[name] = x  # type: ignore[assignment]
-            elif x is None or y is None:
-                bind = x or y
-                out[name] = Binding(bind.val.with_batched(bind.val.batched or batched), True)  # type: ignore[union-attr]
-            else:
-                try:
-                    val = self.join_val(x.val, y.val)
-                except VectorizeTypeError as exc:
-                    raise VectorizeTypeError(f"{name!r}: {exc.message}", hint=exc.hint) from None
-                out[name] = Binding(val.with_batched(True) if batched else val, x.maybe_unbound or y.maybe_unbound)
-        return out
-
-    def join_many(self, envs: list[Env | None], batched: bool = False) -> Env | None:
-        out: Env | None = None
-        for env in envs:
-            out = env if out is None else self.join_env(out, env, batched=batched)
-        return out
 
 _AUG = {getattr(cst, cls.__name__ + "Assign"): op for cls, op in BINOPS.items()}
-
-
-def _is_raise(stmt: cst.CSTNode) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[-1], cst.Raise)
 
 
 def analyze(
@@ -466,32 +362,3 @@ def analyze(
     """
     return Analyzer(namespace, locate, callee_result, check_unbound, masked_blocks, under_control,
                     loop_masks).run(func, params)
-
-
-def literal_range_length(it: cst.BaseExpression, namespace: Namespace) -> int | None:
-    """The length of `range(...)` of int literals (`range(0)`, `range(0, 3)`), else None. The
-    analysis and canonicalize both decide on literals only, so that they agree on what runs."""
-    if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
-            and namespace.resolve("range").kind == "builtin"):
-        return None
-    if not it.args or any(a.keyword or a.star for a in it.args):
-        return None
-    bounds = [_literal_int(a.value) for a in it.args]
-    if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
-        return None
-    return len(range(*bounds))  # type: ignore[arg-type]
-
-
-def empty_range(it: cst.BaseExpression, namespace: Namespace) -> bool:
-    """A loop over it never runs its body nor binds its target."""
-    return literal_range_length(it, namespace) == 0
-
-
-def _literal_int(node: cst.BaseExpression) -> int | None:
-    """An int literal, possibly negated (`-3`)."""
-    sign = 1
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        sign, node = -1, node.expression
-    if isinstance(node, cst.Integer):
-        return sign * int(node.evaluated_value)
-    return None

@@ -31,12 +31,12 @@ from collections.abc import Callable
 import libcst as cst
 import numpy as np
 
-from ..core.tree import walk
+from ..core.tree import target_names, walk
 from ..core.types import FLOAT, Type
 from ..errors import VectorizeError
 from ..rules import scalar as rules
-from .batched import BINOPS, Facts
-from .liveness import reads, target_names
+from .facts import BINOPS, Facts
+from .liveness import reads
 from .signs import sign
 
 CallName = Callable[[cst.Call], "str | None"]

@@ -1,4 +1,4 @@
-"""The expression half of the analysis (`batched.py`): the type, batchedness and constant value
+"""The expression half of the analysis (`batched.py`, whose `Analyzer` holds one): the type, batchedness and constant value
 of every expression, from the environment at that point.
 
 A binary operation's type comes from the op table (`rules.py`), so the analysis and the code
@@ -18,25 +18,27 @@ from ..core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
 from ..rules import scalar as rules
 from . import arrays
+from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts
 
 if TYPE_CHECKING:
-    from .batched import Env
-
-INT64_MAX = 2**63 - 1
-BINOPS = {
-    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-    cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^",
-    cst.LeftShift: "<<", cst.RightShift: ">>", cst.MatrixMultiply: "@",
-}
-UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
-COMPARES = {
-    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
-    cst.Equal: "==", cst.NotEqual: "!=",
-}
-
+    from ..errors import SourceLocation
+    from ..frontend.namespace import Global, Namespace
 
 class ExpressionAnalysis:
-    """Mixed into `batched.Analyzer`, whose facts, environment and error helpers these use."""
+    """The type, batchedness and constant of each expression of one analysis run, recorded in
+    `facts`; `error` makes a user error at a node (the `Analyzer`'s, which holds this object)."""
+
+    def __init__(self, facts: Facts, namespace: Namespace, locate: Callable[[cst.CSTNode], SourceLocation | None],
+                 error: Callable[..., VectorizeError],
+                 callee_result: Callable[[Global, list[Val], dict[str, Val], cst.Call], tuple[Val, ...]] | None,
+                 check_unbound: bool) -> None:
+        self.facts = facts
+        self.ns = namespace
+        self.locate = locate
+        self.error = error
+        self.callee_result = callee_result
+        self.check_unbound = check_unbound
+        self.lazy = 0  # inside an operand Python may not evaluate (and/or, x if c else y)
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: cst.BaseExpression, env: Env, tuple_ok: bool = False) -> Val:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..core.tree import child_nodes, walk
+from ..core.tree import child_nodes, target_names, walk
 
 
 def reads(node: cst.CSTNode | None) -> set[str]:
@@ -44,14 +44,6 @@ def writes(node: cst.CSTNode) -> set[str]:
                 or (kind is cst.AnnAssign and n.value is not None):
             found.update(target_names(n.target))
     return found
-
-
-def target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [n for el in target.elements for n in target_names(el.value)]
-    return []
 
 
 class Liveness:

@@ -16,9 +16,8 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 from __future__ import annotations
 
 from .. import __version__
+from ..core.text import ORIGIN_PREFIX, literal
 from ..core.types import ArrayType, TupleType, Val
-from ..passes.base import ORIGIN_PREFIX
-from ..passes.numpy_fold import literal
 from . import carry
 
 

@@ -25,8 +25,8 @@ machinery runs inside the loops: every Python error is a flag, raised later by t
 
 from __future__ import annotations
 
+from ..core.text import literal
 from ..core.types import Val
-from ..passes.numpy_fold import literal
 from . import emit, numba_helpers
 
 # Below this many lanes one thread is faster than waking the thread pool (measured on 2 cores;

@@ -66,8 +66,13 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(child_nodes(n))
 
 
+def is_raise(stmt: cst.CSTNode) -> bool:
+    """A statement line that ends in `raise`."""
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[-1], cst.Raise)
+
+
 def target_names(target: cst.BaseExpression) -> list[str]:
-    """The names an assignment or `for` target binds: `x`, `a, b`, `[a, (b, c)]`; none for others."""
+    """The names an assignment target binds (`a`, `a, (b, c)`); none for `x[i]` or `x.y`."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, cst.Tuple | cst.List):

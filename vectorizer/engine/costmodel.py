@@ -11,7 +11,7 @@ zeta_partial 320 vs 368). So:
 
 * NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
   algorithms; the C library's, which Numba calls, differ), and the NumPy functions on numbers
-  whose values lane code cannot reproduce (np.tanh, np.power: passes/lane_numpy.py), in the
+  whose values lane code cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py), in the
   function or a callee;
 * NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
   included) calls exp/log/pow and never leaves the loop early, in a function without `while`,
@@ -34,7 +34,9 @@ import libcst as cst
 from ..errors import VectorizeError
 from ..frontend.namespace import Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
-from ..passes.lane_numpy import REFUSED  # NumPy functions on numbers the Numba backend refuses
+from ..passes.ops_to_lanes.numpy_calls import (
+    REFUSED,  # NumPy functions on numbers the Numba backend refuses
+)
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..core.text import ORIGIN_PREFIX
 from ..frontend.parse import ParsedFunction
-from .base import ORIGIN_PREFIX, StatementTransformer
+from .base import Context, StatementTransformer
 
 
 class _Annotate(StatementTransformer):
@@ -54,6 +55,7 @@ class _Annotate(StatementTransformer):
         return updated.with_changes(leading_lines=())
 
 
-def transform(func: cst.FunctionDef, parsed: ParsedFunction) -> cst.FunctionDef:
-    # `func` must be the parsed node itself: lines are keyed by the original nodes.
-    return func.visit(_Annotate(parsed))
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    # `func` must be the parsed node itself (`ctx.parsed.func`): lines are keyed by the original nodes.
+    assert ctx.parsed is not None and func is ctx.parsed.func
+    return func.visit(_Annotate(ctx.parsed))

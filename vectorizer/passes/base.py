@@ -11,23 +11,27 @@ lines onto the first statement of the replacement (`replace`), so the origin sur
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
+import numpy as np
 
-from ..analysis.batched import Facts, analyze
+from ..analysis.batched import analyze
 from ..analysis.calls import Callees
+from ..analysis.facts import Facts
 from ..analysis.names import Namer
+from ..core.text import is_number
 from ..core.tree import walk
 from ..core.types import BOOL, Val
 from ..frontend.namespace import Namespace
 
 if TYPE_CHECKING:
+    from ..frontend.parse import ParsedFunction
     from ..options import Options
 
-ORIGIN_PREFIX = "# line "
 _MODULE = cst.Module(body=[])
 
 
@@ -43,13 +47,15 @@ class Context:
     loop_masks: set[str] = field(default_factory=set)  # masks of lowered while loops
     constants: dict[str, object] = field(default_factory=dict)  # module constants the code reads
     callees: Callees | None = None  # same-module functions reached from this one
-    prepare_callee: Callable[..., cst.FunctionDef] | None = None  # the scalar passes, for inlining
+    # The passes before inlining (NumPy) or before ops_to_lanes (lanes), run on a callee's context.
+    prepare_callee: Callable[[Context], cst.FunctionDef] | None = None
     predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
     loop_vars: dict[str, list[str]] = field(default_factory=dict)  # loop mask -> batched names it carries
     flag: str | None = None  # the flag array's name, once ops_to_numpy found a check
     # An inlined callee whose call site is under batched control: if_to_select will predicate
     # even its uniform ifs there, so its analysis must see what they reassign as per-lane.
     under_control: bool = False
+    parsed: ParsedFunction | None = None  # the function as parsed (annotate_origins reads its lines)
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
@@ -57,11 +63,12 @@ class Context:
                        masked_blocks=self.predicated, under_control=self.under_control,
                        loop_masks=frozenset(self.loop_masks))
 
-    def child(self, name: str, params: dict[str, Val], under_control: bool = False) -> Context:
-        """The context of an inlined callee: its own parameters, the caller's namer and tables."""
+    def child(self, name: str, params: dict[str, Val], under_control: bool = False,
+              parsed: ParsedFunction | None = None) -> Context:
+        """The context of a callee: its own parameters and source, the caller's namer and tables."""
         return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
                        self.constants, self.callees, self.prepare_callee,
-                       under_control=under_control or self.under_control)
+                       under_control=under_control or self.under_control, parsed=parsed)
 
 
 # -- building nodes ----------------------------------------------------------------------------
@@ -123,17 +130,9 @@ def as_bool(test: cst.BaseExpression, facts: Facts, original: cst.BaseExpression
 def paren(text: str) -> str:
     """Parenthesize unless the text is already atomic."""
     t = text.strip()
-    if t.isidentifier() or _is_number(t) or (t.startswith("(") and _balanced_outer(t)):
+    if t.isidentifier() or is_number(t, signed=False) or (t.startswith("(") and _balanced_outer(t)):
         return t
     return f"({t})"
-
-
-def _is_number(t: str) -> bool:
-    try:
-        float(t)
-        return not t.startswith(("-", "+"))
-    except ValueError:
-        return False
 
 
 def _balanced_outer(t: str) -> bool:
@@ -189,3 +188,31 @@ def contains(node: cst.CSTNode, kinds: type | tuple[type, ...]) -> bool:
 
 def func_body(func: cst.FunctionDef) -> list[cst.BaseStatement]:
     return list(func.body.body)  # type: ignore[arg-type]
+
+
+# -- checks ------------------------------------------------------------------------------------
+def static_check(pred: str, constants: dict[str, object] | None = None) -> bool | None | str:
+    """Decide a check now where its literal parts allow: True/False, or the simplified predicate
+    text with the always-true conjuncts (and always-false disjuncts) removed. Module constants
+    count as literals: the generated module carries their values as of the transform."""
+    tree = ast.parse(pred, mode="eval").body
+    known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
+    result = _decide(tree, {"__builtins__": {}, "np": np, **known})
+    if isinstance(result, bool):
+        return result
+    return ast.unparse(result)
+
+
+def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr):
+        left, right = _decide(node.left, names), _decide(node.right, names)
+        neutral = isinstance(node.op, ast.BitAnd)  # True is neutral for &, False for |
+        for side, other in ((left, right), (right, left)):
+            if isinstance(side, bool):
+                return other if side is neutral else side
+        return ast.BinOp(left, node.op, right)
+    try:
+        with np.errstate(all="ignore"):  # `np.inf - np.inf` in a literal check: no warning at transform time
+            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), dict(names)))  # noqa: S307
+    except NameError:
+        return node

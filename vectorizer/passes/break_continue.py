@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from ..core.tree import child_nodes
 from .base import (
     Context,

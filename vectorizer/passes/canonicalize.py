@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import empty_range, literal_range_length
+from ..analysis.facts import empty_range, literal_range_length
 from ..analysis.liveness import reads
 from ..frontend.namespace import Namespace
 from .base import Context, block, body_of, replace, stmt

@@ -34,8 +34,8 @@ not indented deeper than its `while`.
 
 from __future__ import annotations
 
+from ..core.text import names_in
 from .base import Context
-from .numpy_fold import names_in
 
 _INDENT = "    "  # ops_to_numpy's text: one statement a line, four spaces a level
 

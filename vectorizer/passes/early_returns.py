@@ -23,6 +23,7 @@ under `if not done:`::
                                      n = n + 1
                                  if not done:
                                      ret = -1
+                                     done = True
                                  return ret
 
 A tuple return `return a, b` assigns `ret = a` and `ret_1 = b`.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..core.tree import is_raise
 from .base import Context, assign, block, body_of, contains, func_body, if_stmt, replace, stmt, walk
 
 
@@ -43,10 +45,6 @@ def _is_return(s: cst.CSTNode) -> bool:
     return isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[-1], cst.Return)
 
 
-def _is_raise(s: cst.CSTNode) -> bool:
-    return isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[-1], cst.Raise)
-
-
 def _contains_return(node: cst.CSTNode) -> bool:
     return contains(node, cst.Return)
 
@@ -54,7 +52,7 @@ def _contains_return(node: cst.CSTNode) -> bool:
 def _always_exits(stmts: list[cst.BaseStatement]) -> bool:
     """True when no path through the statements falls through to what follows."""
     for s in stmts:
-        if _is_return(s) or _is_raise(s):
+        if _is_return(s) or is_raise(s):
             return True
         if isinstance(s, cst.If) and _always_exits(body_of(s.body)) and _always_exits(body_of(s.orelse)):
             return True

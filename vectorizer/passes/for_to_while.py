@@ -5,13 +5,13 @@ loops stay `for` loops: every lane runs the same iterations.
 
 Before::
 
-    for i in range(start, n):          # n batched
+    for i in range(start, n + 1):      # n batched
         s = s + i
 
 After::
 
     k = start
-    k_stop = n
+    k_stop = n + 1                     # (a bound that is a name or a literal is used as it is)
     while k < k_stop:
         i = k
         k = k + 1
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from .base import (
     Context,
     StatementTransformer,

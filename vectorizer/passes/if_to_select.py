@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
-from ..analysis.liveness import Liveness, reads, target_names, writes
-from ..core.tree import walk
+from ..analysis.facts import Facts
+from ..analysis.liveness import Liveness, reads, writes
+from ..core.tree import target_names, walk
 from ..core.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
 

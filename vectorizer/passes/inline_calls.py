@@ -13,12 +13,12 @@ After (in `price`)::
 
     d = math.log(s / k)
     # inlined: norm_cdf(d)
-    x = d
-    ret = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-    return s * ret
+    norm_cdf_result = 0.5 * (1.0 + math.erf(d / math.sqrt(2.0)))
+    return s * norm_cdf_result
 
-A callee that returns a tuple gives one name per item: `a, b = g(x)` becomes the inlined body
-and `a = ret` / `b = ret_1`.
+A parameter the callee never reassigns takes a simple argument (a name, a number) directly;
+others are bound to fresh names first. A callee that returns a tuple gives one name per item:
+`a, b = g(x)` becomes the inlined body and `a = ret` / `b = ret_1`.
 
 The callee goes through the same scalar passes first (with the argument types of this call), so
 its returns, loops and breaks arrive lowered; its locals are renamed apart from the caller's. The
@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
 from ..analysis.calls import default_val, default_value
+from ..analysis.facts import Facts
 from ..analysis.liveness import writes
+from ..core.text import is_number, literal
 from .base import Context, assign, block, body_of, code, func_body, replace, walk
-from .numpy_fold import literal
 
 
 class _Rename(cst.CSTTransformer):
@@ -168,13 +168,13 @@ class _Inliner:
                                  lambda d: literal(default_value(d)))
         vals = ctx.callees.bind(parsed, arg_vals, kw_vals, default_val)
         issued_before = set(ctx.namer.taken)
-        child = ctx.child(parsed.name, vals, under_control=self.controlled > 0)  # type: ignore[arg-type]
-        func = ctx.prepare_callee(parsed, child)  # type: ignore[misc]
+        child = ctx.child(parsed.name, vals, under_control=self.controlled > 0, parsed=parsed)  # type: ignore[arg-type]
+        func = ctx.prepare_callee(child)  # type: ignore[misc]
         issued = ctx.namer.taken - issued_before
         assigned = writes(func.body)
         # A parameter the callee never reassigns can take a simple argument (a name, a number)
         # directly: no copy. Others are bound to fresh names.
-        direct = {n: t for n, t in texts.items() if n not in assigned and (t.isidentifier() or _number(t))}
+        direct = {n: t for n, t in texts.items() if n not in assigned and (t.isidentifier() or is_number(t))}
         local = (set(vals) | assigned) - issued - set(direct)
         mapping = {n: ctx.namer.fresh(n) for n in sorted(local)}
         mapping = {k: v for k, v in mapping.items() if k != v}
@@ -209,14 +209,6 @@ def _unpacked(small: cst.BaseSmallStatement, value: cst.BaseExpression) -> list[
     if len(small.targets) != 1 or not isinstance(target, cst.Tuple) or len(target.elements) != len(value.elements):
         return None
     return [assign(t.value.value, v.value) for t, v in zip(target.elements, value.elements)]  # type: ignore[attr-defined]
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False
 
 
 def _calls_a_function(func: cst.FunctionDef, ctx: Context) -> bool:

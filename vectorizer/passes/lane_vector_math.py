@@ -37,8 +37,11 @@ that uses `_vz_lm` into the drivers and imports it.
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from ..backends.numba.vecmath import FUNCTIONS
+from .base import Context
+from .ops_to_lanes import LaneKernels
 from .vector_math import cheap_exponent, splice
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
@@ -94,9 +97,9 @@ def rename(source: str) -> str:
     return splice(source, _renames(ast.parse(source)))
 
 
-def transform(sources: list[str], vector_math: bool) -> list[str]:
-    if not vector_math:
-        return sources
+def rename_sources(sources: list[str]) -> list[str]:
+    """The lane functions with their libm calls through `_vz_lm`; unchanged where one has a loop
+    or where vector math cannot run here (then after one `JitWarning`)."""
     trees = [ast.parse(src) for src in sources]
     if any(isinstance(node, ast.While | ast.For) for tree in trees for node in ast.walk(tree)):
         return sources
@@ -107,3 +110,9 @@ def transform(sources: list[str], vector_math: bool) -> list[str]:
         jit.warn_once("vecmath", f"vectorizer: {why}; the C library's functions run instead")
         return sources
     return [splice(src, _renames(tree)) for src, tree in zip(sources, trees)]
+
+
+def transform(kernels: LaneKernels, ctx: Context) -> LaneKernels:
+    if not ctx.options.vector_math:
+        return kernels
+    return dataclasses.replace(kernels, sources=rename_sources(kernels.sources))

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from ..core.types import Type
 from .base import Context, StatementTransformer, assign, body_of, replace, walk
 

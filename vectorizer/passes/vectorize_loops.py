@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from ..analysis.liveness import Liveness, reads, writes
 from ..core.types import ArrayType, Type
 from ..rules import arrays as array_rules

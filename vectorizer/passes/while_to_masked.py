@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..analysis.batched import Facts
+from ..analysis.facts import Facts
 from .base import Context, StatementTransformer, as_bool, assign, contains, replace
 from .canonicalize import parenthesize
 

@@ -16,7 +16,7 @@ ULP_BOUND = 5
 # CPython computes these itself instead of calling the C library, and per-lane compiled code (the
 # Numba backend) does not compute them CPython's way: relative error bound, measured. None now:
 # hypot is CPython's algorithm in lane code (codegen/numba_helpers.py); gamma and lgamma are
-# refused by the Numba backend (passes/lane_exprs.py, NOT_CPYTHONS).
+# refused by the Numba backend (passes/ops_to_lanes/exprs.py, NOT_CPYTHONS).
 NOT_LIBM_IN_CPYTHON: dict[str, float] = {}
 
 I64_MIN = "-9223372036854775808"

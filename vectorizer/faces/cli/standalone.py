@@ -46,6 +46,7 @@ import libcst as cst
 
 from ... import __version__
 from ...codegen import carry, emit, numba_helpers
+from ...core.text import literal
 from ...core.types import Val, type_of_dtype
 from ...engine.carried import STANDALONE
 from ...errors import VectorizeError
@@ -54,7 +55,6 @@ from ...frontend.namespace import Namespace
 from ...frontend.parse import parse_function
 from ...frontend.source import FunctionSource
 from ...options import Options
-from ...passes.numpy_fold import literal
 from ...pipeline import lower, lower_lanes
 
 CHECKSUM_PREFIX = "# vectorizer-checksum: sha256:"

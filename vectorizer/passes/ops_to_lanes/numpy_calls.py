@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..core.types import BOOL, FLOAT, INT, Type
-from ..errors import VectorizeError
-from ..rules import scalar as rules
-from .base import paren
+from ...core.types import BOOL, FLOAT, INT, Type
+from ...errors import VectorizeError
+from ...rules import scalar as rules
+from ..base import paren
 
 if TYPE_CHECKING:
-    from .lane_exprs import LaneExpressions
+    from .exprs import LaneExpressions
 
 # NumPy's name -> the lane's function of float operands (C library calls)
 _LIBM = {
@@ -63,33 +63,33 @@ REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% o
                     "negative int exponents"}
 
 
-def lower(lanes: LaneExpressions, name: str, node: cst.Call) -> str:
+def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
     """Lane text of `np.<name>(...)` on numbers, with NumPy's value."""
     args = [a.value for a in node.args]
     if name in REFUSED or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
         raise VectorizeError(f"np.{name} on numbers on the Numba backend: {why}",
                              hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
-    types = [lanes.facts.type(a) for a in args]
-    result = lanes.facts.type(node)
+    types = [exprs.facts.type(a) for a in args]
+    result = exprs.facts.type(node)
     if BOOL in types and name not in ("where", "isnan", "isinf", "isfinite", "abs", "absolute"):
         raise VectorizeError(f"np.{name} of a bool on the Numba backend",
                              hint="convert with int(...) or float(...) first, or use backend='numpy'")
     if name == "where":
-        cond, yes, no = (lanes.expr(a) for a in args)
-        return f"({lanes.coerce(yes, types[1], result)} if {lanes.truthy(cond, types[0])} else {lanes.coerce(no, types[2], result)})"
+        cond, yes, no = (exprs.expr(a) for a in args)
+        return f"({exprs.coerce(yes, types[1], result)} if {exprs.truthy(cond, types[0])} else {exprs.coerce(no, types[2], result)})"
     if name in ("abs", "absolute") and types[0] is BOOL:
-        return lanes.expr(args[0])
+        return exprs.expr(args[0])
     if result is INT or (result is BOOL and all(t is INT for t in types)):
-        return _ints(lanes, name, args, types)
-    texts = [lanes.temp(lanes.expr(a)) for a in args]
+        return _ints(exprs, name, args, types)
+    texts = [exprs.lane.temp(exprs.expr(a)) for a in args]
     if name in ("floor", "ceil", "trunc") and types[0] is INT:  # NumPy keeps the int: exact below 2**53
-        lanes.check(rules.beyond_exact(texts[0]))
-    ops = [lanes.temp(_as_float(x, t)) for x, t in zip(texts, types)]
+        exprs.lane.check(rules.beyond_exact(texts[0]))
+    ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(texts, types)]
     if name in _LIBM:
         return f"{_LIBM[name]}({', '.join(ops)})"
     if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
-        return paren(_FLOAT["minimum"].format(lanes.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
+        return paren(_FLOAT["minimum"].format(exprs.lane.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
     if name in _FLOAT:
         return paren(_FLOAT[name].format(*ops))
     raise VectorizeError(f"np.{name} on numbers is not supported on the Numba backend",
@@ -100,20 +100,20 @@ def _as_float(text: str, t: Type) -> str:
     return text if t is FLOAT else f"float({text})"
 
 
-def _ints(lanes: LaneExpressions, name: str, args: list[cst.BaseExpression], types: list[Type]) -> str:
+def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], types: list[Type]) -> str:
     if name in ("negative", "abs", "absolute"):
-        impl = rules.UNARY["-"](INT, lanes.facts.val(args[0])) if name == "negative" else rules.CALLS["abs"]([lanes.facts.val(args[0])])
-        return lanes.apply(impl, args[:1])
+        impl = rules.UNARY["-"](INT, exprs.facts.val(args[0])) if name == "negative" else rules.CALLS["abs"]([exprs.facts.val(args[0])])
+        return exprs.apply(impl, args[:1])
     if name in _INT_OPS:
         pair = [args[0], args[0]] if name == "square" else args
-        vals = [lanes.facts.val(a) for a in pair]
+        vals = [exprs.facts.val(a) for a in pair]
         # Python's checks: int64 overflow, and x % 0 (NumPy's 0 there comes from the re-run)
-        return lanes.apply(rules.BINARY[_INT_OPS[name]](INT, INT, *vals), pair)
-    ops = [lanes.temp(lanes.expr(a)) for a in args]
+        return exprs.apply(rules.BINARY[_INT_OPS[name]](INT, INT, *vals), pair)
+    ops = [exprs.lane.temp(exprs.expr(a)) for a in args]
     if name in _INT:
         return paren(_INT[name].format(*ops))
     if name == "clip":
-        low = lanes.temp(_INT["maximum"].format(*ops[:2]))
+        low = exprs.lane.temp(_INT["maximum"].format(*ops[:2]))
         return paren(_INT["minimum"].format(low, ops[2]))
     raise VectorizeError(f"np.{name} of ints on the Numba backend",
                          hint="use backend='numpy' (or 'auto'), which calls NumPy itself")

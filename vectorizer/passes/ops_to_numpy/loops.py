@@ -19,28 +19,27 @@ A uniform `while` keeps its test (re-evaluated after any statements it needs); a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..analysis.batched import Facts
-from ..analysis.liveness import Liveness, reads, writes
-from ..core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
-from .base import Context, body_of, code, paren
+from ...analysis.liveness import reads, writes
+from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
+from ..base import body_of, code, paren
+
+if TYPE_CHECKING:
+    from .lowering import Lowering
 
 NP_SCALAR = {BOOL: "bool_", INT: "int64", FLOAT: "float64", NUM: "float64"}
 
 
 class Loops:
-    """Mixed into ops_to_numpy's lowering, whose `emit`, `lower`, `coerce`, `suite`, ... these use."""
+    """Lowers the loops of one `ops_to_numpy` lowering, and converts storage where paths meet."""
 
-    ctx: Context
-    facts: Facts
-    lines: list[str]
-    depth: int
-    loops: int
-    lanes: list[str]
-    live: Liveness
-    ranges: dict[str, tuple[int, int]]
+    def __init__(self, low: Lowering) -> None:
+        self.low = low
+        self.ctx = low.ctx
+        self.facts = low.facts
 
     def convert_join(self, end: dict | None, after: dict | None, mask: str | None) -> None:
         """At the end of a branch of a uniform `if`, give the names the storage they have after
@@ -51,7 +50,7 @@ class Loops:
     def convert_entry(self, loop: cst.CSTNode, mask: str | None) -> None:
         """Give loop-carried names the storage they have at the loop test (bool->int, int->float)."""
         entry, header = self.facts.loop_entry.get(loop, {}), self.facts.loop_header.get(loop, {})
-        lanes = lambda: self.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)  # noqa: E731
+        lanes = lambda: self.low.lanes[-1] if not isinstance(loop, cst.While) else self.loop_lanes(loop)  # noqa: E731
         self.convert(entry, header, mask, lanes)
 
     def convert(self, now: dict, then: dict, mask: str | None, lanes: Callable[[], str] | None = None) -> None:
@@ -66,59 +65,59 @@ class Loops:
                 continue
             before, after = now[name].val, then[name].val
             if lanes is not None and isinstance(before.type, ArrayType) and after.batched and not before.batched:
-                self.emit(f"{name} = np.repeat({name}[None], {lanes()}, axis=0)")
+                self.low.emit(f"{name} = np.repeat({name}[None], {lanes()}, axis=0)")
             elif before.type != after.type and isinstance(before.type, Type) and isinstance(after.type, Type):
-                converted = self.coerce(name, before.type, after.type, mask)
+                converted = self.low.exprs.coerce(name, before.type, after.type, mask)
                 if converted != name:  # float -> NUM keeps its storage
-                    self.emit(f"{name} = {converted}")
+                    self.low.emit(f"{name} = {converted}")
             elif after.batched and not before.batched and after.type in NP_SCALAR:
                 scalars.append(name)
         if scalars:
             converted = ", ".join(f"np.{NP_SCALAR[then[n].val.type]}({n})" for n in scalars)
-            self.emit(f"{', '.join(scalars)} = {converted}")
+            self.low.emit(f"{', '.join(scalars)} = {converted}")
 
     def loop_lanes(self, loop: cst.While) -> str:
         test = loop.test
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
             return f"len({test.value})"
-        return self.lanes[-1]
+        return self.low.lanes[-1]
 
     def while_loop(self, s: cst.While, mask: str | None) -> None:
         self.convert_entry(s, mask)
         test = s.test
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
-            self.emit(f"while np.any({test.value}):")
+            self.low.emit(f"while np.any({test.value}):")
             inner: str | None = test.value
-            self.lanes.append(f"len({test.value})")
+            self.low.lanes.append(f"len({test.value})")
             # What compact_loops must carry: the loop's batched values that it reads live from its
             # entry or writes live to its exit. A name live through the loop that it never touches
             # stays as it is (it may even be unbound here, assigned on a later iteration outside).
             header = self.facts.loop_header.get(s, {})
-            carried = ((self.live.live_in.get(s, frozenset()) & reads(s))
-                       | (writes(s) & self.live.live_out.get(s, frozenset())))
+            carried = ((self.low.live.live_in.get(s, frozenset()) & reads(s))
+                       | (writes(s) & self.low.live.live_out.get(s, frozenset())))
             self.ctx.loop_vars[test.value] = sorted(n for n in carried if n in header and header[n].val.batched
                                                     and n != test.value)
         else:
             inner = mask
-            start, self.depth = len(self.lines), self.depth + 1
-            cond = self.lower(test, mask)
-            self.depth -= 1
-            setup = self.lines[start:]
-            del self.lines[start:]
+            start, self.low.depth = len(self.low.lines), self.low.depth + 1
+            cond = self.low.exprs.lower(test, mask)
+            self.low.depth -= 1
+            setup = self.low.lines[start:]
+            del self.low.lines[start:]
             if not setup:
-                self.emit(f"while {cond}:")
+                self.low.emit(f"while {cond}:")
             else:  # the test needs statements: they must run before every test, not once
-                self.emit("while True:")
-                self.lines.extend(setup)
-                self.emit(f"    if not {paren(cond)}:")
-                self.emit("        break")
-        self.depth += 1
-        self.loops += 1
-        self.suite(body_of(s.body), inner)
-        self.loops -= 1
-        self.depth -= 1
+                self.low.emit("while True:")
+                self.low.lines.extend(setup)
+                self.low.emit(f"    if not {paren(cond)}:")
+                self.low.emit("        break")
+        self.low.depth += 1
+        self.low.loop_depth += 1
+        self.low.suite(body_of(s.body), inner)
+        self.low.loop_depth -= 1
+        self.low.depth -= 1
         if inner is not mask:
-            self.lanes.pop()
+            self.low.lanes.pop()
 
     def for_loop(self, s: cst.For, mask: str | None) -> None:
         self.convert_entry(s, mask)
@@ -126,23 +125,23 @@ class Loops:
         # Iterate NumPy scalars: uniform arithmetic must follow the same checked rules as lanes
         # (Python ints would raise ZeroDivisionError or grow past int64 on their own).
         if isinstance(it, cst.Call):
-            args = [self.lower(a.value, mask) for a in it.args]
+            args = [self.low.exprs.lower(a.value, mask) for a in it.args]
             head = f"np.arange({', '.join(args)})"
-            if len(args) == 3 and self.folded(it.args[2].value) is None:
+            if len(args) == 3 and self.low.folder.folded(it.args[2].value) is None:
                 # A zero step raised (for_to_while checks it), but under a mask that only flags
                 # the lanes: the loop must then be empty, not divide by zero in np.arange.
                 head = f"{head} if {args[2]} != 0 else ()"
         else:
-            head = f"np.asarray({self.lower(it, mask)})"
-        self.emit(f"for {code(s.target)} in {head}:")
+            head = f"np.asarray({self.low.exprs.lower(it, mask)})"
+        self.low.emit(f"for {code(s.target)} in {head}:")
         values = [a.value for a in it.args] if isinstance(it, cst.Call) else []
-        consts = [c for c in map(self.folded, values) if isinstance(c, int)]
+        consts = [c for c in map(self.low.folder.folded, values) if isinstance(c, int)]
         if isinstance(s.target, cst.Name) and values and len(consts) == len(values) and len(values) <= 2:
-            self.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
-        self.depth += 1
-        self.loops += 1
-        self.suite(body_of(s.body), mask)
-        self.loops -= 1
-        self.depth -= 1
+            self.low.ranges[s.target.value] = (0, consts[0]) if len(consts) == 1 else (consts[0], consts[1])
+        self.low.depth += 1
+        self.low.loop_depth += 1
+        self.low.suite(body_of(s.body), mask)
+        self.low.loop_depth -= 1
+        self.low.depth -= 1
         if isinstance(s.target, cst.Name):
-            self.ranges.pop(s.target.value, None)
+            self.low.ranges.pop(s.target.value, None)

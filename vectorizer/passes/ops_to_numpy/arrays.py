@@ -16,22 +16,24 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..analysis.batched import BINOPS, COMPARES, UNOPS
-from ..core.types import BOOL, ArrayType, Val, rank
-from ..rules import arrays as array_rules
-from .base import code, paren
+from ...analysis.facts import BINOPS, COMPARES, UNOPS
+from ...core.types import BOOL, ArrayType, Val, rank
+from ...rules import arrays as array_rules
+from ..base import code, paren
 
 if TYPE_CHECKING:
-    from .ops_to_numpy import _Lower
+    from .lowering import Lowering
 
 
 class ArrayOps:
-    def __init__(self, lower: _Lower) -> None:
-        self.lower = lower
-        self.facts = lower.facts
+    """Lowers the array operations of one `ops_to_numpy` lowering."""
+
+    def __init__(self, low: Lowering) -> None:
+        self.low = low
+        self.facts = low.facts
 
     def arg(self, node: cst.BaseExpression, mask: str | None) -> array_rules.Arg:
-        return array_rules.Arg(self.lower.lower(node, mask), self.facts.val(node))
+        return array_rules.Arg(self.low.exprs.lower(node, mask), self.facts.val(node))
 
     # -- expressions -------------------------------------------------------------------------
     def binary(self, node: cst.BinaryOperation, mask: str | None) -> str:
@@ -54,7 +56,7 @@ class ArrayOps:
         operands = [node.left] + [c.comparator for c in node.comparisons]
         args = [self.arg(o, mask) for o in operands]
         r = max(a.rank for a in args)
-        args = [array_rules.Arg(self.lower.temp(a.text) if 0 < i < len(args) - 1 else a.text, a.val) for i, a in enumerate(args)]
+        args = [array_rules.Arg(self.low.temp(a.text) if 0 < i < len(args) - 1 else a.text, a.val) for i, a in enumerate(args)]
         parts = [f"({paren(array_rules.pad(args[i], r))} {COMPARES[type(c.operator)]} {paren(array_rules.pad(args[i + 1], r))})"
                  for i, c in enumerate(node.comparisons)]
         return " & ".join(parts)
@@ -79,7 +81,7 @@ class ArrayOps:
         function (each lane's own array): give every lane that layout, so BLAS takes the same
         path and gives the same bits (a no-op when the caller's array already is contiguous)."""
         arg = self.arg(node, mask)
-        if isinstance(node, cst.Name) and node.value in self.lower.ctx.params and isinstance(arg.val.type, ArrayType):
+        if isinstance(node, cst.Name) and node.value in self.low.ctx.params and isinstance(arg.val.type, ArrayType):
             return array_rules.Arg(f"np.ascontiguousarray({arg.text})", arg.val)
         return arg
 
@@ -89,7 +91,7 @@ class ArrayOps:
         args = [operand(a.value, mask) for a in node.args if a.keyword is None]
         if isinstance(node.func, cst.Attribute) and name.startswith("np.") and not _is_module_call(node, self):
             args = [operand(node.func.value, mask), *args]  # a method: x.sum() is np.sum(x)
-        keywords = {a.keyword.value: array_rules.Arg(code(a.value) if a.keyword.value == "dtype" else self.lower.lower(a.value, mask),
+        keywords = {a.keyword.value: array_rules.Arg(code(a.value) if a.keyword.value == "dtype" else self.low.exprs.lower(a.value, mask),
                                                       self.facts.val(a.value) if a.keyword.value != "dtype" else Val(BOOL, False, code(a.value)))
                     for a in node.args if a.keyword is not None}
         return rule.lower(args, keywords, self.facts.val(node))
@@ -111,8 +113,8 @@ class ArrayOps:
         for axis, element in enumerate(node.slice):
             part = element.slice
             if isinstance(part, cst.Slice):
-                bounds = [self.lower.lower(b, mask) if b is not None else "" for b in (part.lower, part.upper)]
-                text = ":".join(bounds) + (f":{self.lower.lower(part.step, mask)}" if part.step is not None else "")
+                bounds = [self.low.exprs.lower(b, mask) if b is not None else "" for b in (part.lower, part.upper)]
+                text = ":".join(bounds) + (f":{self.low.exprs.lower(part.step, mask)}" if part.step is not None else "")
                 parts.append(text)
                 continue
             value = self.arg(part.value, mask)
@@ -124,7 +126,7 @@ class ArrayOps:
         if batched_base and gather:
             # One row per lane of the base: a per-lane index may still hold one value for all
             # lanes (`best = 0` before a loop makes it per-lane), and then it broadcasts.
-            array = self.lower.temp(base.text, "a")
+            array = self.low.temp(base.text, "a")
             return f"{array}[np.arange(len({array})), {', '.join(parts)}]"
         if batched_base:
             return f"{paren(base.text)}[:, {', '.join(parts)}]"
@@ -137,19 +139,19 @@ class ArrayOps:
         const = value.val.const
         if isinstance(const, int) and size is not None:
             if not -size <= const < size:
-                self.lower.check(mask, "True")
+                self.low.check(mask, "True")
                 return "0"
             return str(const)
-        known = self.lower.ranges.get(value.text)
+        known = self.low.ranges.get(value.text)
         if known is not None and size is not None and -size <= known[0] and known[1] <= size:
             return value.text  # a loop variable over range(constants) within the axis
-        i = self.lower.temp(value.text)
+        i = self.low.temp(value.text)
         if value.val.batched:
-            self.lower.check(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
+            self.low.check(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
         else:
-            self.lower.check_uniform(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
+            self.low.check_uniform(mask, f"({i} < -{size_text}) | ({i} >= {size_text})")
         if value.val.batched:
-            return self.lower.temp(f"np.where(({i} >= -{size_text}) & ({i} < {size_text}), {i}, 0)", "i")
+            return self.low.temp(f"np.where(({i} >= -{size_text}) & ({i} < {size_text}), {i}, 0)", "i")
         return f"np.clip({i}, -{size_text}, {size_text} - 1)"
 
     # -- statements --------------------------------------------------------------------------
@@ -158,14 +160,14 @@ class ArrayOps:
         name = target.value.value  # type: ignore[attr-defined]
         before = stmt_env.get(name)
         after_batched = self.facts.stores[target]
-        text = self.lower.lower(value, mask)
+        text = self.low.exprs.lower(value, mask)
         val = self.facts.val(value)
         if before is not None and not before.val.batched and after_batched:
-            self.lower.emit(f"{name} = np.repeat({name}[None], {self.lower.lanes[-1]}, axis=0)")
+            self.low.emit(f"{name} = np.repeat({name}[None], {self.low.lanes[-1]}, axis=0)")
         target_text = self.index(target, mask, target_batched=after_batched)
         item = self.facts.val(target)
         value_arg = array_rules.Arg(text, val)
-        self.lower.emit(f"{target_text} = {array_rules.pad(value_arg, rank(item.type)) if val.batched else text}")
+        self.low.emit(f"{target_text} = {array_rules.pad(value_arg, rank(item.type)) if val.batched else text}")
 
 
 def _is_module_call(node: cst.Call, ops: ArrayOps) -> bool:
@@ -175,5 +177,5 @@ def _is_module_call(node: cst.Call, ops: ArrayOps) -> bool:
     base = func.value
     if isinstance(base, cst.Attribute):
         return True  # np.linalg.norm
-    return isinstance(base, cst.Name) and ops.lower.ctx.namespace.resolve(base.value).kind == "numpy" \
-        and base.value not in ops.lower.facts_locals()
+    return isinstance(base, cst.Name) and ops.low.ctx.namespace.resolve(base.value).kind == "numpy" \
+        and base.value not in ops.low.facts_locals()

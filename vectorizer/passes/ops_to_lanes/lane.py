@@ -1,51 +1,26 @@
-"""Lower a scalar function to a per-lane kernel for Numba: the user's own control flow, with every
-check of `rules.py` turned into an early `return <zeros>, True` (the lane is flagged and re-run by
-the scalar function, exactly as for the array code).
-
-Before::
-
-    def collatz(n):
-        steps = 0
-        while n != 1:
-            n = n // 2 if n % 2 == 0 else 3 * n + 1
-            steps += 1
-        return steps
-
-After::
-
-    def _lane_collatz(n):
-        steps = 0
-        while n != 1:
-            if n % 2 == 0:
-                t = n // 2
-            else:
-                if abs(float(3) * float(n)) >= 9.2e+18:
-                    return (0, True)
-                ...
-            n = t
-            ...
-        return (steps, False)
-
-Laziness is kept: an operand of `and`/`or`/`x if c else y` whose checks need statements becomes an
-`if` block. Checks are the array checks translated to scalar code (`np.where` -> `x if c else y`,
-`~` -> `not`, `np.sin` -> `math.sin`, ...), so both backends flag the same lanes. Calls to other
-functions of the module go to their own lane functions (one per argument-type signature).
-"""
+"""One lane function of `ops_to_lanes` as it is lowered: its lines, checks (early `return
+<zeros>, True`) and statements; expressions are its collaborator `exprs` (`LaneExpressions`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
-from ..analysis.batched import Facts
-from ..analysis.counters import counters, positive
-from ..core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
-from .base import Context, body_of, code, func_body, paren
-from .lane_exprs import LaneExpressions, is_number, scalar, static_false
+from ...analysis.facts import Facts
+from ...core.text import is_number
+from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
+from ..base import Context, body_of, code, paren
+from .exprs import LaneExpressions, static_false
+from .scalarize import scalar
+
+if TYPE_CHECKING:
+    from . import LaneModule
 
 ZERO = {BOOL: "False", INT: "0", FLOAT: "0.0", NUM: "0.0"}
 
 
-class _Lanes(LaneExpressions):
+class Lane:
     def __init__(self, ctx: Context, facts: Facts, lanes: LaneModule) -> None:
         self.ctx = ctx
         self.facts = facts
@@ -59,6 +34,7 @@ class _Lanes(LaneExpressions):
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
         self.overflow_checks: set[str] = set()  # `if <int64 overflow test>:` lines, see if_stmt
+        self.exprs = LaneExpressions(self)
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -117,11 +93,11 @@ class _Lanes(LaneExpressions):
     def small(self, small: cst.BaseSmallStatement) -> None:
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
-            value = self.expr(small.value)
+            value = self.exprs.expr(small.value)
             if isinstance(target, cst.Name):
                 src = self.facts.val(small.value).type
                 dst = self.storage.get(target.value, src)
-                value = self.coerce(value, src, dst)  # type: ignore[arg-type]
+                value = self.exprs.coerce(value, src, dst)  # type: ignore[arg-type]
                 self.emit(f"{target.value} = {value}")
             else:
                 self.emit(f"{code(target)} = {value}")
@@ -130,8 +106,8 @@ class _Lanes(LaneExpressions):
         elif isinstance(small, cst.Raise):
             self.emit(self.fail)
         elif isinstance(small, cst.Assert):
-            test = self.expr(small.test)
-            self.emit(f"if not {paren(self.truthy(test, self.facts.type(small.test)))}:")
+            test = self.exprs.expr(small.test)
+            self.emit(f"if not {paren(self.exprs.truthy(test, self.facts.type(small.test)))}:")
             self.emit(f"    {self.fail}")
         elif isinstance(small, cst.Break | cst.Continue | cst.Pass):
             self.emit(code(small).strip())
@@ -141,18 +117,18 @@ class _Lanes(LaneExpressions):
     def ret(self, value: cst.BaseExpression) -> None:
         items = value.elements if isinstance(value, cst.Tuple) else None
         if items is not None:
-            parts = [self.coerce(self.expr(e.value), self.facts.type(e.value), t.type) for e, t in zip(items, self.facts.result)]  # type: ignore[arg-type]
+            parts = [self.exprs.coerce(self.exprs.expr(e.value), self.facts.type(e.value), t.type) for e, t in zip(items, self.facts.result)]  # type: ignore[arg-type]
             self.emit(f"return (({', '.join(parts)},), False)")
             return
-        text = self.expr(value)
+        text = self.exprs.expr(value)
         val = self.facts.val(value)
         if isinstance(val.type, TupleType):
             self.emit(f"return ({text}, False)")
             return
-        self.emit(f"return ({self.coerce(text, val.type, self.facts.result[0].type)}, False)")  # type: ignore[arg-type]
+        self.emit(f"return ({self.exprs.coerce(text, val.type, self.facts.result[0].type)}, False)")  # type: ignore[arg-type]
 
     def if_stmt(self, s: cst.If) -> None:
-        test = self.expr(s.test)
+        test = self.exprs.expr(s.test)
         then, _ = self.captured(lambda: self.nested(body_of(s.body)))
         other, _ = self.captured(lambda: self.nested(body_of(s.orelse))) if s.orelse is not None else ([], "")
         # An int64 overflow test that opens a branch runs before the `if` instead: it holds only
@@ -178,7 +154,7 @@ class _Lanes(LaneExpressions):
         return out
 
     def while_loop(self, s: cst.While) -> None:
-        pre, test = self.captured(lambda: self.expr(s.test))
+        pre, test = self.captured(lambda: self.exprs.expr(s.test))
         if not pre:
             self.emit(f"while {test}:")
             self.nested(body_of(s.body))
@@ -195,13 +171,13 @@ class _Lanes(LaneExpressions):
     def for_loop(self, s: cst.For) -> None:
         it = s.iter
         if isinstance(it, cst.Call):
-            args = [self.temp(self.expr(a.value)) for a in it.args]
+            args = [self.temp(self.exprs.expr(a.value)) for a in it.args]
             if len(args) == 3 and (not is_number(args[2]) or float(args[2]) == 0):
                 # range() arg 3 must not be zero: a literal 0 (written, or folded) fails every lane
                 self.check(f"{args[2]} == 0")
             head = f"range({', '.join(args)})"
         else:
-            head = self.expr(it)
+            head = self.exprs.expr(it)
         self.emit(f"for {code(s.target)} in {head}:")
         self.nested(body_of(s.body))
 
@@ -216,52 +192,3 @@ def _storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:
         if isinstance(node, cst.Name) and node.value in local and isinstance(val.type, Type):
             out[node.value] = join(out[node.value], val.type) if node.value in out else val.type
     return out
-
-
-class LaneModule:
-    """The lane functions of one specialization (the function and its callees) and constants."""
-
-    def __init__(self) -> None:
-        self.functions: dict[tuple, tuple[str, str]] = {}  # (callee, param types) -> (name, source)
-        self.constants: dict[str, object] = {}
-        self.infallible = False  # the main lane never fails: no flag array
-        self.never_fail: set[str] = set()  # lane functions of callees that return their value alone
-
-    def lane_function(self, ctx: Context, glob, node: cst.Call, facts: Facts) -> str:
-        parsed = ctx.callees.parse(glob)  # type: ignore[union-attr]
-        from ..analysis.calls import default_val
-
-        args = [facts.val(a.value) for a in node.args if a.keyword is None]
-        keywords = {a.keyword.value: facts.val(a.value) for a in node.args if a.keyword is not None}
-        params = ctx.callees.bind(parsed, args, keywords, default_val)  # type: ignore[union-attr]
-        key = (glob.name, tuple((v.type, v.batched) for v in params.values()))  # type: ignore[union-attr]
-        if key not in self.functions:
-            name = ctx.namer.fresh(f"_lane_{glob.name}")
-            self.functions[key] = (name, "")
-            from . import annotate_origins, canonicalize
-
-            child = ctx.child(glob.name, {n: Val(v.type, False) for n, v in params.items()})  # type: ignore[union-attr]
-            func = canonicalize.transform(annotate_origins.transform(parsed.func, parsed), child)
-            self.functions[key] = (name, lower_lane(func, child, self, name))
-        return self.functions[key][0]
-
-
-def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> str:
-    """One lane function. Lanes return (value, failed); one that can never fail returns the
-    value alone: the main lane's driver loop is then simple enough for LLVM to vectorize, and a
-    callee's caller has no exit to test after the call (a loop calling it stays one block)."""
-    facts = ctx.analyze(func)
-    lanes = _Lanes(ctx, facts, module)
-    lanes.counters = counters(func)
-    lanes.nonzero = positive(func, lanes.counters)
-    lanes.block(func_body(func))
-    lines = lanes.lines
-    if not any(lanes.fail in line for line in lines):
-        lines = [ln[: ln.index("return ")] + "return " + ln.strip()[len("return ("): -len(", False)")]
-                 if ln.strip().startswith("return (") and ln.endswith(", False)") else ln for ln in lines]
-        if main:
-            module.infallible = True
-        else:
-            module.never_fail.add(name)
-    params = ", ".join(ctx.params)
-    return f"def {name}({params}):\n" + "\n".join(lines) + "\n"

@@ -1,0 +1,45 @@
+"""Text vocabulary that the passes and codegen share: constants as source, number literals,
+and the prefix of the origin comments that carry the user's lines through lowering."""
+
+from __future__ import annotations
+
+import math
+import re
+
+# `# line 12: if x > 0:`, attached by passes/annotate_origins and read by codegen/emit.
+ORIGIN_PREFIX = "# line "
+
+
+def literal(value: object) -> str:
+    """Python source for a constant, valid in generated code."""
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "np.nan"
+        if math.isinf(value):
+            return "np.inf" if value > 0 else "-np.inf"
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    raise TypeError(value)
+
+
+def is_number(text: str, signed: bool = True) -> bool:
+    """Whether `text` reads as a number (`float()` accepts it: `1`, `2.5e-3`, `inf`); with
+    `signed=False`, one without a leading sign (an atom: it needs no parentheses)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return signed or not text.startswith(("-", "+"))
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def names_in(lines: list[str]) -> set[str]:
+    """Every identifier the code lines mention (comments aside)."""
+    return {word for ln in lines if not ln.lstrip().startswith("#") for word in _WORD.findall(ln)}

@@ -1,0 +1,74 @@
+"""Lower scalar operations to NumPy array operations, flagging the lanes where Python would raise.
+
+This is where the code becomes array code. Every operation goes through the table in
+`rules.py`; a check that may hold becomes a flag update, masked by the lanes that evaluate it::
+
+    y = -x                               y = -x
+    m = s > 0                            m = s > 0
+    y = math.sqrt(x) if m else y   ->    flag |= m & (x < 0)
+    return y                             y = _vz_where(m, np.sqrt(x), y)
+                                         return y, flag
+
+* a batched `if m:` is a masked block (from `if_to_select`): its body runs on all lanes, flags
+  masked by `m`; `raise` in it flags `m`; a batched `assert` flags the lanes where it fails;
+* `a if c else b`, `and`, `or`, `min`, `max` become `_vz_where` (np.where without a branch per
+  lane; bool algebra for bools; their lazy operand's flags are masked by the lanes that evaluate
+  it); uniform ones stay Python expressions;
+* `while active:` (a masked loop) becomes `while np.any(active):`, and loop masks drop flagged
+  lanes (`& ~flag`) so a failing lane can never keep a loop running;
+* values change storage where paths meet: bool -> int64, int -> float64 for mixed (NUM) values,
+  whose int lanes are flagged when float64 cannot hold them exactly;
+* operations on literals only are folded at transform time with Python's own arithmetic;
+* a check the mask's own test rules out is not emitted (`if a == 0.0: ... else: c / a` needs no
+  `a == 0` flag; `analysis/guards.py`), outside loops;
+* an approximate operation (NumPy's `power`, `exp`, `sin`... a few ulp from the C library) whose
+  value may decide an int, a bool, a branch, a trip count or an exception
+  (`analysis/decisions.py`) calls CPython's `math` instead (`exactmath.py`)::
+
+    v = n ** (1 / 3)               r = _vz_exact(math.pow, n, 0.3333333333333333)
+    return v * v * v == n    ->    ...
+                                   return v * v * v == n, flag      (was: np.power(n, ...))
+
+The runtime re-runs the original function on the first flagged lane (flag and patch).
+
+The parts: `lowering.Lowering` holds the state (lines, flags, statements) and its collaborators
+`exprs.Expressions`, `choices.Choices`, `fold.Folder`, `loops.Loops` and `arrays.ArrayOps`;
+`tidy` re-prints the finished lines.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...analysis.counters import counters, positive
+from ...analysis.decisions import decided
+from ...analysis.liveness import Liveness
+from ..base import Context, func_body
+from .lowering import NOT_FLAG, Lowering
+from .tidy import drop_dead_assignments, minimal_parens
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> str:
+    """The lowered function as text: from here on the pipeline edits lines (one statement a
+    line, as `tidy.minimal_parens` prints them), which costs less than a libcst tree of it."""
+    facts = ctx.analyze(func)
+    lower = Lowering(ctx, facts)
+    lower.counters = counters(func)
+    lower.nonzero = positive(func, lower.counters)
+    masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
+    lower.live = Liveness(func, masked)
+    lower.decided = decided(func, facts, lambda n: None if n in facts.calls else lower.exprs.call_name(n))
+    batched = [n for n, v in ctx.params.items() if v.batched]
+    init_line = len(lower.lines)
+    lower.block(func_body(func), None)
+    lines = lower.lines
+    if lower.has_flags or (ctx.options.compact and ctx.loop_vars):  # compact_loops flags a loop's long tail
+        ctx.flag = lower.flag
+        shape = f"len({batched[0]})" if batched else "()"  # one flag per lane
+        lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
+        lines = [ln.replace(NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
+    else:
+        lines = [ln.replace(NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
+    lines = drop_dead_assignments(minimal_parens(lines))
+    params = ", ".join(ctx.params)
+    return f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"

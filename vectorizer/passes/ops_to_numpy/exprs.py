@@ -1,0 +1,284 @@
+"""Expressions of `ops_to_numpy`: names, constants, operations through the rule table (with
+their flag checks), calls, and the storage changes (`coerce`) between types. Choices between
+values (`and`, `or`, conditional expressions, comparisons, `min`/`max`) are `choices.py`'s."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ...analysis.counters import affine_parts, without_counter_checks
+from ...analysis.facts import BINOPS, UNOPS
+from ...analysis.signs import sign
+from ...core.text import literal
+from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
+from ...errors import VectorizeError
+from ...rules import scalar as rules
+from ...runtime.exactmath import exact_template
+from ...runtime.helpers import HEAVY_CALLS
+from ..base import paren
+from .choices import decided_side
+from .fold import FoldRaised, NoFold
+from .loops import NP_SCALAR
+
+if TYPE_CHECKING:
+    from .lowering import Lowering
+
+
+class Expressions:
+    """Lowers one expression to array code under a mask; checks go through `low.check`."""
+
+    def __init__(self, low: Lowering) -> None:
+        self.low = low
+        self.ctx = low.ctx
+        self.facts = low.facts
+
+    # -- expressions -------------------------------------------------------------------------
+    def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        if isinstance(node, cst.Name) and node.value not in self.low.facts_locals() and node.value not in ("True", "False"):
+            return self._lower(node, mask)  # a module constant keeps its name (emitted at module level)
+        try:
+            return literal(self.low.folder.fold(node))
+        except NoFold:
+            return self._lower(node, mask)
+        except FoldRaised:
+            self.low.check(mask, "True")  # every lane evaluating it raises: the re-run reports it
+            result = self.facts.vals[node].type
+            return literal({BOOL: False, INT: 0}.get(result, 0.0))  # type: ignore[call-overload]
+
+    def _lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        val = self.facts.val(node)
+        if isinstance(node, cst.Name):
+            glob_val = self.ctx.namespace.resolve(node.value) if node.value not in self.low.facts_locals() else None
+            if glob_val is not None and glob_val.kind == "constant":
+                self.ctx.constants[node.value] = glob_val.value
+            return node.value
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in rules.MATH_CONSTANTS and isinstance(node.value, cst.Name) \
+                    and self.ctx.namespace.resolve(node.value.value).kind in ("math", "numpy"):
+                return rules.MATH_CONSTANTS[node.attr.value]
+            return self.low.arrays.attribute(node, mask)
+        if self.is_numpy(node):
+            return paren(self.numpy_expr(node, mask))  # `-a` may be the operand of `**`
+        if isinstance(node, cst.BinaryOperation):
+            op = BINOPS[type(node.operator)]
+            left, right = self.facts.val(node.left), self.facts.val(node.right)
+            impl = self.exactly(rules.BINARY[op](left.type, right.type, left, right), node)
+            impl = without_counter_checks(impl, node, self.low.counters, self.low.nonzero)  # analysis/counters.py
+            affine = affine_parts(node, self.facts)
+            if affine is not None:  # c*x + d: one exact range test on x instead of two checks
+                x, c, d = affine
+                lo, hi = rules.affine_range(c, d)
+                text = self.low.temp(self.lower(x, mask))
+                check = self.low.check if self.facts.val(x).batched else self.low.check_uniform
+                check(mask, f"({text} < {lo}) | ({text} > {hi})")
+                return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
+            return self.apply(impl, [node.left, node.right], mask)
+        if isinstance(node, cst.UnaryOperation):
+            op = UNOPS[type(node.operator)]
+            operand = self.facts.val(node.expression)
+            if op == "not" and not operand.batched:
+                return f"(not {paren(self.lower(node.expression, mask))})"
+            return self.apply(rules.UNARY[op](operand.type, operand), [node.expression], mask)
+        if isinstance(node, cst.BooleanOperation):
+            return self.low.choices.boolean(node, mask)
+        if isinstance(node, cst.Comparison):
+            return self.low.choices.comparison(node, mask)
+        if isinstance(node, cst.IfExp):
+            test = self.facts.val(node.test)
+            decided = decided_side(test, node.orelse, node.body)
+            if decided is not None:  # `a if True else b` is `a`, typed as `a` by the analysis
+                return self.lower(decided, mask)
+            cond = self.lower(node.test, mask)
+            if test.batched:
+                # The test becomes the mask of each side: a number's truth value, as a bool array.
+                cond = self.low.temp(cond if test.type is BOOL else self.truthy(cond, test.type), "c")
+            # A uniform test picks one side, batched or not: a Python conditional, never `~` on it.
+            return self.low.choices.select(cond, node.body, node.orelse, val.type, mask, batched=test.batched)
+        if isinstance(node, cst.Call):
+            return self.call(node, mask)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, mask)
+        raise VectorizeError(f"cannot lower {type(node).__name__} (vectorizer bug)")
+
+    def is_numpy(self, node: cst.BaseExpression) -> bool:
+        """An operation on arrays or NumPy scalars (NumPy semantics, no Python checks)."""
+        vals = []
+        if isinstance(node, cst.BinaryOperation):
+            vals = [node.left, node.right]
+        elif isinstance(node, cst.UnaryOperation) and UNOPS[type(node.operator)] != "not":
+            vals = [node.expression]
+        elif isinstance(node, cst.Comparison):
+            vals = [node.left] + [c.comparator for c in node.comparisons]
+        elif isinstance(node, cst.Subscript):
+            return isinstance(self.facts.val(node.value).type, ArrayType)
+        elif isinstance(node, cst.Call):
+            return self.array_call(node) is not None
+        return any(isinstance(self.facts.val(v).type, ArrayType) or self.facts.val(v).numpy for v in vals)
+
+    def array_call(self, node: cst.Call) -> str | None:
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            base = func.value
+            if isinstance(base, cst.Attribute) and base.attr.value == "linalg":
+                return f"np.linalg.{func.attr.value}"
+            if isinstance(base, cst.Name) and base.value not in self.low.facts_locals():
+                kind = self.ctx.namespace.resolve(base.value).kind
+                return f"np.{func.attr.value}" if kind == "numpy" else None
+            return f"np.{func.attr.value}"  # a method of an array
+        if isinstance(func, cst.Name):
+            name = self.ctx.namespace.resolve(func.value).name
+            args = [a.value for a in node.args]
+            if name in ("len", "abs") and args and isinstance(self.facts.val(args[0]).type, ArrayType):
+                return name
+        return None
+
+    def numpy_expr(self, node: cst.BaseExpression, mask: str | None) -> str:
+        if isinstance(node, cst.BinaryOperation):
+            return self.low.arrays.binary(node, mask)
+        if isinstance(node, cst.UnaryOperation):
+            return self.low.arrays.unary(node, mask)
+        if isinstance(node, cst.Comparison):
+            return self.low.arrays.compare(node, mask)
+        if isinstance(node, cst.Subscript):
+            return self.low.arrays.index(node, mask)
+        name = self.array_call(node)  # type: ignore[arg-type]
+        if name == "len":
+            return self.low.arrays.length(node.args[0].value, mask)  # type: ignore[attr-defined]
+        return self.low.arrays.call("np.abs" if name == "abs" else name, node, mask)  # type: ignore[arg-type]
+
+    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None,
+              extra: list[str] | None = None) -> str:
+        # Each operand parenthesized: a template may put it next to `**` (`-1 ** 0` is -1).
+        args = [paren(self.lower(o, mask)) for o in operands] + (extra or [])
+        # An operand the expression uses twice is computed once.
+        args = [self.low.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
+        if not impl.checks:
+            return paren(self.on_mask(impl.expr.format(*args), impl, operands, mask))
+        args = [self.low.temp(a) for a in args]
+        uses_result = any("{r}" in c.pred for c in impl.checks)
+        uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
+        values = args
+        if uniform and mask is not None:
+            # Only some lanes get here, and the check flags them: the value must not raise for the
+            # others, as Python's `1 / 0` would. NumPy scalars give inf/nan instead (unobserved).
+            values = [self.as_numpy_scalar(a, o) for a, o in zip(args, operands)] + args[len(operands):]
+        result = self.on_mask(impl.expr.format(*values), impl, operands, mask)
+        if uses_result:
+            result = self.low.temp(result, "r")
+        for c in impl.checks:
+            # A uniform int is a Python int, which never wraps: test the operands (c.lane), not
+            # the wrapped result an int64 would give.
+            pred = (c.lane or c.pred) if uniform else c.pred
+            (self.low.check_uniform if uniform else self.low.check)(mask, pred.format(*args, r=result))
+        return paren(result)
+
+    def on_mask(self, text: str, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None) -> str:
+        """A costly call (`np.exp(...)`, `_vz_power(...)`) of lanes under a batched mask, outside
+        loops, as `_vz_masked(mask, fn, ...)`: computed on those lanes alone when at most half the
+        lanes take the branch (runtime.masked). Lanes outside the mask are never read: a masked
+        block's values reach other lanes only through a select on its mask."""
+        if mask is None or self.low.loop_depth or impl.result is not FLOAT or not text.startswith(("np.", "_vz_")):
+            return text
+        vals = [self.facts.vals.get(o) for o in operands]
+        if not any(v is not None and v.batched for v in vals) or any(v is None or not isinstance(v.type, Type) for v in vals):
+            return text
+        call = ast.parse(text, mode="eval").body
+        if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            return text
+        func = ast.unparse(call.func)  # np.exp, or a generated helper: _vz_erfc, _vz_power
+        if (func.removeprefix("np.") if func.startswith("np.") else func) not in HEAVY_CALLS and func != "_vz_exact":
+            return text
+        parts = [mask, func, *map(ast.unparse, call.args), *(f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords)]
+        return f"_vz_masked({', '.join(parts)})"
+
+    def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
+        t = self.facts.vals[node].type if node in self.facts.vals else None
+        return f"np.{NP_SCALAR[t]}({text})" if t in NP_SCALAR else text
+
+    def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type, batched_use: bool = False) -> str:
+        """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
+        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises); so
+        does a Python bool (`not x`) picked where the result is batched, whose `~` would be -1 or -2."""
+        val = self.facts.vals.get(node)
+        if val is not None and not val.batched and (val.const is not None or self.low.folder.folded(node) is not None
+                                                    or (batched_use and t is BOOL and _python_bool(node))):
+            return f"np.{t.dtype}({text})" if t is not BOOL else f"np.bool_({text})"
+        return text
+
+    def truthy(self, text: str, t: Type) -> str:
+        return rules.truthy(t).format(paren(text))
+
+    def coerce(self, text: str, src: Type, dst: Type, mask: str | None) -> str:
+        if src is dst or (src is FLOAT and dst is NUM):
+            return text
+        if dst is INT:  # from BOOL
+            return f"np.int64({text})"
+        if dst is NUM and src is BOOL:
+            return f"np.float64({text})"  # 0.0 or 1.0: exact
+        if dst is NUM and src.is_intlike:
+            if text.lstrip("-").isdigit() and abs(int(text)) <= 2**53:
+                return repr(float(int(text)))  # an exact int literal: 0 -> 0.0
+            t = self.low.temp(text)
+            self.low.check(mask, rules.beyond_exact(t))
+            return f"np.float64({t})"
+        if dst is FLOAT:
+            return f"np.float64({text})"
+        raise AssertionError((src, dst))
+
+    def exactly(self, impl: rules.Impl, node: cst.CSTNode) -> rules.Impl:
+        """`impl`, computed by CPython's `math` (exactmath.py) where its value decides an int, a
+        bool, a branch, a trip count or an exception (analysis/decisions.py)."""
+        if impl.exact or node not in self.low.decided:
+            return impl
+        expr = exact_template(impl.expr)
+        return impl if expr is None else dataclasses.replace(impl, expr=expr, exact=True)
+
+    def call_name(self, node: cst.Call) -> str:
+        func = node.func
+        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+
+    def call(self, node: cst.Call, mask: str | None) -> str:
+        name = self.call_name(node)
+        args = [a for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        val = self.facts.val(node)
+        if name in ("min", "max"):
+            return self.low.choices.min_max(name, [a.value for a in args], val.type, mask, val.batched)
+        if name == "pow":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            impl = self.exactly(rules.BINARY["**"](left.type, right.type, left, right), node)
+            return self.apply(impl, [a.value for a in args], mask)
+        if name == "divmod":
+            left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
+            return self.apply(rules.DIVMOD(left.type, right.type, left, right), [a.value for a in args], mask)
+        vals = [self.facts.val(a.value) for a in args]
+        if name in rules.KEYWORD_CALLS:
+            impl = rules.KEYWORD_CALLS[name](vals, {k: self.facts.val(a.value) for k, a in keywords.items()})
+            return self.apply(impl, [a.value for a in args], mask)
+        operands = [a.value for a in args] + [a.value for a in keywords.values()]
+        impl = self.exactly(rules.CALLS[name]([self.facts.val(o) for o in operands]), node)
+        if operands:  # log1p(exp(x)), exp(-x * x): checks that need the other sign go
+            impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
+        return self.apply(impl, operands, mask)
+
+    def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+        seq = self.lower(node.value, mask)
+        size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
+        index = self.low.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
+        self.low.check(mask, f"({index} < {-size}) | ({index} >= {size})")
+        return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
+
+
+def _python_bool(node: cst.BaseExpression) -> bool:
+    """Whether `node` is a Python bool on a uniform value: `not x`, or an and/or that may pick one
+    (found by fuzzing: `c = not n or <batched>` picked `True`, and `not c` ran as `~c`, -2)."""
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, cst.Not)
+    if isinstance(node, cst.BooleanOperation):
+        return _python_bool(node.left) or _python_bool(node.right)
+    return False
