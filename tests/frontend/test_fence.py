@@ -315,9 +315,15 @@ def test_static_method_is_vectorized():
 
 
 def test_bound_method_is_refused_clearly():
-    """A bound method carries `self`, which is not a number: refused at decoration, naming why."""
+    """A bound method carries `self`, which is not a number: under fallback="error" refused at
+    decoration, naming why; by default it runs as numpy.vectorize runs it (issue 31's drop-in)."""
     with pytest.raises(VectorizeError, match="method"):
-        vectorize(nesting.Shapes().uses_self)
+        vectorize(nesting.Shapes().uses_self, fallback="error")
+    method = nesting.Shapes().uses_self
+    x = np.array([1.0, -2.5, 0.0])
+    with pytest.warns(FallbackWarning):
+        got = vectorize(method)(x)
+    assert got.tolist() == [method(v) for v in x.tolist()]
 
 
 def test_nested_function_positions_map_to_the_file():
@@ -418,7 +424,10 @@ def test_non_functions_are_refused():
     import math
 
     with pytest.raises(VectorizeError, match="Python function"):
-        vectorize(math.sqrt)
+        vectorize(math.sqrt, fallback="error")
+    x = np.array([0.0, 2.0, 1e300, 5e-324])
+    with pytest.warns(FallbackWarning):  # by default: numpy.vectorize's element-by-element semantics
+        assert vectorize(math.sqrt)(x).tolist() == [math.sqrt(v) for v in x.tolist()]
 
 
 def test_errors_and_locations_survive_pickling_unchanged():
