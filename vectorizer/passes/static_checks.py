@@ -16,7 +16,7 @@ After::
         x = 0.0
     return n * x
 
-with `not True` folded to `False`, so canonicalize then drops the branch. For a float `n` the
+with `not True` folded to `False` (and `True and y` to `y`...), so canonicalize then drops the branch. For a float `n` the
 test of that `if` (whose body raises) is `0 == 0`, not `True`, which canonicalize would fold,
 leaving no `return` to type the result from: a uniform test, so every call raises TypeError, as
 the scalar loop does on its first lane. The
@@ -101,6 +101,11 @@ class _Fold(cst.CSTTransformer):
         if isinstance(updated_node, cst.UnaryOperation) and isinstance(updated_node.operator, cst.Not) \
                 and isinstance(updated_node.expression, cst.Name) and updated_node.expression.value in ("True", "False"):
             return _literal(updated_node.expression.value == "False", updated_node)
+        if isinstance(updated_node, cst.BooleanOperation) and isinstance(updated_node.left, cst.Name) \
+                and updated_node.left.value in ("True", "False"):
+            # Python's own rule: `True and y` is y, `False and y` is False (`or`: the mirror).
+            left_wins = (updated_node.left.value == "True") == isinstance(updated_node.operator, cst.Or)
+            return _literal(updated_node.left.value == "True", updated_node) if left_wins else updated_node.right
         if isinstance(updated_node, cst.If) and _is_true(updated_node.test) and _raises(updated_node.body):
             # `if True: raise` would leave no return for the analysis to type the result from (and
             # canonicalize would prune the rest): a uniform test it does not prune keeps them.
