@@ -33,9 +33,9 @@ def kinds(a):
         k += 1
     if isinstance(a, (int, float)):
         k += 10
-    if isinstance(a, numbers.Integral):
+    if isinstance(a, (bool, int)):
         k += 100
-    if isinstance(a, numbers.Real) and not isinstance(a, float):
+    if isinstance(a, (int, complex, str)) and not isinstance(a, float):
         k += 1000
     if type(a) is int:
         k += 10000
@@ -154,6 +154,10 @@ def unknown_class(n):
     return 1 if isinstance(n, Point) else n
 
 
+def numbers_abc(n):  # refused: a standalone module's scalar copy would not import `numbers`
+    return 1 if isinstance(n, numbers.Real) else n
+
+
 def lone_type(n):
     return n if type(n) else 0
 
@@ -173,6 +177,7 @@ def calls_a_checking_helper(n):
     (a_local, "its subject must be a parameter"),
     (not_a_parameter, "its subject must be a parameter"),
     (unknown_class, "the second argument must be int, float, bool"),
+    (numbers_abc, "the second argument must be int, float, bool"),
     (lone_type, "type(x) is only supported compared with int, float or bool"),
 ])
 def test_a_check_that_cannot_be_decided_is_refused(func, words):

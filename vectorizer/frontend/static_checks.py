@@ -12,7 +12,6 @@ them through, passes/static_checks.py folds them to `True`/`False`); any other `
 from __future__ import annotations
 
 import builtins
-import numbers
 
 import libcst as cst
 
@@ -23,8 +22,6 @@ KINDS = frozenset({"bool", "int", "float"})  # what a lane of a number argument 
 # isinstance(lane, T): the lane kinds for which it is True (bool is an int, and Integral).
 _ISINSTANCE = {"int": {"bool", "int"}, "bool": {"bool"}, "float": {"float"},
                "complex": set(), "str": set(), "bytes": set(), "tuple": set(), "list": set()}
-_NUMBERS = {"Number": KINDS, "Complex": KINDS, "Real": KINDS,
-            "Rational": {"bool", "int"}, "Integral": {"bool", "int"}}
 # type(lane) is T: the exact class, so a bool lane is not `int` here.
 _EXACT = {"int": {"int"}, "bool": {"bool"}, "float": {"float"}}
 
@@ -57,7 +54,7 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
         holds = _classes(node.args[1].value, ns)
         if holds is None:
             return ("isinstance() is decided from a lane's kind (bool, int or float); the second argument must be "
-                    "int, float, bool, complex, str, numbers.Number/Real/Integral... or a tuple of them")
+                    "int, float, bool, complex, str or a tuple of them")
         return _subject(node.args[0].value, params, assigned, "isinstance()", holds)
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         comp = node.comparisons[0]
@@ -95,9 +92,6 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
         return None if any(p is None for p in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
     if isinstance(node, cst.Name) and node.value in _ISINSTANCE and _is_builtin(node, ns, node.value):
         return frozenset(_ISINSTANCE[node.value])
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.attr.value in _NUMBERS \
-            and _is_module(node.value.value, ns, numbers):
-        return frozenset(_NUMBERS[node.attr.value])
     return None
 
 
@@ -119,10 +113,3 @@ def _is_builtin(node: cst.BaseExpression, ns: Namespace, name: str) -> bool:
     if bound is not ABSENT and bound is not getattr(builtins, name):
         return False
     return glob.kind in ("builtin", "unknown") and glob.name == name
-
-
-def _is_module(name: str, ns: Namespace, module: object) -> bool:
-    glob = ns.resolve(name)
-    if ns.globals is not None and ns.seen.get(name, ABSENT) is not module:  # a live module: the object
-        return False
-    return glob.kind == "unknown" and glob.name == module.__name__  # type: ignore[attr-defined]
