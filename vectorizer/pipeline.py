@@ -1,7 +1,8 @@
 """THE ordered pass lists (NumPy and lanes), and the driver that folds one of them over one
 specialization of one function.
 
-    source -> parse -> fence -> analysis (user errors, with positions) -> passes -> module text
+    source -> parse -> fence -> kind checks folded (passes/static_checks.py) -> analysis (user
+    errors, with positions) -> passes -> module text
 
 Every pass has one signature, `transform(code, ctx) -> code` (`Pass.run`), and one `Context`
 carries what passes share. The order is the design; each comment says why a pass sits where it
@@ -43,6 +44,7 @@ from .passes import (
     ops_to_lanes,
     ops_to_numpy,
     share_branch_math,
+    static_checks,
     vector_math,
     vectorize_loops,
     while_to_masked,
@@ -172,6 +174,7 @@ class Generated:
 
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source."""
+    parsed = static_checks.fold(parsed, namespace, params)  # before the analysis: see its docstring
     first, ctx = _start(parsed, namespace, params, options, lanes=False)
     func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
@@ -189,6 +192,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
+    parsed = static_checks.fold(parsed, namespace, params)
     first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
@@ -210,6 +214,7 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
               *, lanes: bool = False) -> Any:
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
     passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
+    parsed = static_checks.fold(parsed, namespace, params)
     _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
     return run_passes(through(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
 

@@ -13,6 +13,7 @@ from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from .namespace import SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
 from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
+from .static_checks import assigned_names, recognize
 
 Refuse = Callable[..., None]  # Fence.refuse(node, message, hint, cls=UnsupportedSyntaxError)
 
@@ -20,17 +21,24 @@ Refuse = Callable[..., None]  # Fence.refuse(node, message, hint, cls=Unsupporte
 class ExpressionFence:
     """Refuses, through the statement fence's `refuse`, every unsupported part of an expression."""
 
-    def __init__(self, parsed: ParsedFunction, namespace: Namespace, local_names: set[str], refuse: Refuse) -> None:
+    def __init__(self, parsed: ParsedFunction, namespace: Namespace, local_names: set[str], refuse: Refuse,
+                 kind_checks: bool = True) -> None:
         self.parsed = parsed
         self.ns = namespace
         self.locals = local_names
         self.refuse = refuse
+        p = parsed.func.params
+        self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+        self.assigned = assigned_names(parsed.func)
+        self.kind_checks = kind_checks  # False for a callee: only the vectorized function folds them
 
     # -- expressions -----------------------------------------------------------------------
     def expr(self, node: cst.BaseExpression, tuple_ok: bool = False) -> None:
         if type(node) in REFUSED:
             message, hint = REFUSED[type(node)]
             self.refuse(node, message, hint)
+        elif isinstance(node, cst.Call | cst.Comparison) and self.static_check(node):
+            pass
         elif isinstance(node, cst.Name):
             self.name(node)
         elif isinstance(node, cst.Integer | cst.Float):
@@ -74,6 +82,18 @@ class ExpressionFence:
                     self.expr(el.value)
         else:
             self.refuse(node, f"'{type(node).__name__}' expressions are not supported", "see 'Will it work for my code?' in the README")
+
+    def static_check(self, node: cst.Call | cst.Comparison) -> bool:
+        """True if `node` is a kind check of a parameter (static_checks.py: decided when the code
+        is generated, so nothing in it is batched); a kind check that cannot be decided is refused."""
+        found = recognize(node, self.ns, self.params, self.assigned)
+        if found is not None and not isinstance(found, str) and not self.kind_checks:
+            found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
+                     "decided yet (only the vectorized function's own checks are)")
+        if isinstance(found, str):
+            self.refuse(node, found, "check a parameter before assigning to it: "
+                        "'if not isinstance(n, int): raise TypeError(...)'", UnsupportedCallError)
+        return found is not None
 
     def name(self, node: cst.Name) -> None:
         name = node.value

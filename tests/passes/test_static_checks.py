@@ -1,0 +1,198 @@
+"""passes/static_checks.py (with frontend/static_checks.py): `isinstance(p, int)`, `type(p) is
+float`, `p is None` on a parameter are decided from the lane kind when the code is generated.
+Differential against the scalar function lane by lane (oracle.check: values and exceptions), on
+both backends; the folded code; and the refusals where the kind is not known."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pytest
+from oracle import check
+from passcase import UI, B, F, I, after, body
+
+from vectorizer import VectorizeError, vectorize
+
+BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
+
+INTS = np.array([0, 1, -1, 7, 2**62, -(2**62), 2**63 - 1, -(2**63), 12345678901], dtype=np.int64)
+FLOATS = np.array([0.0, -0.0, 1.5, -2.5, np.nan, np.inf, -np.inf, 1e308, 5e-324])
+BOOLS = np.array([True, False, True])
+
+
+def validated(n, x):
+    if not isinstance(n, int):
+        raise TypeError("n must be an int")
+    return n // 3 + x
+
+
+def kinds(a):
+    k = 0
+    if isinstance(a, bool):
+        k += 1
+    if isinstance(a, (int, float)):
+        k += 10
+    if isinstance(a, (bool, int)):
+        k += 100
+    if isinstance(a, (int, complex, str)) and not isinstance(a, float):
+        k += 1000
+    if type(a) is int:
+        k += 10000
+    if type(a) == float:  # noqa: E721 - the form under test
+        k += 100000
+    if type(a) is not bool and type(a) != int:  # noqa: E721
+        k += 1000000
+    return k
+
+
+def defaults(x, tol=None, scale=None):
+    if tol is None:
+        tol = 0.5
+    if scale is not None:
+        x = x * scale
+    return x + tol
+
+
+def float_only(x):
+    if isinstance(x, bool) or not isinstance(x, float):
+        raise TypeError("x must be a float")
+    return x * 2.0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_validation_at_the_top_runs_as_the_loop(backend):
+    vf = vectorize(validated, fallback="error", backend=backend)
+    check(vf, validated, INTS, np.int64(5))  # int lanes: the check is gone, values as the loop
+    check(vf, validated, BOOLS, 2.5)  # a bool is an int for isinstance
+    check(vf, validated, FLOATS, 1)  # every lane raises TypeError, as the loop's first
+    check(vf, validated, np.array([3.0]), INTS)
+    check(vf, validated, 7, FLOATS)  # uniform int n
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_form_of_check_matches_python(backend):
+    vf = vectorize(kinds, fallback="error", backend=backend)
+    for values in (INTS, FLOATS, BOOLS, np.int64(3), 2.5, True):
+        check(vf, kinds, values)
+    vf = vectorize(float_only, fallback="error", backend=backend)
+    for values in (INTS, FLOATS, BOOLS):
+        check(vf, float_only, values)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_parameter_is_never_none(backend):
+    vf = vectorize(defaults, fallback="error", backend=backend)
+    check(vf, defaults, FLOATS, 1.0, INTS)
+    check(vf, defaults, INTS, FLOATS, 3)
+    check(vf, defaults, BOOLS, BOOLS, BOOLS)
+
+
+def test_the_check_leaves_no_trace_for_int_lanes():
+    assert body(after("canonicalize", validated, n=I, x=F)) == "return n // 3 + x\n"
+    assert body(after("canonicalize", defaults, x=F, tol=F, scale=UI)) == (
+        "x = x * scale\n"
+        "return x + tol\n"
+    )
+    assert body(after("canonicalize", kinds, a=B)) == (
+        "k = 0\n"
+        "k = k + 1\n"
+        "k = k + 10\n"
+        "k = k + 100\n"
+        "k = k + 1000\n"
+        "return k\n"
+    )  # a bool: not `type(a) is int`, and `type(a) is not bool` is False
+    assert body(after("canonicalize", kinds, a=F)) == (
+        "k = 0\n"
+        "k = k + 10\n"
+        "k = k + 100000\n"
+        "k = k + 1000000\n"
+        "return k\n"
+    )
+
+
+def test_a_float_lane_keeps_the_raise_under_a_uniform_test():
+    text = body(after("canonicalize", validated, n=F, x=F))
+    assert text == (
+        "if 0 == 0:\n"
+        "    raise TypeError(\"n must be an int\")\n"
+        "return n // 3 + x\n"
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_generated_module_has_no_check_for_int_lanes(backend):
+    vf = vectorize(validated, fallback="error", backend=backend)
+    vf(np.arange(5), np.arange(5))
+    source = vf.source
+    assert "def " in source and "//" in source  # the kernel is there
+    for trace in ("isinstance", "TypeError", "0 == 0", "must be an int"):
+        assert trace not in source, (trace, source)
+
+
+def reassigned(n):
+    n = n + 1
+    if isinstance(n, int):
+        return n
+    return 0
+
+
+def a_local(n):
+    m = n * 2
+    return m if type(m) is int else 0
+
+
+def not_a_parameter(n):
+    return 1 if isinstance(numbers, int) else n
+
+
+class Point:
+    pass
+
+
+def unknown_class(n):
+    return 1 if isinstance(n, Point) else n
+
+
+def numbers_abc(n):  # refused: a standalone module's scalar copy would not import `numbers`
+    return 1 if isinstance(n, numbers.Real) else n
+
+
+def lone_type(n):
+    return n if type(n) else 0
+
+
+def _helper(v):
+    if not isinstance(v, int):
+        raise TypeError("v")
+    return v
+
+
+def calls_a_checking_helper(n):
+    return _helper(n) + 1
+
+
+@pytest.mark.parametrize(("func", "words"), [
+    (reassigned, "'n' is assigned in the function"),
+    (a_local, "its subject must be a parameter"),
+    (not_a_parameter, "its subject must be a parameter"),
+    (unknown_class, "the second argument must be int, float, bool"),
+    (numbers_abc, "the second argument must be int, float, bool"),
+    (lone_type, "type(x) is only supported compared with int, float or bool"),
+])
+def test_a_check_that_cannot_be_decided_is_refused(func, words):
+    with pytest.raises(VectorizeError) as info:
+        vectorize(func, fallback="error")(INTS)
+    assert words in str(info.value), str(info.value)
+
+
+def test_a_check_in_a_called_function_is_refused_naming_it():
+    with pytest.raises(VectorizeError) as info:
+        vectorize(calls_a_checking_helper, fallback="error")(INTS)
+    assert "'_helper', a function called by the one vectorized" in str(info.value), str(info.value)
+
+
+def test_refused_functions_still_run_by_default():
+    # fallback='auto' (the default): the refused function runs element by element, as Python.
+    with pytest.warns(Warning, match="'n' is assigned in the function"):
+        check(vectorize(reassigned), reassigned, INTS)

@@ -1,0 +1,115 @@
+"""Checks of a parameter's kind that are decided when the code is generated (issue 30 item 2).
+
+A lane of a batched argument reaches the scalar function as a Python `bool`, `int` or `float`
+(the oracle is the function run on `.tolist()` values), the same kind for every lane. So
+`isinstance(n, int)`, `type(n) is float` and `n is None` have one answer per specialization, known
+from the parameter's type alone, as long as the name still holds the parameter: the subject must
+be a parameter the function never assigns. This module recognizes those checks (the fence lets
+them through, passes/static_checks.py folds them to `True`/`False`); any other `isinstance`,
+`type(...)` or `is` is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from ..core.tree import target_names, walk
+from .namespace import ABSENT, Namespace
+
+KINDS = frozenset({"bool", "int", "float"})  # what a lane of a number argument can be
+# isinstance(lane, T): the lane kinds for which it is True (bool is an int, and Integral).
+_ISINSTANCE = {"int": {"bool", "int"}, "bool": {"bool"}, "float": {"float"},
+               "complex": set(), "str": set(), "bytes": set(), "tuple": set(), "list": set()}
+# type(lane) is T: the exact class, so a bool lane is not `int` here.
+_EXACT = {"int": {"int"}, "bool": {"bool"}, "float": {"float"}}
+
+
+class StaticCheck:
+    """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`."""
+
+    __slots__ = ("holds", "subject")
+
+    def __init__(self, subject: str, holds: frozenset[str]) -> None:
+        self.subject = subject
+        self.holds = holds
+
+
+def assigned_names(func: cst.FunctionDef) -> set[str]:
+    """Every name the body binds (assignment, augmented assignment, for target, walrus)."""
+    names: set[str] = set()
+    for node in walk(func.body):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
+            names.update(target_names(node.target))
+    return names
+
+
+def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[str]) -> StaticCheck | str | None:
+    """None if `node` is no kind check; the refusal message if it is one that cannot be decided;
+    else the `StaticCheck`. `params`: the function's parameters, `assigned`: the names it binds."""
+    if isinstance(node, cst.Call) and _is_builtin(node.func, ns, "isinstance"):
+        if len(node.args) != 2 or any(a.keyword or a.star for a in node.args):
+            return "isinstance() takes a name and a type here"
+        holds = _classes(node.args[1].value, ns)
+        if holds is None:
+            return ("isinstance() is decided from a lane's kind (bool, int or float); the second argument must be "
+                    "int, float, bool, complex, str or a tuple of them")
+        return _subject(node.args[0].value, params, assigned, "isinstance()", holds)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        comp = node.comparisons[0]
+        negated = isinstance(comp.operator, cst.IsNot | cst.NotEqual)
+        if isinstance(comp.operator, cst.Is | cst.IsNot) and _is_none(comp.comparator):
+            # Every value vectorized code holds is a number (the fence refuses None anywhere else,
+            # an argument cannot be None), so a parameter is never None, assigned or not.
+            return _subject(node.left, params, set(), "'is None'", KINDS if negated else frozenset())
+        if isinstance(comp.operator, cst.Is | cst.IsNot | cst.Equal | cst.NotEqual) and _is_type_call(node.left, ns):
+            exact = _EXACT.get(comp.comparator.value) if isinstance(comp.comparator, cst.Name) and \
+                _is_builtin(comp.comparator, ns, comp.comparator.value) else None
+            if exact is None:
+                return "type(x) is compared with int, float or bool here"
+            holds = KINDS - exact if negated else frozenset(exact)
+            return _subject(node.left.args[0].value, params, assigned, "type()", holds)  # type: ignore[attr-defined]
+    if _is_type_call(node, ns):
+        return "type(x) is only supported compared with int, float or bool ('type(x) is int')"
+    return None
+
+
+def _subject(arg: cst.BaseExpression, params: set[str], assigned: set[str], what: str,
+             holds: frozenset[str] | set[str]) -> StaticCheck | str:
+    if not isinstance(arg, cst.Name) or arg.value not in params:
+        return f"{what} is decided from a parameter's kind; its subject must be a parameter"
+    if arg.value in assigned:
+        return (f"{what} is decided from a parameter's kind, but {arg.value!r} is assigned in the function, "
+                "so its kind at this point is not known")
+    return StaticCheck(arg.value, frozenset(holds))
+
+
+def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
+    """The lane kinds `isinstance(lane, node)` accepts, or None for a class spec not understood."""
+    if isinstance(node, cst.Tuple):
+        parts = [_classes(e.value, ns) if not isinstance(e, cst.StarredElement) else None for e in node.elements]
+        return None if any(p is None for p in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    if isinstance(node, cst.Name) and node.value in _ISINSTANCE and _is_builtin(node, ns, node.value):
+        return frozenset(_ISINSTANCE[node.value])
+    return None
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _is_type_call(node: cst.CSTNode, ns: Namespace) -> bool:
+    return isinstance(node, cst.Call) and _is_builtin(node.func, ns, "type") and len(node.args) == 1 \
+        and not node.args[0].keyword and not node.args[0].star
+
+
+def _is_builtin(node: cst.BaseExpression, ns: Namespace, name: str) -> bool:
+    """`node` is the name `name` and reads the builtin of that name (not a module global)."""
+    if not isinstance(node, cst.Name) or node.value != name or not hasattr(builtins, name):
+        return False
+    glob = ns.resolve(name)
+    bound = ns.seen.get(name, ABSENT)
+    if bound is not ABSENT and bound is not getattr(builtins, name):
+        return False
+    return glob.kind in ("builtin", "unknown") and glob.name == name
