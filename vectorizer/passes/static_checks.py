@@ -16,12 +16,13 @@ After::
         x = 0.0
     return n * x
 
-with `not True` folded to `False` (and `True and y` to `y`...), so canonicalize then drops the branch. For a float `n` the
-test of that `if` (whose body raises) is `0 == 0`, not `True`, which canonicalize would fold,
-leaving no `return` to type the result from: a uniform test, so every call raises TypeError, as
-the scalar loop does on its first lane. The
-fence only lets through checks whose subject is a parameter the function never assigns
-(frontend/static_checks.py), so the parameter's type is the value's kind wherever the check runs.
+with `not True` folded to `False` (and `True and y` to `y`...), so canonicalize then drops the
+branch. For a float `n` the test of that `if` (whose body raises) becomes `0 == 0`, not `True`:
+canonicalize would fold `True` and drop everything after the raise, leaving no `return` to type
+the result from. A uniform test that holds, so every call raises TypeError, as the scalar loop
+does on its first lane. The fence only lets through checks whose subject is a parameter the
+function never assigns (frontend/static_checks.py), so the parameter's type is the value's kind
+wherever the check runs.
 
 This runs before the analysis (the pipeline calls `fold` first; it is no entry of the pass lists,
 which start after the analysis), so the analysis types a literal, never a call to isinstance.
