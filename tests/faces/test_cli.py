@@ -157,7 +157,11 @@ def test_stdin_to_stdout(project, capsys, monkeypatch):
     run(capsys, "kernels.py")
     feed(monkeypatch, SOURCE)
     code, out, _ = run(capsys, "-", "--stdin-filename", "kernels.py")
-    assert code == 0 and out == (project / "kernels_batched.py").read_text()
+    # one file on stdout: it carries the helpers the file on disk imports from _vectorizer_runtime.py
+    sibling = (project / "kernels_batched.py").read_text()
+    assert code == 0 and "_vectorizer_runtime" in sibling and "_vectorizer_runtime" not in out
+    own = sibling.split("\n\n\n", 1)[1]  # after the import of the runtime and its bindings
+    assert out.split("\n\n\n", 1)[1].startswith(own.rstrip("\n")) and "\ndef _vz_call(" in out
     feed(monkeypatch, SOURCE)
     code, out, _ = run(capsys, "-")
     assert code == 0 and "from <stdin>" in out.splitlines()[0]
@@ -549,7 +553,7 @@ def test_a_killed_write_leaves_the_old_file_never_a_partial_one(project, capsys,
     finally:
         proc.kill()
     assert out.read_bytes() == old
-    leftovers = [p.name for p in project.iterdir() if p.name not in ("k.py", "k_batched.py", ".hg")]
+    leftovers = [p.name for p in project.iterdir() if p.name not in ("k.py", "k_batched.py", "_vectorizer_runtime.py", ".hg")]
     assert leftovers and all(n.startswith(".k_batched.py.") and n.endswith(".tmp") for n in leftovers)
     code, _, _ = run(capsys, ".")  # the leftover temp file is no module: the next run ignores it
     assert code == 0 and b"SCALE = 7.0" in out.read_bytes() and checksum_ok(out.read_text())

@@ -195,7 +195,7 @@ class Run:
             parts.append(f"{plural(c['crashed'], 'internal error')}")
         text = ", ".join(parts) + "." if parts else f"nothing to generate ({plural(c['seen'], 'file')} read)."
         runtime = runtimefile.summary(c["runtime changed"], would)
-        return f"{text}\n{runtime}" if runtime else text
+        return f"{runtime}\n{text}" if runtime else text  # the files summary stays the last line
 
     def exit_code(self) -> int:
         if self.counts["crashed"]:
