@@ -358,6 +358,35 @@ def test_orphaned_outputs_are_reported_and_never_deleted(project, capsys):
     assert (project / "kernels_batched.py").exists()
 
 
+def test_the_shared_runtime_is_written_once_per_directory_and_guarded_like_an_output(project, capsys):
+    from vectorizer.faces.cli.standalone import RUNTIME_FILE, runtime_module
+
+    for name in ("a.py", "b.py", "sub/c.py"):
+        write(name, SOURCE)
+    code, _, err = run(capsys, ".")
+    lines = err.rstrip().splitlines()
+    assert code == 0 and lines[-2:] == [f"2 runtime files ({RUNTIME_FILE}) generated.", "3 files generated."]
+    for folder in (project, project / "sub"):
+        assert (folder / RUNTIME_FILE).read_text() == runtime_module()
+    assert "def _vz_call(" not in (project / "a_batched.py").read_text()  # imported, not carried
+    code, _, err = run(capsys, ".")
+    assert code == 0 and err.rstrip().splitlines()[-1] == "3 files left unchanged." and "runtime" not in err
+    (project / "sub" / RUNTIME_FILE).unlink()  # --check and --diff report a missing runtime
+    code, _, err = run(capsys, "--check", ".")
+    assert code == 1 and f"would generate sub/{RUNTIME_FILE}" in err and not (project / "sub" / RUNTIME_FILE).exists()
+    code, out, _ = run(capsys, "--diff", "sub/c.py")
+    assert code == 1 and out.startswith(f"--- /dev/null\n+++ b/sub/{RUNTIME_FILE}\n")
+    write(RUNTIME_FILE, runtime_module().replace("_vz_where", "_vz_where2"))  # edited by hand
+    code, _, err = run(capsys, "a.py")
+    assert code == 1 and f"{RUNTIME_FILE} was edited by hand (checksum mismatch)" in err
+    assert run(capsys, "--force", ".")[0] == 0 and (project / RUNTIME_FILE).read_text() == runtime_module()
+    for name in ("a.py", "b.py", "a_batched.py", "b_batched.py"):
+        (project / name).unlink()
+    code, _, err = run(capsys, ".")  # no module beside it any more: orphaned, never deleted
+    assert code == 1 and f"{RUNTIME_FILE} is orphaned: no generated module beside it" in err
+    assert (project / RUNTIME_FILE).exists() and "sub/_vectorizer_runtime.py is orphaned" not in err
+
+
 # -- configuration: discovery, precedence ----------------------------------------------------------
 def test_nearest_pyproject_with_a_vectorizer_table_is_used(project, capsys):
     write("pyproject.toml", '[tool.vectorizer]\noutput = "{stem}_far.py"\n')
