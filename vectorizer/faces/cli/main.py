@@ -6,7 +6,8 @@
 
 `generate` reads each Python file (directories are walked; see `vectorizer.config` for include,
 exclude and .gitignore), selects its `@vectorize` functions plus those listed in `functions`, and
-writes `{stem}_batched.py` beside it: NumPy-only, deterministic, with a checksummed header. An
+writes `{stem}_batched.py` beside it: NumPy-only, deterministic, with a checksummed header, and
+once per directory the `_vectorizer_runtime.py` those modules import (runtimefile.py). An
 output that exists but is not ours, or was edited by hand, is never overwritten without --force.
 A source with nothing selected gets no output; an old output it left behind (or one whose source
 is gone) is reported as orphaned and never deleted. Writes are atomic: a temp file
