@@ -216,7 +216,8 @@ def cases(generated) -> dict[str, dict]:
 def _run(generated: Path, cases: dict[str, dict], tmp: Path, threads: str | None) -> dict:
     run_dir = tmp / "run"
     run_dir.mkdir()
-    (run_dir / "k_batched.py").write_bytes((generated / "k_batched.py").read_bytes())  # no k.py beside it
+    for name in ("k_batched.py", "_vectorizer_runtime.py"):  # no k.py beside them
+        (run_dir / name).write_bytes((generated / name).read_bytes())
     calls = {}
     for case, c in cases.items():
         arrays = []
@@ -271,6 +272,6 @@ def test_generated_module_on_a_million_lanes_matches_the_scalar_function(generat
 
 
 def test_generated_large_module_is_lint_clean(generated):
-    text = (generated / "k_batched.py").read_text()
-    assert "import threading" in text  # the runtime's chunks on threads (imported where used)
-    assert_lint_clean([generated / "k_batched.py"])
+    runtime = (generated / "_vectorizer_runtime.py").read_text()
+    assert "import threading" in runtime  # the runtime's chunks on threads (imported where used)
+    assert_lint_clean([generated / "k_batched.py", generated / "_vectorizer_runtime.py"])

@@ -13,6 +13,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -120,8 +121,18 @@ def test_header_checksum_and_exports(generated):
     tree = ast.parse(text)
     imports = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imports |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    # NumPy and the standard library only: no vectorizer, no libcst or Numba, no source module
+    # NumPy, the standard library and the runtime beside it only: no vectorizer, no libcst or
+    # Numba, no source module
+    assert all(m in ("numpy", "_vectorizer_runtime") or m in sys.stdlib_module_names for m in imports), imports
+    runtime = generated.with_name("_vectorizer_runtime.py").read_text()
+    assert checksum_ok(runtime)
+    assert_lint_clean([generated.with_name("_vectorizer_runtime.py")])
+    tree = ast.parse(runtime)
+    imports = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imports |= {n.module.split(".")[0] if n.module and not n.level else "." for n in ast.walk(tree)
+                if isinstance(n, ast.ImportFrom)}  # "." (relative) would fail the check below
     assert all(m == "numpy" or m in sys.stdlib_module_names for m in imports), imports
+    tree = ast.parse(text)
     assert "import numpy as np" in text.splitlines()
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert {"escape_time", "piecewise", "checked_sqrt", "not_batched"} <= set(defs)
@@ -131,20 +142,24 @@ def test_header_checksum_and_exports(generated):
 
 
 def test_output_is_deterministic_across_processes(generated, tmp_path):
-    """Same input, same bytes: other hash seeds, another directory, another run."""
-    (tmp_path / "k.py").write_text(SOURCE)
+    """Same input, same bytes: other hash seeds, another directory, another run; the module and
+    the runtime beside it."""
     for seed in ("1", "12345"):
+        (tmp_path / seed).mkdir()
+        (tmp_path / seed / "k.py").write_text(SOURCE)
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run([sys.executable, "-m", "vectorizer", "-", "--stdin-filename", "k.py"],
-                              input=SOURCE.encode(), capture_output=True, env=env, cwd=tmp_path)
+        done = subprocess.run([sys.executable, "-m", "vectorizer", "generate", "--no-cache", "k.py"],
+                              capture_output=True, env=env, cwd=tmp_path / seed)
         assert done.returncode == 0, done.stderr.decode()
-        assert done.stdout == generated.read_bytes()
+        for name in ("k_batched.py", "_vectorizer_runtime.py"):
+            assert (tmp_path / seed / name).read_bytes() == generated.with_name(name).read_bytes()
 
 
 def test_generated_module_runs_without_vectorizer_and_matches_the_decorator(generated, tmp_path):
     run_dir = tmp_path / "isolated"
     run_dir.mkdir()
-    (run_dir / "k_batched.py").write_bytes(generated.read_bytes())  # no k.py beside it
+    for name in ("k_batched.py", "_vectorizer_runtime.py"):  # no k.py beside them
+        (run_dir / name).write_bytes(generated.with_name(name).read_bytes())
     calls = {}
     for name, args in CALLS.items():
         calls[name] = []
@@ -249,7 +264,8 @@ def test_generated_module_runs_large_batches_and_long_tails(generated, tmp_path)
     big = _big_calls()
     run_dir = tmp_path / "big"
     run_dir.mkdir()
-    (run_dir / "k_batched.py").write_bytes(generated.read_bytes())
+    for name in ("k_batched.py", "_vectorizer_runtime.py"):
+        (run_dir / name).write_bytes(generated.with_name(name).read_bytes())
     calls = {name: [] for name in big}
     for name, args in big.items():
         for i, a in enumerate(args):
@@ -272,3 +288,34 @@ def test_generated_module_runs_large_batches_and_long_tails(generated, tmp_path)
     cr, ci, max_iter = (a.tolist() for a in big["escape_time"])
     loop = [source.escape_time.scalar(c, ci, max_iter) for c in cr]
     assert np.load(run_dir / "out_escape_time.npy").tolist() == loop
+
+
+PACKAGE_CHILD = textwrap.dedent('''\
+    import numpy as np
+    from pkg.k_batched import piecewise
+    print(piecewise(np.array([-1.0, 0.5, 3.0])).tolist())
+    ''')
+
+
+def test_a_module_in_a_package_imports_the_runtime_beside_it_and_refuses_another_version(generated, tmp_path):
+    """Inside a package the runtime is imported relatively (a top-level `_vectorizer_runtime` of
+    another version earlier on sys.path is not picked up); a runtime of another version is refused
+    with both versions named."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in ("k_batched.py", "_vectorizer_runtime.py"):
+        (pkg / name).write_bytes(generated.with_name(name).read_bytes())
+    stale = generated.with_name("_vectorizer_runtime.py").read_text()
+    version = re.search(r"^RUNTIME_VERSION = '([^']+)'", stale, re.MULTILINE)[1]
+    (tmp_path / "_vectorizer_runtime.py").write_text(stale.replace(version, "0.0.1+stale"))  # top level
+    done = run_isolated(PACKAGE_CHILD, tmp_path, [tmp_path, numpy_only_path(tmp_path)])
+    assert done.returncode == 0, done.stderr
+    spec = importlib.util.spec_from_file_location("vz_test_generated_pkg_source", generated.with_name("k.py"))
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    assert done.stdout.strip() == str([source.piecewise.scalar(x) for x in (-1.0, 0.5, 3.0)])
+    (pkg / "_vectorizer_runtime.py").write_text(stale.replace(version, "0.0.1+stale"))
+    done = run_isolated(PACKAGE_CHILD, tmp_path, [tmp_path, numpy_only_path(tmp_path)])
+    assert done.returncode != 0 and "ImportError" in done.stderr
+    assert "0.0.1+stale" in done.stderr and f"needs {version}" in done.stderr and "regenerate" in done.stderr

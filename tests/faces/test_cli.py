@@ -157,7 +157,11 @@ def test_stdin_to_stdout(project, capsys, monkeypatch):
     run(capsys, "kernels.py")
     feed(monkeypatch, SOURCE)
     code, out, _ = run(capsys, "-", "--stdin-filename", "kernels.py")
-    assert code == 0 and out == (project / "kernels_batched.py").read_text()
+    # one file on stdout: it carries the helpers the file on disk imports from _vectorizer_runtime.py
+    sibling = (project / "kernels_batched.py").read_text()
+    assert code == 0 and "_vectorizer_runtime" in sibling and "_vectorizer_runtime" not in out
+    own = sibling.split("\n\n\n", 1)[1]  # after the import of the runtime and its bindings
+    assert out.split("\n\n\n", 1)[1].startswith(own.rstrip("\n")) and "\ndef _vz_call(" in out
     feed(monkeypatch, SOURCE)
     code, out, _ = run(capsys, "-")
     assert code == 0 and "from <stdin>" in out.splitlines()[0]
@@ -352,6 +356,35 @@ def test_orphaned_outputs_are_reported_and_never_deleted(project, capsys):
     code, _, err = run(capsys, ".")
     assert code == 1 and "its source kernels.py does not exist" in err
     assert (project / "kernels_batched.py").exists()
+
+
+def test_the_shared_runtime_is_written_once_per_directory_and_guarded_like_an_output(project, capsys):
+    from vectorizer.faces.cli.standalone import RUNTIME_FILE, runtime_module
+
+    for name in ("a.py", "b.py", "sub/c.py"):
+        write(name, SOURCE)
+    code, _, err = run(capsys, ".")
+    lines = err.rstrip().splitlines()
+    assert code == 0 and lines[-2:] == [f"2 runtime files ({RUNTIME_FILE}) generated.", "3 files generated."]
+    for folder in (project, project / "sub"):
+        assert (folder / RUNTIME_FILE).read_text() == runtime_module()
+    assert "def _vz_call(" not in (project / "a_batched.py").read_text()  # imported, not carried
+    code, _, err = run(capsys, ".")
+    assert code == 0 and err.rstrip().splitlines()[-1] == "3 files left unchanged." and "runtime" not in err
+    (project / "sub" / RUNTIME_FILE).unlink()  # --check and --diff report a missing runtime
+    code, _, err = run(capsys, "--check", ".")
+    assert code == 1 and f"would generate sub/{RUNTIME_FILE}" in err and not (project / "sub" / RUNTIME_FILE).exists()
+    code, out, _ = run(capsys, "--diff", "sub/c.py")
+    assert code == 1 and out.startswith(f"--- /dev/null\n+++ b/sub/{RUNTIME_FILE}\n")
+    write(RUNTIME_FILE, runtime_module().replace("_vz_where", "_vz_where2"))  # edited by hand
+    code, _, err = run(capsys, "a.py")
+    assert code == 1 and f"{RUNTIME_FILE} was edited by hand (checksum mismatch)" in err
+    assert run(capsys, "--force", ".")[0] == 0 and (project / RUNTIME_FILE).read_text() == runtime_module()
+    for name in ("a.py", "b.py", "a_batched.py", "b_batched.py"):
+        (project / name).unlink()
+    code, _, err = run(capsys, ".")  # no module beside it any more: orphaned, never deleted
+    assert code == 1 and f"{RUNTIME_FILE} is orphaned: no generated module beside it" in err
+    assert (project / RUNTIME_FILE).exists() and "sub/_vectorizer_runtime.py is orphaned" not in err
 
 
 # -- configuration: discovery, precedence ----------------------------------------------------------
@@ -549,7 +582,7 @@ def test_a_killed_write_leaves_the_old_file_never_a_partial_one(project, capsys,
     finally:
         proc.kill()
     assert out.read_bytes() == old
-    leftovers = [p.name for p in project.iterdir() if p.name not in ("k.py", "k_batched.py", ".hg")]
+    leftovers = [p.name for p in project.iterdir() if p.name not in ("k.py", "k_batched.py", "_vectorizer_runtime.py", ".hg")]
     assert leftovers and all(n.startswith(".k_batched.py.") and n.endswith(".tmp") for n in leftovers)
     code, _, _ = run(capsys, ".")  # the leftover temp file is no module: the next run ignores it
     assert code == 0 and b"SCALE = 7.0" in out.read_bytes() and checksum_ok(out.read_text())
