@@ -174,8 +174,7 @@ class Generated:
 
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source."""
-    parsed = static_checks.fold(parsed, namespace, params)  # before the analysis: see its docstring
-    first, ctx = _start(parsed, namespace, params, options, lanes=False)
+    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False)
     func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     ast.parse(func)  # the text passes' output is Python, or this is an engine bug (refused visibly)
@@ -192,8 +191,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
-    parsed = static_checks.fold(parsed, namespace, params)
-    first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved)
+    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
     result = emit.result_types(first.result)
@@ -214,26 +212,27 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
               *, lanes: bool = False) -> Any:
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
     passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
-    parsed = static_checks.fold(parsed, namespace, params)
-    _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
+    parsed, _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
     return run_passes(through(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
 
 
 def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
-           lanes: bool, reserved: tuple[str, ...] = ()) -> tuple[Facts, Context]:
-    """The analysis of the user's own tree (its errors carry exact positions), and the context
-    the passes share."""
+           lanes: bool, reserved: tuple[str, ...] = ()) -> tuple[ParsedFunction, Facts, Context]:
+    """The user's tree with its kind checks folded (before the analysis, which types literals, not
+    isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
+    the context the passes share."""
+    parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = _namer(parsed, callees, reserved)
     if not lanes:
-        return first, Context(parsed.name, params, namespace, namer, options, callees=callees,
+        return parsed, first, Context(parsed.name, params, namespace, namer, options, callees=callees,
                               prepare_callee=_prepare_numpy_callee, parsed=parsed)
     if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
         raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
                              hint="use backend='numpy' (the default) for functions of per-example arrays")
     lane_params = {n: Val(v.type, False) for n, v in params.items()}  # one lane: every value is a number
-    return first, Context(parsed.name, lane_params, namespace, namer, options, callees=callees,
+    return parsed, first, Context(parsed.name, lane_params, namespace, namer, options, callees=callees,
                           prepare_callee=_prepare_lane_callee, parsed=parsed)
 
 
