@@ -242,7 +242,7 @@ def _generate(args: argparse.Namespace, report: Reporter) -> int:
                 report.detail(f"skipped {display_path(path)} ({skipped})")
             else:
                 run.source(path)
-    runtimefile.update(run.runtime_dirs, run._update)
+    runtimefile.update(run.runtime_dirs, run._update, run.records)
     for path in sorted(run.runtimes_seen):
         if path.parent.absolute() not in {d.absolute() for d in run.runtime_dirs} and runtimefile.orphaned(path):
             run.fail(runtimefile.orphan_message(path))

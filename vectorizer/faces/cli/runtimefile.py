@@ -12,16 +12,23 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .cliio import display_path, is_generated, plural
+from .incremental import Records
 from .standalone import RUNTIME_FILE, runtime_module
 
 __all__ = ["RUNTIME_FILE", "orphan_message", "orphaned", "summary", "update"]
 
 
-def update(directories: Iterable[Path], write: Callable[[Path, str, str, str], bool]) -> None:
+def update(directories: Iterable[Path], write: Callable[[Path, str, str, str], bool], records: Records) -> None:
     """Bring the runtime file of each directory up to date through `write(output, text, source,
-    counter prefix)` (Run._update: it counts, checks, diffs and writes)."""
+    counter prefix)` (Run._update: it counts, checks, diffs and writes). A runtime the incremental
+    records show unchanged since it was written is left alone without building its text (~0.2 s)."""
     for folder in sorted(set(directories)):
-        write(folder / RUNTIME_FILE, runtime_module(), "the modules beside it", "runtime ")
+        path = folder / RUNTIME_FILE
+        if records.fresh(path, "", "runtime", path):
+            continue
+        text = runtime_module()
+        if write(path, text, "the modules beside it", "runtime "):
+            records.remember(path, "", "runtime", path, text)
 
 
 def orphaned(path: Path) -> bool:
