@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ...runtime import special
-from ...runtime.helpers import power
+from ...runtime import helpers
 from . import jit
 
 # NumPy's name (what generated code calls) -> (libmvec's name, arguments, the NumPy function)
@@ -37,7 +37,7 @@ FUNCTIONS: dict[str, tuple[str, int, Callable]] = {
     "tanh": ("tanh", 1, np.tanh), "arcsinh": ("asinh", 1, np.arcsinh), "arccosh": ("acosh", 1, np.arccosh),
     "arctanh": ("atanh", 1, np.arctanh), "cbrt": ("cbrt", 1, np.cbrt),
     "erf": ("erf", 1, special._vz_erf), "erfc": ("erfc", 1, special._vz_erfc),
-    "power": ("pow", 2, power), "arctan2": ("atan2", 2, np.arctan2),
+    "power": ("pow", 2, helpers.power), "arctan2": ("atan2", 2, np.arctan2),
 }
 # Not hypot: its OverflowError check reads the result (`np.isinf(r)`, rules.py), so a vector
 # function a few ulp below DBL_MAX where libm rounds to inf would hide the exception. pow's check
@@ -283,9 +283,9 @@ def power(x, y, dtype=np.float64):
     _float64(dtype)
     b = np.asarray(y)
     if b.ndim == 0 and b.dtype.kind in "biuf" and b in CHEAP_EXPONENTS:
-        return power(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
+        return helpers.power(x, y)  # NumPy's square, sqrt...: what the pass leaves for a literal 2
     got = _binary("pow", x, y)
-    return power(x, y) if got is None else got
+    return helpers.power(x, y) if got is None else got
 
 
 def arctan2(x, y, dtype=np.float64):
