@@ -23,7 +23,7 @@ import importlib.util
 from pathlib import Path
 
 from ...errors import VectorizeError
-from ...options import Options
+from ...options import BACKENDS, Options
 from ..importhook import read_config
 from ..selection import SELECT_MODES, select_functions
 from .cliio import Reporter, decode, display_path, plural
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     report = sub.add_parser("report", parents=[common], help="which functions the import hook would vectorize, and why not")
     report.add_argument("target", metavar="PACKAGE|PATH", help="an importable package name, or a file or directory")
     report.add_argument("--select", choices=SELECT_MODES, help="the hook's selection rule (default: configured, else annotated)")
-    report.add_argument("--backend", choices=("numpy", "numba", "auto"), help="code generation backend (default: configured)")
+    report.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
     report.add_argument("--strict", action="store_true", help="exit 1 when a selected function is not vectorized")
 
 
