@@ -23,8 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...runtime import special
-from ...runtime import helpers
+from ...runtime import helpers, special
 from . import jit
 
 # NumPy's name (what generated code calls) -> (libmvec's name, arguments, the NumPy function)
