@@ -62,8 +62,14 @@ class Result:
         if arr.shape[:1] == (size,) and arr.ndim == self.rank + 1 and arr.dtype == self.dtype \
                 and arr.flags.writeable and owns_memory(arr):
             return arr  # already a fresh array of the kernel's own
-        return np.array(np.broadcast_to(arr, (size, *arr.shape[1:]) if arr.ndim == self.rank + 1 else (size,)),
-                        dtype=self.dtype)
+        lanes = np.broadcast_to(arr, (size, *arr.shape[1:]) if arr.ndim == self.rank + 1 else (size,))
+        if arr.dtype.kind == "f" and self.kind in ("int", "bool"):
+            # a float kernel value for an int result: NaN/inf only on lanes the kernel flagged (the
+            # scalar function raises there, or the re-run overwrites them), so the cast's warning
+            # would report a lane that is patched anyway
+            with np.errstate(invalid="ignore"):
+                return np.array(lanes, dtype=self.dtype)
+        return np.array(lanes, dtype=self.dtype)
 
 
 def aliases(value: np.ndarray, others: Sequence[object]) -> bool:
