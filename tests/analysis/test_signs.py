@@ -194,3 +194,58 @@ def test_hypothesis_simpson_and_norm(xs: list[float], backend: str) -> None:
     a = np.array(xs)
     check_simpson(backend, a, a[::-1].copy())
     check(vectorize(norm, backend=backend), norm, a, a[::-1].copy())
+
+
+# -- divisors that are never zero ---------------------------------------------------------------
+NEVER_ZERO = {
+    "1.0 + math.exp(x)": True, "2 + x * x": True, "math.exp(-x * x) + 0.5": True, "+3.0": True,
+    "1.0 - (-x * x)": True, "0.5 + abs(x) + y * y": True,
+    "math.exp(x)": False,  # underflows to 0.0 from x < -745
+    "1.0 + x": False, "1.0 - math.exp(x)": False, "0.0 + x * x": False, "x * x + 1e-300 * y * y": False,
+    "-1.0 - x * x": False, "1e-300 * 1e-300": False,
+}
+
+
+def _positive(text: str) -> bool:
+    from vectorizer.analysis.signs import positive
+
+    return positive(cst.parse_expression(text), _call_name)
+
+
+@pytest.mark.parametrize("text", sorted(NEVER_ZERO))
+def test_never_zero_shapes(text: str) -> None:
+    assert _positive(text) == NEVER_ZERO[text]
+
+
+@settings(max_examples=300, deadline=None)
+@given(floats(), floats())
+def test_never_zero_holds_on_hostile_values(x: float, y: float) -> None:
+    env = {"x": x, "y": y, "math": math, "abs": abs}
+    for text in NEVER_ZERO:
+        if not _positive(text):
+            continue
+        try:
+            value = eval(text, env)  # noqa: S307 - our own table of expressions
+        except (OverflowError, ValueError, ZeroDivisionError):
+            continue
+        assert math.isnan(value) or value > 0, (text, x, y, value)
+
+
+def logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def shifted_mod(n: int, k: int) -> int:
+    return n % (1 + k * k) + n // (2 + abs(k))
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_positive_divisor_has_no_zero_check(backend: str) -> None:
+    """The divisor `1.0 + exp(-x)` is never 0: no ZeroDivisionError test, and exp is not computed
+    exactly for one (the NumPy backend's exact path is for values that decide something)."""
+    vf = vectorize(logistic, backend=backend, fallback="error")
+    exact = backend == "numba"
+    check(vf, logistic, HOSTILE, ulps=0 if exact else rules.ULP_BOUND + 1)
+    assert "_vz_exact" not in vf.source and "== 0" not in vf.source.split("def _vz_")[0]
+    ints = np.array([0, 1, -1, 7, -7, 3037000499, -3037000500, 2**62, -(2**63), 2**63 - 1, 12345])
+    check(vectorize(shifted_mod, backend=backend, fallback="error"), shifted_mod, ints, ints[::-1].copy())

@@ -37,7 +37,7 @@ from ..errors import VectorizeError
 from ..rules import scalar as rules
 from .facts import BINOPS, Facts
 from .liveness import reads
-from .signs import sign
+from .signs import sign, without_zero_divisor
 
 CallName = Callable[[cst.Call], "str | None"]
 
@@ -127,6 +127,7 @@ def _binary_roots(node: cst.BinaryOperation, facts: Facts, call_name: CallName) 
         impl = rules.BINARY[op](vals[0].type, vals[1].type, vals[0], vals[1])  # type: ignore[union-attr]
     except VectorizeError:
         return operands
+    impl = without_zero_divisor(impl, node, call_name)  # as ops_to_numpy: 1 / (1.0 + exp(-x)) decides nothing
     return _checked(impl, operands, facts, call_name)
 
 

@@ -15,14 +15,20 @@ NaN satisfies every sign here (no comparison with NaN holds, so no check fires o
   the same name (`x * x`, `-0.5 * x * x`, `-x * x / (y * y)`; only names pair up, not calls);
 * `e ** k` for an even integer literal `k`;
 * sums and differences whose terms agree (`a + b` with both >= 0, `a - b` with a >= 0, b <= 0).
+
+A divisor can also be known never to be zero: a positive literal plus terms >= 0 (`1.0 +
+math.exp(-x)`: rounding is monotonic, so the sum is at least the literal). Its ZeroDivisionError
+check goes, and with it the need to compute the divisor exactly (analysis/decisions.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
 
+from ..rules.base import Impl
 from ..rules.scalar import NONNEGATIVE_CALLS
 
 NONNEG, NONPOS = 1, -1
@@ -85,3 +91,25 @@ def _factors(node: cst.BaseExpression, out: list[cst.BaseExpression]) -> int:
         return 1 + _factors(node.expression, out)
     out.append(node)
     return 0
+
+
+def positive(node: cst.BaseExpression, call_name: CallName) -> bool:
+    """> 0 or NaN for every value (never 0): a positive literal, or a sum of one and terms >= 0."""
+    if isinstance(node, cst.Integer | cst.Float):
+        return float(node.evaluated_value) > 0
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Plus):
+        return positive(node.expression, call_name)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return (positive(node.left, call_name) and sign(node.right, call_name) == NONNEG) \
+            or (sign(node.left, call_name) == NONNEG and positive(node.right, call_name))
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract):
+        return positive(node.left, call_name) and sign(node.right, call_name) == NONPOS
+    return False
+
+
+def without_zero_divisor(impl: Impl, node: cst.BaseExpression, call_name: CallName) -> Impl:
+    """`impl` for `node` less its zero-divisor check where the divisor is `positive`."""
+    if not (isinstance(node, cst.BinaryOperation) and any(c.divisor for c in impl.checks)
+            and positive(node.right, call_name)):
+        return impl
+    return dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.divisor))

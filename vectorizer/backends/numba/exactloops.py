@@ -7,7 +7,8 @@ Numba: those stay on `exact`. tests/contract/test_exact_decisions.py compares bo
 
 In process, the engine binds a generated module's `_vz_exact` to `fast_exact` (api.py). Its first
 use in a process imports Numba and loads the loops from the on-disk cache (~1-2 s; compiled once
-per machine), for batches of NUMBA_MIN_LANES or more; Numba is imported only then.
+per machine), at the first batch of NUMBA_MIN_LANES or more; Numba is imported only then. From
+then on batches of LOADED_MIN_LANES or more use them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ...runtime.exactmath import exact
 NUMBA_FUNCTIONS = {"exp": 1, "expm1": 1, "log": 1, "log2": 1, "log10": 1, "log1p": 1, "sin": 1, "cos": 1,
                    "tan": 1, "asin": 1, "acos": 1, "atan": 1, "sinh": 1, "cosh": 1, "tanh": 1, "asinh": 1,
                    "acosh": 1, "atanh": 1, "erf": 1, "erfc": 1, "atan2": 2, "pow": 2}
-NUMBA_MIN_LANES = 2048  # below this a call's fixed cost (~5 us) is more than Python's per lane
+NUMBA_MIN_LANES = 2048  # the first batch this large loads the loops (importing Numba)
+LOADED_MIN_LANES = 32  # once loaded: below this a call's fixed cost is more than Python's per lane
 _LOOP = '''
 
 @numba.njit(nogil=True, cache=NUMBA_CACHE)
@@ -68,7 +70,12 @@ def fast_exact(fn, *args):
     """`exact`, from a Numba loop over libm where one exists for `fn` and the batch is large
     enough to pay for the call (the engine binds it as a generated module's `_vz_exact`)."""
     name = getattr(fn, "__name__", "")
-    if name not in NUMBA_FUNCTIONS or max(np.size(a) for a in args) < NUMBA_MIN_LANES:
+    if name not in NUMBA_FUNCTIONS:
+        return exact(fn, *args)
+    lanes = max(np.size(a) for a in args)
+    # Loading the loops imports Numba (~1-2 s): only a large batch pays for it. Once they are
+    # loaded, a call costs ~5 us, less than Python's ~0.3 us a lane from LOADED_MIN_LANES on.
+    if lanes < (LOADED_MIN_LANES if _loops is not None else NUMBA_MIN_LANES):
         return exact(fn, *args)
     loop = _numba_loops().get(name)
     if loop is None:

@@ -25,7 +25,7 @@ import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, COMPARES, UNOPS
-from ...analysis.signs import sign
+from ...analysis.signs import sign, without_zero_divisor
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ...errors import VectorizeError
@@ -99,6 +99,7 @@ class LaneExpressions:
             left, right = self.facts.val(node.left), self.facts.val(node.right)
             impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
             impl = without_counter_checks(impl, node, self.lane.counters, self.lane.nonzero)  # analysis/counters.py
+            impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine

@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
-from ...analysis.signs import sign
+from ...analysis.signs import sign, without_zero_divisor
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
@@ -68,6 +68,7 @@ class Expressions:
             left, right = self.facts.val(node.left), self.facts.val(node.right)
             impl = self.exactly(rules.BINARY[op](left.type, right.type, left, right), node)
             impl = without_counter_checks(impl, node, self.low.counters, self.low.nonzero)  # analysis/counters.py
+            impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
