@@ -16,6 +16,7 @@ import re
 import runpy
 import subprocess
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -65,8 +66,10 @@ def test_page_lookup():
 
 @pytest.fixture
 def isolated(tmp_path, monkeypatch):
-    """Run a page's block as a script in tmp_path; sys.path and sys.modules are restored after."""
+    """Run a page's block as a script in tmp_path (its temporary folders too); sys.path and
+    sys.modules are restored after."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the pages' tempfile.mkdtemp() folders
     monkeypatch.setattr(sys, "path", list(sys.path))
     before = set(sys.modules)
     yield tmp_path
