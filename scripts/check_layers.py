@@ -13,7 +13,8 @@ Layers, bottom to top (a module may import from its own layer and the layers bel
 
     core      core/ (types, tree, record, cache), and errors.py and options.py: they live at the
               top level (they are public: `vectorizer.errors`, `Options`) but import nothing
-              above core/, and every layer raises the errors and reads the options
+              above core/, and every layer raises the errors and reads the options; and
+              catalogue/, the error catalogue's pages (package data), which imports nothing
     runtime   runtime/: NumPy-only code that generated modules call or carry a copy of
     backends  backends/numba/: loads generated modules with Numba and holds the vector math that
               generated code imports; it knows nothing of the compiler, whose passes read its
@@ -40,7 +41,7 @@ from collections import defaultdict
 from pathlib import Path
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # (layer, its groups), bottom to top
-    ("core", ("core", "errors", "options")),
+    ("core", ("core", "errors", "options", "catalogue")),
     ("runtime", ("runtime",)),
     ("backends", ("backends",)),
     ("rules", ("rules",)),
