@@ -101,6 +101,36 @@ def scaled(x: float, n: int) -> float:
     return 2.0 * scaled(x, n - 1)
 
 
+def tree(n: int) -> int:
+    if n <= 1:
+        return 1
+    total = 0
+    for k in range(1, 3):
+        total += tree(n - k)
+    return total
+
+
+def guarded_loop(n: int) -> int:
+    # lanes with n <= 0 never evaluate the recursive call (`and` short-circuits): batched
+    i = 0
+    while i < n and guarded_loop(n - 10) < 100:
+        i += 1
+    return i
+
+
+def loop_then_recurse(x: float, n: int) -> float:
+    s = 0.0
+    while s < x:
+        s += 1.5
+        if s > 50.0:
+            return loop_then_recurse(x - 50.0, n) + s
+    return s
+
+
+def nested_base(n: int) -> int:
+    return 1 + (0 if n <= 0 else nested_base(n - 1))
+
+
 def run(backend: str, f, *args) -> None:
     check(vectorize(f, backend=backend, fallback="error"), f, *args)
 
@@ -208,6 +238,30 @@ def test_uniform_recursion_flags_every_lane(backend):
     x = np.array([1.0, -0.0, np.nan, 1e308, -np.inf])
     for n in (0, 3, -1):  # -1: RecursionError on the first lane
         check(vf, scaled, x, n)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_recursion_inside_loops(backend):
+    run(backend, tree, np.arange(-2, 14))
+    run(backend, guarded_loop, np.array([0, 3, 5, 12, 25, -4]))
+    run(backend, loop_then_recurse, np.array([1.0, 40.0, 75.0, 300.0, np.nan, np.inf, -0.0, 5e-324]), 3)
+
+
+def test_cut_splits_a_while_test():
+    """`while a and f(x):` is `while a: if f(x): ... else: break`, whose `if` is cut: the lanes
+    where `a` is false at the start return without recursing."""
+    assert body(after("cut_recursion", guarded_loop, n=I)) == (
+        "i = 0\n"
+        "while i < n:\n"
+        "    raise RecursionError()\n"
+        "return i\n"
+    )
+
+
+def test_a_base_case_inside_an_expression_is_refused_with_a_hint():
+    with pytest.raises(VectorizeError, match="no base case") as info:
+        vectorize(nested_base, fallback="error")(np.array([1]))
+    assert "statement of its own" in info.value.hint
 
 
 def test_only_the_lanes_reaching_the_recursion_are_flagged():

@@ -12,7 +12,9 @@ Two halves:
   the lanes that reach it (NumPy: `flag |= mask`; lanes: `return <zeros>, True`). Lanes that
   raise leave loops, so no garbage value can make a loop spin. A conditional at the top of a
   `return` or an assignment (`return a if b == 0 else gcd(b, a % b)`, `return x or f(y)`) is
-  first split into an `if` statement, so only the lanes that take the recursive side are flagged.
+  first split into an `if` statement, so only the lanes that take the recursive side are flagged;
+  so are `if a and f(x):` (no else) and `while a and f(x):` (no else: the loop body becomes
+  `if f(x): ... else: break`).
 * `edge_result`: the type of a recursive call for the analysis, a fixpoint. First the function
   is analyzed with its recursive edges cut (the base cases alone type it; none: refused), then
   again with each recursive call typed as the joined result so far, until the result is stable.
@@ -85,9 +87,17 @@ class _Cut:
                     return new, ends
             return [_raise(s.leading_lines)], True
         if isinstance(s, cst.If):
+            if self.has(s.test) and s.orelse is None and self.first_and(s.test):
+                # `if a and f(x):` -> `if a: if f(x):`: lanes where a is false do not reach f
+                inner = s.with_changes(test=s.test.right, leading_lines=())  # type: ignore[attr-defined]
+                return self.statement(s.with_changes(test=s.test.left, body=_block([inner])))  # type: ignore[attr-defined]
             if self.has(s.test):
                 return [_raise(s.leading_lines)], True
             return [s.with_changes(body=self.suite(s.body), orelse=self.orelse(s.orelse))], False
+        if isinstance(s, cst.While) and s.orelse is None and self.first_and(s.test):
+            # `while a and f(x): body` -> `while a: if f(x): body / else: break`
+            inner = cst.If(test=s.test.right, body=s.body, orelse=cst.Else(_block([cst.SimpleStatementLine([cst.Break()])])))  # type: ignore[attr-defined]
+            return self.statement(s.with_changes(test=s.test.left, body=_block([inner])))  # type: ignore[attr-defined]
         if isinstance(s, cst.While | cst.For):
             head = s.test if isinstance(s, cst.While) else cst.Tuple([cst.Element(s.target), cst.Element(s.iter)])
             if self.has(head):
@@ -95,6 +105,11 @@ class _Cut:
             orelse = s.orelse.with_changes(body=self.suite(s.orelse.body)) if s.orelse else None
             return [s.with_changes(body=self.suite(s.body), orelse=orelse)], False
         return [_raise(s.leading_lines)], True  # any other compound statement: the fence refused it
+
+    def first_and(self, test: cst.BaseExpression) -> bool:
+        """`a and b` whose left side does not recurse (its right side does)."""
+        return isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) \
+            and not test.lpar and not self.has(test.left)
 
     def orelse(self, orelse: cst.If | cst.Else | None) -> cst.If | cst.Else | None:
         if orelse is None:
@@ -161,9 +176,10 @@ def edge_result(callees: Callees, glob: Global, args: list[Val], keywords: dict[
             base = cut(parsed.func, frozenset(callees.stack))
             if not any(isinstance(n, cst.Return) for n in walk(base.body)):
                 raise UnsupportedCallError(
-                    f"recursive call to {glob.name!r}, which has no base case: no path of {glob.name!r} returns without a call back into the "
-                    f"recursion ({' -> '.join(callees.stack)}), so nothing gives the type of its result",
-                    hint="give the function a base case that returns a number without a recursive call")
+                    f"recursive call to {glob.name!r}, which has no base case: no statement of {glob.name!r} returns "
+                    f"without a call back into the recursion ({' -> '.join(callees.stack)}), so nothing gives the type "
+                    "of its result", hint="give it a base case as a statement of its own, before the recursive "
+                    "call: 'if n <= 0: return 0'")
             result = _plain(analyze(base, params, callees.namespace, parsed.location, callees.result).result)  # type: ignore[attr-defined]
             for _ in range(ROUNDS):
                 callees.assumed[key] = result
