@@ -371,3 +371,32 @@ def test_decorated_recursion_recurses_in_python(backend, tmp_path):
         check(module.big, module.big.scalar, np.array([3, 0, 50]))
     finally:
         del sys.modules[name]
+
+
+GENERATED = '''
+from vectorizer import vectorize
+
+@vectorize
+def gcd(a: int, b: int) -> int:
+    if b == 0:
+        return a
+    return gcd(b, a % b)
+'''
+
+
+def test_generated_module_recurses_in_its_own_scalar_copy(tmp_path):
+    """`vectorizer generate`: the module's scalar copy calls itself (not the batched export)."""
+    from vectorizer.faces.cli.main import main
+
+    (tmp_path / "recmod.py").write_text(GENERATED)
+    assert main(["generate", str(tmp_path)]) == 0
+    spec = importlib.util.spec_from_file_location("recmod_batched", tmp_path / "recmod_batched.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(tmp_path))  # its _vectorizer_runtime.py
+    try:
+        spec.loader.exec_module(module)
+        a, b = np.array([12, 7, 0, 2**62, -9]), np.array([18, 0, 5, 3, 6])
+        assert module.gcd(a, b).tolist() == [gcd(x, y) for x, y in zip(a.tolist(), b.tolist())]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("_vectorizer_runtime", None)
