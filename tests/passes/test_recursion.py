@@ -131,6 +131,11 @@ def nested_base(n: int) -> int:
     return 1 + (0 if n <= 0 else nested_base(n - 1))
 
 
+def lcm(a: int, b: int) -> int:
+    # a recursive callee of a function that is not itself recursive
+    return abs(a * b) // gcd(a, b)
+
+
 def run(backend: str, f, *args) -> None:
     check(vectorize(f, backend=backend, fallback="error"), f, *args)
 
@@ -238,6 +243,22 @@ def test_uniform_recursion_flags_every_lane(backend):
     x = np.array([1.0, -0.0, np.nan, 1e308, -np.inf])
     for n in (0, 3, -1):  # -1: RecursionError on the first lane
         check(vf, scaled, x, n)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_recursive_callee(backend):
+    a = np.array([4, 6, 0, 2**40, -9, 5], dtype=np.int64)
+    b = np.array([6, 0, 5, 2**30, 6, 0], dtype=np.int64)
+    run(backend, lcm, a, b)
+    run(backend, lcm, a, b[::-1].copy())
+    run(backend, lcm, np.array([0, 3]), np.array([0, 4]))  # gcd(0, 0) == 0: ZeroDivisionError
+
+    @EXAMPLES
+    @given(int_arrays(-(2**63), 2**63 - 1))
+    def prop(args):
+        run(backend, lcm, *args)
+
+    prop()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
