@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath, kernels, scaleout
+from .engine import fastpath, kernels, reentry, scaleout
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
@@ -70,6 +70,7 @@ class VectorizedFunction:
         self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
+        self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
         if options.fallback == "error" and not disabled():
             self._prepare(self._generations.current())  # refuse unsupported syntax now, at decoration
 
@@ -122,6 +123,10 @@ class VectorizedFunction:
         return self if obj is None else functools.partial(self, obj)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._cycle is None:
+            self._cycle = reentry.cycle_codes(self.scalar)
+        if self._cycle and reentry.reentrant(self._cycle, args, kwargs):
+            return self.scalar(*args, **kwargs)  # recursion from its own scalar code (engine/reentry.py)
         if not kwargs and len(args) == len(self._names) and self._positional:
             fast = self._fast
             if fast is not None and not disabled():

@@ -36,6 +36,7 @@ from .passes import (
     break_continue,
     canonicalize,
     compact_loops,
+    cut_recursion,
     early_returns,
     for_to_while,
     if_to_select,
@@ -68,6 +69,8 @@ NUMPY_PASSES: list[Pass] = [
     # Each statement gets its source line as a comment that every later pass carries along; first,
     # while the nodes are the parsed ones the lines are keyed by.
     Pass("annotate_origins", annotate_origins.transform),
+    # A recursive call flags the lanes reaching it (their re-run recurses); the rest is batched.
+    Pass("cut_recursion", cut_recursion.transform),
     # One assignment form (`name = expr`) so later passes have a single case to handle.
     Pass("canonicalize", canonicalize.transform),
     # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
@@ -103,6 +106,7 @@ NUMPY_PASSES: list[Pass] = [
 
 LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
     Pass("annotate_origins", annotate_origins.transform),
+    Pass("cut_recursion", cut_recursion.transform),
     Pass("canonicalize", canonicalize.transform),
     # Scalar operations with their checks as early `return <zeros>, True`; callees become lane
     # functions of their own (they go through the passes above first: `ctx.prepare_callee`).

@@ -157,9 +157,7 @@ def time_call(x: float) -> float:
     return x + time.time()
 
 
-def recursive_direct(n: int) -> int:
-    if n <= 1:
-        return 1
+def recursive_direct(n: int) -> int:  # no base case: nothing types the recursive call
     return n * recursive_direct(n - 1)
 
 

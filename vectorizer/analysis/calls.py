@@ -3,7 +3,7 @@ arguments to its parameters, and give the analysis the callee's result for those
 
 Each call site is analyzed with its own argument types (a callee called with an int and with a
 float is typed twice), and is later inlined with them (`passes/inline_calls.py`). Recursion,
-direct or mutual, is refused: per-lane recursion depth has no batched form.
+direct or mutual, is typed by a fixpoint and lowered by flag and patch (analysis/recursion.py).
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.types import Val, type_of_python
-from ..errors import UnsupportedCallError, VectorizeError, VectorizeTypeError
+from ..errors import VectorizeError, VectorizeTypeError
 from ..frontend import fence
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
+from . import recursion
 
 
 class Callees:
@@ -26,6 +27,7 @@ class Callees:
         self.namespace = namespace
         self.parsed: dict[str, ParsedFunction] = {}
         self.stack = [root]
+        self.assumed: dict[tuple, tuple[Val, ...]] = {}  # recursion: (function, argument types) -> result
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
@@ -63,9 +65,8 @@ class Callees:
         """The values a call returns, for the analysis of the caller."""
         from .batched import analyze
 
-        if glob.name in self.stack:
-            raise UnsupportedCallError(f"recursive call to {glob.name!r} (through {' -> '.join(self.stack)})",
-                                       hint="rewrite the recursion as a loop")
+        if glob.name in self.stack:  # a recursive edge: lowered as a flag (analysis/recursion.py)
+            return recursion.edge_result(self, glob, args, keywords, default_val, analyze)
         parsed = self.parse(glob)
         params = self.bind(parsed, args, keywords, default_val)
         self.stack.append(glob.name)

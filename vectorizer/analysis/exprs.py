@@ -211,7 +211,7 @@ class ExpressionAnalysis:
         else:
             glob = self.ns.resolve(func.value)  # type: ignore[union-attr]
             if glob.kind == "function":
-                if self.lazy:
+                if self.lazy and not self.recursive(glob):
                     raise self.error(node, f"a call to {glob.name}() inside 'and', 'or' or 'x if c else y' is not supported yet",
                                      "call it in an 'if' statement instead", VectorizeError)
                 if self.callee_result is None:
@@ -268,6 +268,11 @@ class ExpressionAnalysis:
         return Val(impl.result, batched)
 
     # -- helpers -----------------------------------------------------------------------------
+    def recursive(self, glob) -> bool:
+        """A call back into a function being analyzed: cut before lowering (analysis/recursion.py),
+        so a lazy position costs nothing there."""
+        return glob.name in getattr(getattr(self.callee_result, "__self__", None), "stack", ())
+
     def callee_name(self, func: cst.Attribute, env: Env) -> str:
         """"math.sqrt", "np.sum", "np.linalg.norm", or ".sum" for a method of a local array."""
         base = func.value

@@ -66,7 +66,8 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                 parts.append(f"{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
                 parts.append(f"{name}={glob.kind}:{glob.name}")
-    return "\n".join(sorted(parts))
+    # The root first: functions that reach each other (mutual recursion) have the same parts.
+    return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
 
 
 @functools.lru_cache(maxsize=256)

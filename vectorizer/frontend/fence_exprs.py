@@ -197,9 +197,6 @@ class ExpressionFence:
                         "call the function by its module-level name", UnsupportedCallError)
             return
         name = func.value
-        if name == self.parsed.name:
-            self.refuse(node, f"recursive call to {name!r}", "rewrite the recursion as a loop", UnsupportedCallError)
-            return
         if name in SIDE_EFFECT_BUILTINS:
             self.refuse(node, f"{SIDE_EFFECT_BUILTINS[name]}; it cannot be vectorized", "remove it, or run the scalar function for debugging", UnsupportedCallError)
             return

@@ -92,6 +92,8 @@ class Namespace:
             value = seen[name] = globals_.get(name, ABSENT)  # read once: what is recorded is what is used
             if value is not ABSENT:
                 return _classify_object(name, value, module)
+            if name == func.__name__ == func.__qualname__:  # itself, while a decorator runs: recursion
+                return Global("function", func.__qualname__, func)
             if hasattr(builtins, name):
                 return _builtin(name)
             return Global("unknown", name)

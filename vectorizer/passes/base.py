@@ -56,6 +56,7 @@ class Context:
     # even its uniform ifs there, so its analysis must see what they reassign as per-lane.
     under_control: bool = False
     parsed: ParsedFunction | None = None  # the function as parsed (annotate_origins reads its lines)
+    chain: tuple[str, ...] = ()  # the callers this callee is inlined or lowered into (recursion)
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
@@ -68,7 +69,8 @@ class Context:
         """The context of a callee: its own parameters and source, the caller's namer and tables."""
         return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
                        self.constants, self.callees, self.prepare_callee,
-                       under_control=under_control or self.under_control, parsed=parsed)
+                       under_control=under_control or self.under_control, parsed=parsed,
+                       chain=(*self.chain, self.name))
 
 
 # -- building nodes ----------------------------------------------------------------------------
