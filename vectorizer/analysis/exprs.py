@@ -235,9 +235,9 @@ class ExpressionAnalysis:
             for v in args[1:]:
                 t = join(t, self.scalar_type(node, v))
             return Val(t, batched)
-        if name == "pow":
+        if name == "pow" and len(args) != 3:  # pow(a, b, m): the op table's "pow" (rules/mathcalls.py)
             if len(args) != 2 or keywords:
-                raise self.error(node, "pow() with a modulus is not supported", "write pow(x, y) or x ** y")
+                raise self.error(node, "pow() takes two or three numbers here", "write pow(x, y), x ** y or pow(a, b, m)")
             return self.binary(node, "**", args[0], args[1])
         if name == "divmod":
             if len(args) != 2:

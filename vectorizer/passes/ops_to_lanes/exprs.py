@@ -236,7 +236,7 @@ class LaneExpressions:
                                  hint="use backend='numpy' (or 'auto'), which runs CPython's own per element")
         if name in ("min", "max"):
             return self.min_max(name, args)
-        if name in ("pow", "divmod"):
+        if name == "divmod" or (name == "pow" and len(args) == 2):  # pow(a, b, m): the op table's
             left, right = self.facts.val(args[0]), self.facts.val(args[1])
             rule = rules.BINARY["**"] if name == "pow" else rules.DIVMOD
             return self.apply(rule(left.type, right.type, left, right), args)

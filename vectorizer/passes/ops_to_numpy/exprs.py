@@ -249,7 +249,7 @@ class Expressions:
         val = self.facts.val(node)
         if name in ("min", "max"):
             return self.low.choices.min_max(name, [a.value for a in args], val.type, mask, val.batched)
-        if name == "pow":
+        if name == "pow" and len(args) == 2:  # pow(a, b, m) is the op table's "pow"
             left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
             impl = self.exactly(rules.BINARY["**"](left.type, right.type, left, right), node)
             return self.apply(impl, [a.value for a in args], mask)
