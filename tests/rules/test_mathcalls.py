@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import SPECIAL_FLOATS, SPECIAL_INTS, arrays, floats, ints
 
-from vectorizer import vectorize
+from vectorizer import VectorizeError, vectorize
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 RNG = np.random.default_rng(30)
@@ -33,6 +33,26 @@ def remainder_or_nan(x, y):  # geographiclib's Math.remainder
 def modf_both(x):
     frac, whole = math.modf(x)
     return frac - whole
+
+
+def modf_whole(x):  # jdcal.ipart
+    return math.modf(x)[1]
+
+
+def modf_fraction(x):
+    return math.modf(x)[-2]
+
+
+def frexp_exponent(x):
+    return math.frexp(x)[1] - 1
+
+
+def divmod_remainder(a, b):
+    return divmod(a, b)[1]
+
+
+def modf_out_of_range(x):
+    return math.modf(x)[2]
 
 
 def frexp_parts(x):
@@ -144,6 +164,9 @@ def test_float_functions_are_bit_exact(backend):
     _run(remainder, backend, halves, np.array([1.0, 1.0, 1.0, 1.0, 1.0, 360.0, 360.0, 360.0, 4.0, 1e-323, 1e-323]))
     _run(modf_both, backend, x)
     _run(frexp_parts, backend, x)
+    _run(modf_whole, backend, x)
+    _run(modf_fraction, backend, x)
+    _run(frexp_exponent, backend, x)
     n = np.resize(_ints(-3000, 3000), x.size)
     _run(ldexp, backend, *_valid(math.ldexp, x, n))
 
@@ -218,3 +241,10 @@ def test_hypothesis(backend, data):
     m = data.draw(arrays(ints(-(2**62), 2**62), dtype=np.int64, min_size=a.size, max_size=a.size))
     _run(powmod, backend, a, b % 200, m)
     _run(powmod, backend, *_valid(pow, a, b % 200, m))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_item_of_a_tuple_valued_call(backend):
+    _run(divmod_remainder, backend, _ints(), np.resize(np.array([3, -7, 0, 2**62, -1]), _ints().size))
+    with pytest.raises(VectorizeError, match="tuple index out of range"):
+        vectorize(modf_out_of_range, backend=backend, fallback="error")(np.array([1.5]))

@@ -180,7 +180,10 @@ class ExpressionAnalysis:
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
         if isinstance(seq.type, TupleType) and seq.const is None and index.const is not None:  # x.shape[k]
-            return Val(seq.type.items[index.const], False)
+            if not -len(seq.type.items) <= index.const < len(seq.type.items):
+                raise self.error(node, "tuple index out of range (on every lane)", "check the index", VectorizeError)
+            # batched for a tuple-valued call's item: math.modf(x)[1]
+            return Val(seq.type.items[index.const], seq.batched and isinstance(node.value, cst.Call))
         if not isinstance(seq.type, TupleType) or seq.const is None:
             raise self.error(node, "indexing is only supported on module-level tuples", "define a tuple constant at module level")
         if not (isinstance(index.type, Type) and index.type.is_intlike):

@@ -171,6 +171,9 @@ class ExpressionFence:
             return
         ok_base = isinstance(base, cst.Name) and base.value not in self.locals \
             and self.ns.resolve(base.value).kind == "constant" and isinstance(self.ns.resolve(base.value).value, tuple)
+        if tuple_call_item(node) is not None:  # math.modf(x)[1], divmod(a, b)[0]: the analysis types it
+            self.expr(base)
+            return
         if not ok_base:
             self.refuse(node, "indexing is only supported on module-level tuples of numbers",
                         "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")
@@ -218,3 +221,16 @@ class ExpressionFence:
             self.refuse(node, f"call to {name!r}, which is not a math function, a supported builtin or a function of this module",
                         "vectorizer batches math.*, abs/min/max/round/int/float/bool/pow/divmod and same-module functions",
                         UnsupportedCallError)
+
+
+def tuple_call_item(node: cst.Subscript) -> int | None:
+    """k for `f(...)[k]` with an int literal k (a tuple-valued call such as math.modf(x)[1]), else None."""
+    if not isinstance(node.value, cst.Call) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
+    if negative:
+        value = value.expression  # type: ignore[attr-defined]
+    if not isinstance(value, cst.Integer):
+        return None
+    return -int(value.value) if negative else int(value.value)

@@ -29,6 +29,7 @@ from ...analysis.signs import sign
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ...errors import VectorizeError
+from ...frontend.fence_exprs import tuple_call_item
 from ...rules import scalar as rules
 from ..base import paren, static_check
 from . import numpy_calls
@@ -122,6 +123,9 @@ class LaneExpressions:
         if isinstance(node, cst.Call):
             return self.call(node)
         if isinstance(node, cst.Subscript):
+            item = tuple_call_item(node)
+            if item is not None:  # math.modf(x)[1]: a constant index of a tuple-valued call
+                return f"{paren(self.expr(node.value))}[{item}]"
             seq = self.expr(node.value)
             size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
             index = self.lane.temp(self.expr(node.slice[0].slice.value))  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from ...analysis.signs import sign
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
+from ...frontend.fence_exprs import tuple_call_item
 from ...rules import scalar as rules
 from ...runtime.exactmath import exact_template
 from ...runtime.helpers import HEAVY_CALLS
@@ -267,6 +268,9 @@ class Expressions:
         return self.apply(impl, operands, mask)
 
     def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+        item = tuple_call_item(node)
+        if item is not None:  # math.modf(x)[1]: a constant index of a tuple-valued call
+            return f"{paren(self.lower(node.value, mask))}[{item}]"
         seq = self.lower(node.value, mask)
         size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
         index = self.low.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
