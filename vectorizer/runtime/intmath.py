@@ -28,17 +28,23 @@ def _vz_scalar(value):
 
 def remainder(x, y):
     """math.remainder(x, y): CPython's m_remainder, step for step (fmod is exact). Lanes where
-    Python raises (x infinite, y zero; neither NaN) give NaN; the rule flags them."""
+    Python raises (x infinite, y zero; neither NaN) give NaN; the rule flags them. The half-way
+    case (a second fmod) and the special values are computed only where some lane needs them."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     finite = np.isfinite(x) & np.isfinite(y) & (y != 0)
-    absx = np.where(finite, np.abs(x), 1.0)
-    absy = np.where(finite, np.abs(y), 1.0)
+    every = bool(np.all(finite))
+    absx = np.abs(x) if every else np.where(finite, np.abs(x), 1.0)
+    absy = np.abs(y) if every else np.where(finite, np.abs(y), 1.0)
     m = np.fmod(absx, absy)
     c = absy - m
-    half = m - 2.0 * np.fmod(0.5 * (absx - m), absy)
-    r = np.where(m < c, m, np.where(m > c, -c, half))
-    r = np.copysign(1.0, x) * r
+    r = np.copysign(np.minimum(m, c), c - m)  # m if m < c else -c, without a branch a lane
+    tie = m == c
+    if np.any(tie):
+        r = np.where(tie, m - 2.0 * np.fmod(0.5 * (absx - m), absy), r)
+    r = np.copysign(1.0, x) * r  # not copysign(r, x): CPython multiplies (-0.0 for r = 0.0, x < 0)
+    if every:
+        return _vz_scalar(r)
     # NaN x gives x, NaN y gives y, an infinite y (x finite) gives x; the rest raise in Python.
     special = np.where(np.isnan(x), x, np.where(np.isnan(y), y, np.where(np.isinf(y) & np.isfinite(x), x, np.nan)))
     return _vz_scalar(np.where(finite, r, special))
