@@ -104,6 +104,21 @@ def powmod(a, b, m):
     return pow(a, b, m)
 
 
+def bit_length(n):
+    return n.bit_length()
+
+
+def bit_length_of_expression(a, b):
+    k = 0
+    if (a // 3 + b // 3).bit_length() > 40:
+        k = a.bit_length() - b.bit_length()
+    return k
+
+
+def bit_length_of_float(x):
+    return x.bit_length()
+
+
 def guarded_factorial(n):  # a branch keeps the failing lanes out: nothing may leak from them
     if n < 0 or n > 25:
         return -1
@@ -187,6 +202,9 @@ def test_int_functions_are_exact(backend):
     _run(gcd, backend, _without(a, lambda v: v == -(2**63)), _without(b, lambda v: v == -(2**63)))
     _run(gcd3, backend, a, b, _ints(-100, 100))
     _run(isqrt, backend, np.abs(_without(a, lambda v: v == -(2**63))))
+    _run(bit_length, backend, a)
+    _run(bit_length, backend, np.concatenate([2 ** np.arange(63), 2 ** np.arange(63) - 1, -(2 ** np.arange(63)) - 1]))
+    _run(bit_length_of_expression, backend, a, b)
     _run(factorial, backend, _ints(0, 20))
     n = _ints(0, 70)
     _run(comb, backend, *_valid(math.comb, n, _ints(0, 70)))
@@ -206,6 +224,7 @@ def test_int_functions_raise_or_refuse_as_python(backend):
     _run(factorial, backend, np.array([3, 20, 21, -1, 5]))
     _run(factorial, backend, np.array([3, -1, 21]))
     _run(factorial_float, backend, np.array([3.0, 4.0]))  # TypeError
+    _run(bit_length_of_float, backend, np.array([3.0, 4.0]))  # AttributeError
     _run(gcd_float, backend, np.array([3.0, math.nan]), np.array([1, 2]))
     _run(gcd, backend, np.array([6, -(2**63), 4]), np.array([4, 0, 2]))  # 2**63: refused
     _run(gcd, backend, np.array([-(2**63), -(2**63)]), np.array([6, 2**62]))  # 2, 2**62: fit

@@ -16,6 +16,7 @@ import libcst as cst
 
 from ..core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
+from ..frontend.fence_exprs import int_method
 from ..rules import scalar as rules
 from . import arrays
 from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts
@@ -204,6 +205,13 @@ class ExpressionAnalysis:
         keywords = {a.keyword.value: (Val(FLOAT, False, cst.Module([]).code_for_node(a.value)) if a.keyword.value == "dtype"
                                       else self.expr(a.value, env)) for a in node.args if a.keyword is not None}
         batched = any(v.batched for v in args) or any(v.batched for v in keywords.values())
+        method = int_method(node)
+        if method is not None and not self.callee_name(func, env).startswith("."):  # type: ignore[arg-type]
+            method = None  # math.<name>, np.<name>: not a method of a value
+        if method is not None:  # n.bit_length(): the op table's "int.bit_length" of the receiver
+            receiver = self.expr(func.value, env)  # type: ignore[attr-defined]
+            impl = self.rule(node, lambda: rules.CALLS[method]([receiver]))
+            return Val(impl.result, receiver.batched)
         if isinstance(func, cst.Attribute):
             name = self.callee_name(func, env)
             if name.startswith("np.") or name.startswith("."):

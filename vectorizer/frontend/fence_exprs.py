@@ -121,6 +121,9 @@ class ExpressionFence:
     def attribute(self, node: cst.Attribute, called: bool = False) -> None:
         base = node.value
         attr = node.attr.value
+        if called and attr in INT_METHODS and not (isinstance(base, cst.Name) and base.value not in self.locals):
+            self.expr(base)  # n.bit_length(), (a * b).bit_length(): the analysis checks it is an int
+            return
         if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
             if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
                 return
@@ -234,3 +237,15 @@ def tuple_call_item(node: cst.Subscript) -> int | None:
     if not isinstance(value, cst.Integer):
         return None
     return -int(value.value) if negative else int(value.value)
+
+
+# Methods of ints that the op table has (rules/mathcalls.py: "int.<name>"), called without arguments.
+INT_METHODS = frozenset({"bit_length"})
+
+
+def int_method(node: cst.Call) -> str | None:
+    """"int.bit_length" for `<expr>.bit_length()` (the receiver not a module name), else None."""
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value in INT_METHODS and not node.args:
+        return f"int.{func.attr.value}"
+    return None

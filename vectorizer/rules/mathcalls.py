@@ -1,6 +1,6 @@
 """Calls of the scalar op table (scalar.py) with exact integer or exact float results:
 `math.remainder`, `modf`, `frexp`, `ldexp`, `gcd`, `lcm`, `factorial`, `comb`, `perm`, `isqrt`,
-and three-argument `pow(a, b, m)`. calls.py adds them to `CALLS`.
+the method `n.bit_length()` ("int.bit_length") and three-argument `pow(a, b, m)`. calls.py adds them to `CALLS`.
 
 NumPy forms are runtime/intmath.py's helpers (`_vz_comb`...), which generated modules carry;
 per-lane (Numba) forms are helpers of the same names, codegen/numba_intmath.py. A lane whose
@@ -119,6 +119,12 @@ def _isqrt(args: list[Val]) -> Impl:
     return Impl(INT, f"_vz_isqrt({n})", "", checks + (Check(f"{n} < 0", "ValueError: isqrt() argument must be nonnegative"),))
 
 
+def _bit_length(args: list[Val]) -> Impl:
+    """n.bit_length(): a float receiver has no such method (AttributeError on every lane: flagged)."""
+    (n,), checks = _ints(args, (1,), "int.bit_length")
+    return Impl(INT, f"_vz_bit_length({n})", "", checks)
+
+
 def pow3(args: list[Val]) -> Impl:
     """pow(a, b, m) on ints: lanes with m == 0 (ValueError), a negative b (a modular inverse, or
     ValueError) or |m| beyond 3037000499 (products beyond int64) are re-run per lane."""
@@ -140,4 +146,5 @@ MATH_CALLS: dict[str, Rule] = {
     "math.comb": _comb_perm("comb"),
     "math.perm": _comb_perm("perm"),
     "math.isqrt": _isqrt,
+    "int.bit_length": _bit_length,  # the method, n.bit_length() (frontend/fence_exprs.py: int_method)
 }

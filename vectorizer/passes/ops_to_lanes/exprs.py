@@ -29,7 +29,7 @@ from ...analysis.signs import sign
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ...errors import VectorizeError
-from ...frontend.fence_exprs import tuple_call_item
+from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ..base import paren, static_check
 from . import numpy_calls
@@ -228,6 +228,10 @@ class LaneExpressions:
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)
+        method = int_method(node)
+        if method is not None and node in self.facts.vals and self.numpy_function(node) is None:  # n.bit_length()
+            receiver = node.func.value  # type: ignore[attr-defined]
+            return self.apply(rules.CALLS[method]([self.facts.val(receiver)]), [receiver])
         numpy_name = self.numpy_function(node)
         if numpy_name is not None:  # NumPy's semantics, not Python's
             return numpy_calls.lower(self, numpy_name, node)

@@ -16,7 +16,7 @@ from ...analysis.signs import sign
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
-from ...frontend.fence_exprs import tuple_call_item
+from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ...runtime.exactmath import exact_template
 from ...runtime.helpers import HEAVY_CALLS
@@ -122,6 +122,8 @@ class Expressions:
 
     def array_call(self, node: cst.Call) -> str | None:
         func = node.func
+        if self.int_method(node) is not None:
+            return None
         if isinstance(func, cst.Attribute):
             base = func.value
             if isinstance(base, cst.Attribute) and base.attr.value == "linalg":
@@ -243,7 +245,17 @@ class Expressions:
         func = node.func
         return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
 
+    def int_method(self, node: cst.Call) -> str | None:
+        """"int.bit_length" for `n.bit_length()` on an int value (the analysis typed it so)."""
+        method = int_method(node)
+        func = node.func
+        return method if method is not None and not isinstance(self.facts.val(func.value).type, ArrayType) else None  # type: ignore[attr-defined]
+
     def call(self, node: cst.Call, mask: str | None) -> str:
+        method = self.int_method(node)
+        if method is not None:  # n.bit_length(): the receiver is the operand
+            receiver = node.func.value  # type: ignore[attr-defined]
+            return self.apply(rules.CALLS[method]([self.facts.val(receiver)]), [receiver], mask)
         name = self.call_name(node)
         args = [a for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
