@@ -119,6 +119,10 @@ def bit_length_of_float(x):
     return x.bit_length()
 
 
+def one_argument_forms(n):
+    return math.gcd(n) - math.lcm(n) + math.perm(n % 21) + math.gcd() + math.lcm()
+
+
 def guarded_factorial(n):  # a branch keeps the failing lanes out: nothing may leak from them
     if n < 0 or n > 25:
         return -1
@@ -236,6 +240,8 @@ def test_int_functions_raise_or_refuse_as_python(backend):
     _run(powmod, backend, np.array([2, 3, 4, 5]), np.array([10, -1, 2, 2]), np.array([1000, 7, 0, 3]))  # 3 ** -1 mod 7 = 5
     _run(powmod, backend, np.array([2, 6]), np.array([-1, 5]), np.array([4, 9]))  # not invertible: ValueError
     _run(powmod, backend, np.array([2, -7, 5, 2**62]), np.array([100, 3, 0, 2]), np.array([-7, 5, -1, 2**63 - 1]))
+    _run(one_argument_forms, backend, np.array([5, -7, 0, 20]))
+    _run(one_argument_forms, backend, np.array([5, -(2**63), 3]))  # gcd(-2**63) is 2**63: refused
     _run(guarded_factorial, backend, np.array([-(2**63), 30, 5, 25, 2**63 - 1]))
 
 
