@@ -142,7 +142,7 @@ def _call_roots(node: cst.Call, facts: Facts, call_name: CallName) -> list[cst.C
     if name in ("min", "max"):
         return [] if all(v.type is FLOAT for v in vals) else operands  # type: ignore[union-attr]
     try:
-        if name == "pow":
+        if name == "pow" and len(vals) == 2:
             impl = rules.BINARY["**"](vals[0].type, vals[1].type, vals[0], vals[1])  # type: ignore[union-attr]
         elif name in rules.CALLS:
             impl = rules.CALLS[name](vals)  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ import libcst as cst
 
 from ..core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
+from ..frontend.fence_exprs import int_method
 from ..rules import scalar as rules
 from . import arrays
 from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts
@@ -180,7 +181,10 @@ class ExpressionAnalysis:
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
         if isinstance(seq.type, TupleType) and seq.const is None and index.const is not None:  # x.shape[k]
-            return Val(seq.type.items[index.const], False)
+            if not -len(seq.type.items) <= index.const < len(seq.type.items):
+                raise self.error(node, "tuple index out of range (on every lane)", "check the index", VectorizeError)
+            # batched for a tuple-valued call's item: math.modf(x)[1]
+            return Val(seq.type.items[index.const], seq.batched and isinstance(node.value, cst.Call))
         if not isinstance(seq.type, TupleType) or seq.const is None:
             raise self.error(node, "indexing is only supported on module-level tuples", "define a tuple constant at module level")
         if not (isinstance(index.type, Type) and index.type.is_intlike):
@@ -201,6 +205,13 @@ class ExpressionAnalysis:
         keywords = {a.keyword.value: (Val(FLOAT, False, cst.Module([]).code_for_node(a.value)) if a.keyword.value == "dtype"
                                       else self.expr(a.value, env)) for a in node.args if a.keyword is not None}
         batched = any(v.batched for v in args) or any(v.batched for v in keywords.values())
+        method = int_method(node)
+        if method is not None and not self.callee_name(func, env).startswith("."):  # type: ignore[arg-type]
+            method = None  # math.<name>, np.<name>: not a method of a value
+        if method is not None:  # n.bit_length(): the op table's "int.bit_length" of the receiver
+            receiver = self.expr(func.value, env)  # type: ignore[attr-defined]
+            impl = self.rule(node, lambda: rules.CALLS[method]([receiver]))
+            return Val(impl.result, receiver.batched)
         if isinstance(func, cst.Attribute):
             name = self.callee_name(func, env)
             if name.startswith("np.") or name.startswith("."):
@@ -235,9 +246,9 @@ class ExpressionAnalysis:
             for v in args[1:]:
                 t = join(t, self.scalar_type(node, v))
             return Val(t, batched)
-        if name == "pow":
+        if name == "pow" and len(args) != 3:  # pow(a, b, m): the op table's "pow" (rules/mathcalls.py)
             if len(args) != 2 or keywords:
-                raise self.error(node, "pow() with a modulus is not supported", "write pow(x, y) or x ** y")
+                raise self.error(node, "pow() takes two or three numbers here", "write pow(x, y), x ** y or pow(a, b, m)")
             return self.binary(node, "**", args[0], args[1])
         if name == "divmod":
             if len(args) != 2:

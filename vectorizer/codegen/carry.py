@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 
-from ..runtime import exactmath, helpers, special
+from ..runtime import exactmath, helpers, intmath, special
 
 Table = Mapping[str, tuple[ModuleType, tuple[str, ...]]]
 
@@ -42,6 +42,21 @@ RUNTIME: Table = {
     "_vz_erfc_tail": (special, ("_VZ_PART_SHIFT", "_VZ_FIRST_PART", "_VZ_ERFCX")),
     "_vz_erf": (special, ("_vz_poly", "_VZ_ERF_SMALL", "_vz_erfc_tail", "where")),
     "_vz_erfc": (special, ("_vz_poly", "_VZ_ERF_SMALL", "_vz_erfc_tail", "where")),
+    # math.remainder, comb, factorial... (rules/mathcalls.py)
+    "_VZ_FACTORIALS": (intmath, ()),
+    "_VZ_I64_BIG": (intmath, ()),
+    "_VZ_ISQRT_MAX": (intmath, ()),
+    "_vz_scalar": (intmath, ()),
+    "remainder": (intmath, ("_vz_scalar",)),
+    "modf": (intmath, ("_vz_scalar",)),
+    "frexp": (intmath, ("_vz_scalar",)),
+    "factorial": (intmath, ("_vz_scalar", "_VZ_FACTORIALS")),
+    "comb": (intmath, ("_vz_scalar", "_VZ_I64_BIG")),
+    "perm": (intmath, ("_vz_scalar", "_VZ_I64_BIG")),
+    "isqrt": (intmath, ("_vz_scalar", "_VZ_ISQRT_MAX")),
+    "lcm": (intmath, ("_vz_scalar", "_VZ_I64_BIG")),
+    "powmod": (intmath, ("_vz_scalar", "_VZ_ISQRT_MAX")),
+    "bit_length": (intmath, ("_vz_scalar",)),
 }
 
 

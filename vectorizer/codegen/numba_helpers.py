@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import sys
 
+from . import numba_intmath
+
 POW = '''
 def _vz_make_pow():
     """An intrinsic: float64 pow(x, y) through the C library, under a name LLVM cannot simplify."""
@@ -183,4 +185,7 @@ def helper_source(code: str) -> str:
         parts.append(POW.strip("\n"))
     if mentions(code, "_vz_hypot"):
         parts.append(hypot_source().strip("\n"))
+    intmath = numba_intmath.intmath_source(code)  # math.remainder, comb, factorial...
+    if intmath:
+        parts.append(intmath)
     return "\n\n\n".join(parts)

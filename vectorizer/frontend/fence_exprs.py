@@ -121,6 +121,9 @@ class ExpressionFence:
     def attribute(self, node: cst.Attribute, called: bool = False) -> None:
         base = node.value
         attr = node.attr.value
+        if called and attr in INT_METHODS and not (isinstance(base, cst.Name) and base.value not in self.locals):
+            self.expr(base)  # n.bit_length(), (a * b).bit_length(): the analysis checks it is an int
+            return
         if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
             if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
                 return
@@ -171,6 +174,9 @@ class ExpressionFence:
             return
         ok_base = isinstance(base, cst.Name) and base.value not in self.locals \
             and self.ns.resolve(base.value).kind == "constant" and isinstance(self.ns.resolve(base.value).value, tuple)
+        if tuple_call_item(node) is not None:  # math.modf(x)[1], divmod(a, b)[0]: the analysis types it
+            self.expr(base)
+            return
         if not ok_base:
             self.refuse(node, "indexing is only supported on module-level tuples of numbers",
                         "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")
@@ -215,3 +221,28 @@ class ExpressionFence:
             self.refuse(node, f"call to {name!r}, which is not a math function, a supported builtin or a function of this module",
                         "vectorizer batches math.*, abs/min/max/round/int/float/bool/pow/divmod and same-module functions",
                         UnsupportedCallError)
+
+
+def tuple_call_item(node: cst.Subscript) -> int | None:
+    """k for `f(...)[k]` with an int literal k (a tuple-valued call such as math.modf(x)[1]), else None."""
+    if not isinstance(node.value, cst.Call) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
+    if negative:
+        value = value.expression  # type: ignore[attr-defined]
+    if not isinstance(value, cst.Integer):
+        return None
+    return -int(value.value) if negative else int(value.value)
+
+
+# Methods of ints that the op table has (rules/mathcalls.py: "int.<name>"), called without arguments.
+INT_METHODS = frozenset({"bit_length"})
+
+
+def int_method(node: cst.Call) -> str | None:
+    """"int.bit_length" for `<expr>.bit_length()` (the receiver not a module name), else None."""
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value in INT_METHODS and not node.args:
+        return f"int.{func.attr.value}"
+    return None

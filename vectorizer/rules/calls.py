@@ -10,6 +10,7 @@ from collections.abc import Callable
 from ..core.types import BOOL, FLOAT, INT, Type, Val
 from ..errors import VectorizeTypeError
 from ..runtime import special
+from . import mathcalls
 from .base import BIG_INT, I64_MIN, Check, Impl, Rule, as_float, as_int, lane_int, power_expr
 
 
@@ -250,6 +251,10 @@ CALLS: dict[str, Rule] = {
                             Check("np.abs({0}) < 1e-300", "OverflowError: gamma of a tiny argument is ~1/x (conservative)")),
     "math.lgamma": _per_lane("lgamma", _domain("({0} <= 0) & ({0} == np.floor({0}))"), _overflow_above(1e305)),
 }
+# math.remainder, modf, gcd, comb, factorial... and pow(a, b, m) (three arguments; two are
+# lowered by the expression passes as `**`).
+CALLS.update(mathcalls.MATH_CALLS)
+CALLS["pow"] = mathcalls.pow3
 # Calls with keyword arguments (constants only).
 KEYWORD_CALLS: dict[str, Callable[[list[Val], dict[str, Val]], Impl]] = {"math.isclose": _isclose}
 

@@ -29,6 +29,7 @@ from ...analysis.signs import sign, without_zero_divisor
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ...errors import VectorizeError
+from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ..base import paren, static_check
 from . import numpy_calls
@@ -123,6 +124,9 @@ class LaneExpressions:
         if isinstance(node, cst.Call):
             return self.call(node)
         if isinstance(node, cst.Subscript):
+            item = tuple_call_item(node)
+            if item is not None:  # math.modf(x)[1]: a constant index of a tuple-valued call
+                return f"{paren(self.expr(node.value))}[{item}]"
             seq = self.expr(node.value)
             size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
             index = self.lane.temp(self.expr(node.slice[0].slice.value))  # type: ignore[attr-defined]
@@ -225,6 +229,10 @@ class LaneExpressions:
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)
+        method = int_method(node)
+        if method is not None and node in self.facts.vals and self.numpy_function(node) is None:  # n.bit_length()
+            receiver = node.func.value  # type: ignore[attr-defined]
+            return self.apply(rules.CALLS[method]([self.facts.val(receiver)]), [receiver])
         numpy_name = self.numpy_function(node)
         if numpy_name is not None:  # NumPy's semantics, not Python's
             return numpy_calls.lower(self, numpy_name, node)
@@ -237,7 +245,7 @@ class LaneExpressions:
                                  hint="use backend='numpy' (or 'auto'), which runs CPython's own per element")
         if name in ("min", "max"):
             return self.min_max(name, args)
-        if name in ("pow", "divmod"):
+        if name == "divmod" or (name == "pow" and len(args) == 2):  # pow(a, b, m): the op table's
             left, right = self.facts.val(args[0]), self.facts.val(args[1])
             rule = rules.BINARY["**"] if name == "pow" else rules.DIVMOD
             return self.apply(rule(left.type, right.type, left, right), args)

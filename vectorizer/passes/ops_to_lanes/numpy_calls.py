@@ -58,6 +58,8 @@ _INT = {
     "fmax": "({0} if {0} >= {1} else {1})", "fmin": "({0} if {0} <= {1} else {1})",
     "isnan": "False", "isinf": "False", "isfinite": "True",
 }
+# np.min(x) and the like of a number: that number (utm's `mathlib.min(x)` on a scalar).
+_REDUCTIONS = frozenset({"min", "max", "amin", "amax", "nanmin", "nanmax"})
 REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% of inputs",
            "power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
                     "negative int exponents"}
@@ -72,6 +74,8 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
                              hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
     types = [exprs.facts.type(a) for a in args]
     result = exprs.facts.type(node)
+    if name in _REDUCTIONS and len(args) == 1:  # of one number: the number itself (NaN too), as NumPy
+        return exprs.expr(args[0])
     if BOOL in types and name not in ("where", "isnan", "isinf", "isfinite", "abs", "absolute"):
         raise VectorizeError(f"np.{name} of a bool on the Numba backend",
                              hint="convert with int(...) or float(...) first, or use backend='numpy'")

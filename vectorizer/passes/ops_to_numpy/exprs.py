@@ -16,6 +16,7 @@ from ...analysis.signs import sign, without_zero_divisor
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
+from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ...runtime.exactmath import exact_template
 from ...runtime.helpers import HEAVY_CALLS
@@ -122,6 +123,8 @@ class Expressions:
 
     def array_call(self, node: cst.Call) -> str | None:
         func = node.func
+        if self.int_method(node) is not None:
+            return None
         if isinstance(func, cst.Attribute):
             base = func.value
             if isinstance(base, cst.Attribute) and base.attr.value == "linalg":
@@ -243,14 +246,24 @@ class Expressions:
         func = node.func
         return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
 
+    def int_method(self, node: cst.Call) -> str | None:
+        """"int.bit_length" for `n.bit_length()` on an int value (the analysis typed it so)."""
+        method = int_method(node)
+        func = node.func
+        return method if method is not None and not isinstance(self.facts.val(func.value).type, ArrayType) else None  # type: ignore[attr-defined]
+
     def call(self, node: cst.Call, mask: str | None) -> str:
+        method = self.int_method(node)
+        if method is not None:  # n.bit_length(): the receiver is the operand
+            receiver = node.func.value  # type: ignore[attr-defined]
+            return self.apply(rules.CALLS[method]([self.facts.val(receiver)]), [receiver], mask)
         name = self.call_name(node)
         args = [a for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in node.args if a.keyword is not None}
         val = self.facts.val(node)
         if name in ("min", "max"):
             return self.low.choices.min_max(name, [a.value for a in args], val.type, mask, val.batched)
-        if name == "pow":
+        if name == "pow" and len(args) == 2:  # pow(a, b, m) is the op table's "pow"
             left, right = self.facts.val(args[0].value), self.facts.val(args[1].value)
             impl = self.exactly(rules.BINARY["**"](left.type, right.type, left, right), node)
             return self.apply(impl, [a.value for a in args], mask)
@@ -268,6 +281,9 @@ class Expressions:
         return self.apply(impl, operands, mask)
 
     def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+        item = tuple_call_item(node)
+        if item is not None:  # math.modf(x)[1]: a constant index of a tuple-valued call
+            return f"{paren(self.lower(node.value, mask))}[{item}]"
         seq = self.lower(node.value, mask)
         size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
         index = self.low.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]

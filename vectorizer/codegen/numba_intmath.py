@@ -1,0 +1,150 @@
+"""Lane versions of runtime/intmath.py's helpers, as text a Numba module carries where its lane
+code calls them (Numba has no math.remainder, modf, factorial, comb, perm, isqrt or lcm).
+
+Each computes what its NumPy twin computes on one lane, with the same sentinels: -1 for a
+`comb`/`perm`/`lcm` result that may leave int64, a harmless value where Python raises (the
+rules' checks flag those lanes and the scalar function re-runs them). Float results are CPython's
+bits: the same operations in the same order (fmod and copysign are exact; Numba has np.fmod, not math.fmod).
+"""
+
+from __future__ import annotations
+
+_HEAD = '@numba.njit(cache=NUMBA_CACHE, error_model="numpy")\n'
+
+SOURCES: dict[str, str] = {
+    "_vz_remainder": '''
+def _vz_remainder(x, y):
+    """math.remainder(x, y): CPython's m_remainder; NaN where Python raises."""
+    if math.isfinite(x) and math.isfinite(y) and y != 0.0:
+        absx = abs(x)
+        absy = abs(y)
+        m = np.fmod(absx, absy)
+        c = absy - m
+        if m < c:
+            r = m
+        elif m > c:
+            r = -c
+        else:
+            r = m - 2.0 * np.fmod(0.5 * (absx - m), absy)
+        return math.copysign(1.0, x) * r
+    if math.isnan(x):
+        return x
+    if math.isnan(y):
+        return y
+    if math.isinf(y) and math.isfinite(x):
+        return x
+    return math.nan
+''',
+    "_vz_modf": '''
+def _vz_modf(x):
+    """math.modf(x): (fraction, integral part), each with the sign of x."""
+    if math.isinf(x):
+        return math.copysign(0.0, x), x
+    whole = np.trunc(x)
+    return math.copysign(x - whole, x), whole
+''',
+    "_vz_frexp": '''
+def _vz_frexp(x):
+    m, e = math.frexp(x)
+    return m, np.int64(e)
+''',
+    "_vz_factorial": '''
+def _vz_factorial(n):
+    """math.factorial(n) for 0 <= n <= 20; 0 elsewhere (flagged)."""
+    if n < 0 or n > 20:
+        return np.int64(0)
+    r = np.int64(1)
+    for i in range(2, n + 1):
+        r *= i
+    return r
+''',
+    "_vz_comb": '''
+def _vz_comb(n, k):
+    """math.comb(n, k); -1 where the result may leave int64."""
+    if n < 0 or k < 0 or k > n:
+        return np.int64(0)
+    j = min(k, n - k)
+    if j >= 34:
+        return np.int64(-1)
+    r = np.int64(1)
+    for i in range(1, j + 1):
+        num = n - j + i
+        if abs(float(r) * float(num)) >= 9.2e18:
+            return np.int64(-1)
+        r = (r * num) // i
+    return r
+''',
+    "_vz_perm": '''
+def _vz_perm(n, k):
+    """math.perm(n, k); -1 where the result may leave int64."""
+    if n < 0 or k < 0 or k > n:
+        return np.int64(0)
+    if k >= 21:
+        return np.int64(-1)
+    r = np.int64(1)
+    for i in range(k):
+        num = n - i
+        if abs(float(r) * float(num)) >= 9.2e18:
+            return np.int64(-1)
+        r = r * num
+    return r
+''',
+    "_vz_isqrt": '''
+def _vz_isqrt(n):
+    """math.isqrt(n), corrected with exact int64 squares; 0 for n < 0 (flagged)."""
+    if n <= 0:
+        return np.int64(0)
+    r = np.int64(min(math.floor(math.sqrt(float(n))), 3037000499.0))
+    while r * r > n:
+        r -= 1
+    while r < 3037000499 and (r + 1) * (r + 1) <= n:
+        r += 1
+    return r
+''',
+    "_vz_lcm": '''
+def _vz_lcm(a, b):
+    """math.lcm(a, b); -1 where the result may leave int64."""
+    g = np.gcd(a, b)
+    if g < 0:
+        return np.int64(-1)
+    if g == 0:
+        return np.int64(0)
+    q = a // g
+    if abs(float(q) * float(b)) >= 9.2e18:
+        return np.int64(-1)
+    return abs(q * b)
+''',
+    "_vz_powmod": '''
+def _vz_powmod(a, b, m):
+    """pow(a, b, m) for b >= 0 and 0 < |m| <= 3037000499; 0 elsewhere (flagged)."""
+    if m == 0 or b < 0 or m > 3037000499 or m < -3037000499:
+        return np.int64(0)
+    mod = abs(m)
+    base = a % mod
+    r = np.int64(1) % mod
+    e = b
+    while e:
+        if e & 1:
+            r = (r * base) % mod
+        base = (base * base) % mod
+        e >>= 1
+    if m < 0 and r != 0:
+        r -= mod
+    return r
+''',
+    "_vz_bit_length": '''
+def _vz_bit_length(n):
+    """int.bit_length(): the bits of |n| (64 for -2**63)."""
+    mag = np.uint64(~n) + np.uint64(1) if n < 0 else np.uint64(n)
+    bits = np.int64(0)
+    while mag:
+        mag >>= np.uint64(1)
+        bits += 1
+    return bits
+''',
+}
+
+
+def intmath_source(code: str) -> str:
+    """The helpers of this module that `code` (lane functions) calls, as module text."""
+    return "\n\n\n".join(_HEAD + src.strip("\n") for name, src in SOURCES.items() if f"{name}(" in code)
