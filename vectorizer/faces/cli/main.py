@@ -29,7 +29,7 @@ from typing import Any
 from ... import __version__
 from ...errors import VectorizeError
 from ...options import BACKENDS, Options
-from . import config, runtimefile
+from . import config, explain_cmd, runtimefile
 from . import report as report_command
 from .cliio import (
     GENERATED,
@@ -333,7 +333,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vectorizer", formatter_class=fmt, epilog=EXIT_CODES,
                                      description="Turn scalar Python functions into batched NumPy code.")
     parser.add_argument("--version", action="version", version=f"vectorizer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache}")
+    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache,explain}")
     gen = sub.add_parser("generate", parents=[common], formatter_class=fmt, epilog=EXIT_CODES,
                          help="write {stem}_batched.py modules (the default command)",
                          description="Write a batched NumPy module beside each source file that has\n"
@@ -365,6 +365,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("target", metavar="FILE::FUNCTION")
     show.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
     report_command.add_parser(sub, common)
+    explain_cmd.add_parser(sub, common)
     cache = sub.add_parser("cache", parents=[common], help="the @vectorize disk cache: dir | clean")
     cache.add_argument("action", choices=("dir", "clean"))
     return parser
@@ -377,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
-    if argv[0] not in ("generate", "show", "report", "cache", "-h", "--help", "--version"):
+    if argv[0] not in ("generate", "show", "report", "cache", "explain", "-h", "--help", "--version"):
         argv.insert(0, "generate")  # `vectorizer src/` and `vectorizer --check .` as in black
     try:
         args = parser.parse_args(argv)
@@ -385,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     reporter = Reporter(args)
     try:
-        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": _cache}[args.command](args, reporter)
+        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": _cache, "explain": explain_cmd.run}[args.command](args, reporter)
     except (config.ConfigError, FileNotFoundError) as exc:
         reporter.clear()
         reporter.error(f"error: {exc}")
