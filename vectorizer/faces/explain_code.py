@@ -47,7 +47,7 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
         by_text.setdefault(text.strip(), []).append(line)
     lines = module.splitlines()
     current: int | None = None
-    loop_stack: list[tuple[int, int]] = []  # (indent, user line) of the masked loops we are in
+    loop_stack: list[tuple[int, int, str]] = []  # (indent, user line, mask) of the masked loops we are in
     for i in range(func.lineno, (func.end_lineno or func.lineno)):  # 0-based index of the line after `def`
         text = lines[i]
         stripped = text.strip()
@@ -55,13 +55,15 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
             continue
         indent = len(text) - len(text.lstrip())
         while loop_stack and indent <= loop_stack[-1][0]:
-            loop_stack.pop()
+            current = loop_stack.pop()[1]  # after a masked loop: its write-back (lanes.expand) is the loop's
         if m := ORIGIN.match(text):
             current = int(m.group(1))
             continue
         if stripped.startswith("#"):
             continue
-        if (same := by_text.get(stripped)) and (current is None or any(s > current for s in same)):
+        if loop_stack and stripped.startswith(f"{loop_stack[-1][2]} = "):
+            current = loop_stack[-1][1]  # the mask's update at the end of the body is the loop's test
+        elif (same := by_text.get(stripped)) and (current is None or any(s > current for s in same)):
             current = min(s for s in same if current is None or s > current)  # an unchanged statement
         if current is None:
             continue
@@ -73,7 +75,7 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
             facts.exact.setdefault(current, []).append(fn)
         if stripped.startswith("while np.any("):
             facts.masked_loops.add(current)
-            loop_stack.append((indent, current))
+            loop_stack.append((indent, current, stripped[len("while np.any("):].split(")")[0]))
         if ".compact(" in stripped and loop_stack:
             facts.compacted.add(loop_stack[-1][1])
     return facts

@@ -21,6 +21,7 @@ body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;co
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:22px 0 8px}
 .meta{color:#4b5563;margin:2px 0}.status{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-size:13px}
 .vectorized{background:#15803d}.refused,.falls-back{background:#b91c1c}
+table.src th{padding:2px 8px}
 table.src{border-collapse:collapse;width:100%;font:13px/1.5 ui-monospace,'DejaVu Sans Mono',Menlo,monospace}
 table.src td{padding:1px 8px;vertical-align:top;border-bottom:1px solid #f1f5f9}
 td.no{color:#9ca3af;text-align:right;width:1%}td.tags{width:1%;white-space:nowrap}
