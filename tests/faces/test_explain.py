@@ -48,6 +48,16 @@ SOURCE = textwrap.dedent('''\
         return r + k
 
 
+    def helper(a: float) -> float:
+        return math.sqrt(a)
+
+
+    def caller(x: float) -> float:
+        for i in range(3):
+            x = x - 1.0
+        return helper(x)
+
+
     def refused(x: float) -> float:
         with open("f") as fh:
             x = x + len(fh.read())
@@ -107,6 +117,14 @@ def test_annotations_from_annotations_make_every_if_a_mask(module):
     expl = build(vectorize(module.demo))  # no sample: every argument batched, no profile
     assert "mask" in _tags(expl, "if n > 3:") and expl.profile is None
     assert _tags(expl, "scale = 3.0") == ["B"]
+
+
+def test_uniform_loop_and_a_check_inside_an_inlined_callee(module):
+    expl = build(vectorize(module.caller))
+    assert "loop" in _tags(expl, "for i in range(3):") and "mloop" not in _tags(expl, "for i in range(3):")
+    assert "chk" in _tags(expl, "return helper(x)")
+    notes = next(line.notes for line in expl.lines if line.number == LINES["return helper(x)"])
+    assert any("called function helper" in n and "`x < 0`" in n for n in notes)
 
 
 def test_text_report_margin_and_colour(module):

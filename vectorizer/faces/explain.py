@@ -25,9 +25,9 @@ import libcst as cst
 from ..api import VectorizedFunction, prepare
 from ..core.types import ArrayType, Val, type_of_dtype
 from ..engine.batch import Batch
-from ..engine.inputs import canonical
+from ..engine.inputs import InputError, canonical
 from ..engine.kernels import Kernel
-from ..errors import VectorizeError, VectorizeErrorGroup
+from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeInputError
 from ..frontend.source import source_of
 from ..pipeline import _start
 from . import explain_code, explain_profile
@@ -92,8 +92,11 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) 
     if args or kwargs:
         bound = vf.__signature__.bind(*args, **(kwargs or {}))
         bound.apply_defaults()
-        arrays = [canonical(n, bound.arguments[n]) for n in vf._names]
-        batch = Batch(vf._names, arrays)
+        try:
+            arrays = [canonical(n, bound.arguments[n]) for n in vf._names]
+            batch = Batch(vf._names, arrays)
+        except InputError as exc:
+            raise VectorizeInputError(str(exc)) from None
         key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
     else:
         key = vf._annotated_key()
@@ -194,11 +197,14 @@ def _annotate_code(code: explain_code.CodeFacts, source: dict[int, str], by_numb
                               "short arrays; a long tail of <=128 lanes is left to the scalar function")
         if number in code.masked_loops and "mloop" not in line.tags:
             line.tags.append("mloop")
+        if number in code.exits:
+            line.notes.append("lanes that leave here are marked (done/brk) and masked off from what follows")
         if number in code.checks:
             line.tags.append("chk")
-            for cond in code.checks[number]:
-                line.notes.append(f"check: lanes where `{cond}` are flagged and re-run on the scalar function "
-                                  f"({explain_code.check_reason(cond, source[number])})")
+            for cond, callee in code.checks[number]:
+                why = f"a check of the called function {callee}, inlined here" if callee \
+                    else explain_code.check_reason(cond, source[number])
+                line.notes.append(f"check: lanes where `{cond}` are flagged and re-run on the scalar function ({why})")
         if number in code.exact:
             line.tags.append("exact")
             fns = ", ".join(dict.fromkeys(code.exact[number]))

@@ -23,10 +23,12 @@ class CodeFacts:
     """What the generated kernel does for each user line (file line numbers)."""
 
     origin: dict[int, int] = field(default_factory=dict)  # kernel module line -> user file line
-    checks: dict[int, list[str]] = field(default_factory=dict)  # user line -> flagged conditions
+    checks: dict[int, list[tuple[str, str | None]]] = field(default_factory=dict)
+    # user line -> flagged conditions (and the inlined callee, and its line, they come from)
     exact: dict[int, list[str]] = field(default_factory=dict)  # user line -> functions run exactly
     masked_loops: set[int] = field(default_factory=set)  # user lines of `while` lowered to masks
     compacted: set[int] = field(default_factory=set)  # masked loops that compact their lanes
+    exits: set[int] = field(default_factory=set)  # `return`/`break` lowered to a lane mask (done, brk)
     kernel_lines: dict[int, list[str]] = field(default_factory=dict)  # user line -> generated lines
 
 
@@ -47,6 +49,8 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
         by_text.setdefault(text.strip(), []).append(line)
     lines = module.splitlines()
     current: int | None = None
+    callee_line: int | None = None  # inside an inlined callee: the callee's line
+    callee: str | None = None  # inside an inlined callee: its name
     loop_stack: list[tuple[int, int, str]] = []  # (indent, user line, mask) of the masked loops we are in
     for i in range(func.lineno, (func.end_lineno or func.lineno)):  # 0-based index of the line after `def`
         text = lines[i]
@@ -57,7 +61,14 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
         while loop_stack and indent <= loop_stack[-1][0]:
             current = loop_stack.pop()[1]  # after a masked loop: its write-back (lanes.expand) is the loop's
         if m := ORIGIN.match(text):
-            current = int(m.group(1))
+            line = int(m.group(1))
+            if line in source_lines:
+                current, callee_line, callee = line, None, None
+            else:  # an inlined same-module function's line: charged to the call's line
+                callee_line = line
+            continue
+        if stripped.startswith("# inlined: "):
+            callee = stripped[len("# inlined: "):].split("(")[0]
             continue
         if stripped.startswith("#"):
             continue
@@ -70,7 +81,10 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
         facts.origin[i + 1] = current
         facts.kernel_lines.setdefault(current, []).append(stripped)
         if stripped.startswith("flag |= "):
-            facts.checks.setdefault(current, []).append(stripped[len("flag |= "):])
+            where = None if callee is None else callee + (f", its line {callee_line}" if callee_line else "")
+            facts.checks.setdefault(current, []).append((stripped[len("flag |= "):], where))
+        if stripped.startswith(("done = done |", "brk = brk |")):
+            facts.exits.add(current)
         for fn in _EXACT.findall(stripped):
             facts.exact.setdefault(current, []).append(fn)
         if stripped.startswith("while np.any("):
@@ -83,6 +97,8 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
 
 def check_reason(cond: str, source: str) -> str:
     """A short guess at what a flagged condition guards, from the condition and the user's line."""
+    if "9007199254740992" in cond:
+        return "an int beyond 2**53 meets a float: not exact as a float64, so Python's own arithmetic decides"
     if re.search(r"==\s*0\b", cond) and re.search(r"[^/]/[^/]|//|%|divmod", source):
         return "division by zero (ZeroDivisionError)"
     if "1e+308" in cond or "709.7" in cond or "_vz_overflow" in cond or "OverflowError" in cond:
