@@ -109,6 +109,13 @@ def test_annotations_batched_uniform_loop_check_exact(module):
         trips.append(k)
     counts = [active for active, _ in expl.profile.loops[LINES["while r > 1.0:"]][0]]
     assert counts == [sum(t > i for t in trips) for i in range(max(trips))]
+    # Compaction points: where the runtime's rule (2048+ lanes carried, at most half active) fires.
+    size, expected = 3000, []
+    for i, active in enumerate(counts):
+        if size >= 2048 and active <= 0.5 * size:
+            expected.append((0, i))
+            size = active
+    assert expected and expl.profile.compactions[LINES["while r > 1.0:"]] == expected
     assert expl.profile.flagged == 0 and expl.profile.lanes == 3000
     assert expl.profile.line_seconds[LINES["r = r / scale"]] > 0
 
@@ -168,6 +175,9 @@ def test_cli_in_a_subprocess(tmp_path):
     refused = subprocess.run([*cmd[:-1], "explained.py::refused"], capture_output=True, text=True, cwd=tmp_path,
                              env=_env(), timeout=300)
     assert refused.returncode == 0 and "VEC-SYNTAX" in refused.stdout and f"explained.py:{LINES['try:']}:" in refused.stdout
+    coloured = subprocess.run([*cmd, "--color", "always"], capture_output=True, text=True, cwd=tmp_path, env=_env(),
+                              timeout=300)
+    assert coloured.returncode == 0 and "\033[31mchk\033[0m" in coloured.stdout
     for bad, code in (("explained.py", 2), ("missing.py::demo", 2), ("explained.py::nothing", 1)):
         done = subprocess.run([*cmd[:-1], bad], capture_output=True, text=True, cwd=tmp_path, env=_env(), timeout=300)
         assert done.returncode == code, (bad, done.stderr)
