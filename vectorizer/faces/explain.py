@@ -17,6 +17,7 @@ HTML one. The explanation is of the NumPy backend's code, whatever the function'
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,7 +104,8 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) 
     params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
               for n, (kind, uniform, shape) in zip(vf._names, key)}
     spec = ", ".join(f"{n}: {_type_name(v.type)} {'batched' if v.batched else 'uniform'}" for n, v in params.items())
-    expl = Explanation(func.__qualname__, src.filename, "vectorized", spec, lines)
+    shown = os.path.relpath(src.filename) if not os.path.relpath(src.filename).startswith("..") else src.filename
+    expl = Explanation(func.__qualname__, shown, "vectorized", spec, lines)
     if vf.options.backend != "numpy":
         expl.notes.append(f"backend={vf.options.backend!r}: this explains the NumPy backend's code; the Numba "
                           "backend runs the same checks per lane, without masks")

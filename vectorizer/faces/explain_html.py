@@ -30,7 +30,7 @@ td.time{width:1%;white-space:nowrap;font-size:11px;color:#374151}
 .bar{display:inline-block;height:9px;background:#f59e0b;margin-right:4px;vertical-align:middle}
 .tag{display:inline-block;padding:0 5px;margin-right:3px;border-radius:4px;color:#fff;font-size:11px;line-height:16px}
 tr.err td.code{background:#fef2f2}tr.masked td.code{background:#fffbeb}
-.problems{background:#fef2f2;border:1px solid #fecaca;padding:8px 12px;border-radius:6px}
+.problems{background:#fef2f2;border:1px solid #fecaca;padding:8px 12px 8px 30px;border-radius:6px}
 .problems li{margin:4px 0;font-family:ui-monospace,monospace;font-size:12px}
 .legend span.tag{width:4.5em;text-align:center}.legend div{margin:2px 0}
 pre.gen{background:#f8fafc;border:1px solid #e5e7eb;padding:8px;font-size:12px;overflow:auto}

@@ -3,6 +3,7 @@
     vectorizer generate [PATHS...]    (the default command: `vectorizer src/` works too)
     vectorizer show FILE::FUNCTION    print the generated code of one function
     vectorizer cache dir|clean        where the decorator's disk cache lives / empty it
+    vectorizer explain FILE::FUNCTION the source annotated with what the compiler did (explain_cmd.py)
 
 `generate` reads each Python file (directories are walked; see `vectorizer.config` for include,
 exclude and .gitignore), selects its `@vectorize` functions plus those listed in `functions`, and
