@@ -10,6 +10,7 @@ real headless Chromium (a screenshot that is not blank, and the DOM with the ann
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import shutil
 import struct
@@ -181,6 +182,15 @@ def test_cli_in_a_subprocess(tmp_path):
     for bad, code in (("explained.py", 2), ("missing.py::demo", 2), ("explained.py::nothing", 1)):
         done = subprocess.run([*cmd[:-1], bad], capture_output=True, text=True, cwd=tmp_path, env=_env(), timeout=300)
         assert done.returncode == code, (bad, done.stderr)
+
+
+def test_html_is_one_self_contained_page(module, tmp_path):
+    report = tmp_path / "r.html"
+    text = vectorize(module.refused).explain(html=report)
+    html = report.read_text()
+    assert "<script" not in html and "<link" not in html and "src=" not in html and "url(" not in html
+    assert "why it is not vectorized (2)" in text and "Why it is not vectorized (2)" in html
+    assert html.count('<td class="code">') == len(inspect.getsource(module.refused).splitlines())
 
 
 # -- the HTML report in a real browser -------------------------------------------------------------
