@@ -90,7 +90,7 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) 
     lines = [Line(src.first_line + i, src.file_line(i + 1)) for i in range(len(text_lines))]
     by_number = {line.number: line for line in lines}
     batch = None
-    if args or kwargs:
+    if (args or kwargs) and not vf._variadic:  # *args: refused by the fence, nothing to run
         bound = vf.__signature__.bind(*args, **(kwargs or {}))
         bound.apply_defaults()
         try:

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ...api import VectorizedFunction, vectorize
+from ...api import VectorizedFunction
+from ...options import Options
 from .cliio import Reporter, use_color
 
 
@@ -56,9 +57,12 @@ def run(args: argparse.Namespace, reporter: Reporter) -> int:
     if func is None:
         reporter.error(f"error: {file} has no function {name!r}")
         return 1
-    inner = getattr(func, "pyfunc", func)  # @vectorize(otypes=...) wraps the function once more
-    vf = func if isinstance(func, VectorizedFunction) else vectorize(inner) if isinstance(inner, types.FunctionType) else None
-    if not isinstance(vf, VectorizedFunction):
+    inner = getattr(func, "_vf", None)  # @vectorize(otypes=...) wraps the function once more (npcompat)
+    if isinstance(func, VectorizedFunction) or isinstance(inner, VectorizedFunction):
+        vf = func if isinstance(func, VectorizedFunction) else inner
+    elif isinstance(func, types.FunctionType):  # not vectorize(): it hands *args functions to npcompat
+        vf = VectorizedFunction(func, Options())
+    else:
         reporter.error(f"error: {name!r} in {file} is not a Python function defined with def")
         return 1
     sample = args.sample if args.sample is not None else (10_000 if args.html else 0)
@@ -100,6 +104,8 @@ def _inputs(vf: VectorizedFunction, lanes: int, uniform: list[str], ranges: list
     bounds = {k: v.split(":") for k, v in (_pair(r, "--range NAME=LO:HI") for r in ranges)}
     out: dict[str, Any] = {}
     for p in vf.__signature__.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue  # refused by the fence; the report says so
         kind = {int: "int", float: "float", bool: "bool"}.get(p.annotation, p.annotation if isinstance(p.annotation, str) else "float")
         if p.name in fixed:
             out[p.name] = {"int": int, "bool": lambda s: s.lower() in ("1", "true")}.get(kind, float)(fixed[p.name])
