@@ -39,6 +39,16 @@ def _numpy_face() -> object:
 _api.numpy_face = _numpy_face
 
 
+def _explain_face() -> object:
+    """`VectorizedFunction.explain`'s report (faces/explain.py), imported on first use."""
+    from .faces.explain import explain
+
+    return explain
+
+
+_api.explain_face = _explain_face
+
+
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib

@@ -113,6 +113,15 @@ class VectorizedFunction:
             raise kernel
         return kernel.source
 
+    def explain(self, *sample_args: Any, html: str | os.PathLike | None = None, **sample_kwargs: Any) -> str:
+        """What the compiler did to this function, as text: the source annotated line by line
+        (batched/uniform names, masked `if`s and loops, checks, exact operations, refusals). With
+        sample arguments (as for a call) it explains that specialization and profiles one call;
+        with `html` it also writes a self-contained HTML report there (faces/explain.py)."""
+        if explain_face is None:
+            raise RuntimeError("vectorizer's explain report (faces/explain.py) is not registered")
+        return explain_face()(self, sample_args, sample_kwargs, html=html)
+
     def __repr__(self) -> str:
         return f"<vectorized {self.scalar.__module__}.{self.scalar.__qualname__}>"
 
@@ -322,6 +331,7 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
 # served by a face above this layer (faces/npcompat.py): the package's __init__ registers a
 # function that imports it on first use, so that api.py imports no face.
 numpy_face: Callable[[], Any] | None = None
+explain_face: Callable[[], Any] | None = None  # faces/explain.py's `explain`, registered the same way
 
 
 def _face() -> Any:

@@ -3,6 +3,7 @@
     vectorizer generate [PATHS...]    (the default command: `vectorizer src/` works too)
     vectorizer show FILE::FUNCTION    print the generated code of one function
     vectorizer cache dir|clean        where the decorator's disk cache lives / empty it
+    vectorizer explain FILE::FUNCTION the source annotated with what the compiler did (explain_cmd.py)
 
 `generate` reads each Python file (directories are walked; see `vectorizer.config` for include,
 exclude and .gitignore), selects its `@vectorize` functions plus those listed in `functions`, and
@@ -29,7 +30,7 @@ from typing import Any
 from ... import __version__
 from ...errors import VectorizeError
 from ...options import BACKENDS, Options
-from . import config, errors_cmd, runtimefile
+from . import config, errors_cmd, explain_cmd, runtimefile
 from . import report as report_command
 from .cliio import (
     GENERATED,
@@ -333,7 +334,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vectorizer", formatter_class=fmt, epilog=EXIT_CODES,
                                      description="Turn scalar Python functions into batched NumPy code.")
     parser.add_argument("--version", action="version", version=f"vectorizer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache,errors}")
+    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache,errors,explain}")
     gen = sub.add_parser("generate", parents=[common], formatter_class=fmt, epilog=EXIT_CODES,
                          help="write {stem}_batched.py modules (the default command)",
                          description="Write a batched NumPy module beside each source file that has\n"
@@ -365,6 +366,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("target", metavar="FILE::FUNCTION")
     show.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
     report_command.add_parser(sub, common)
+    explain_cmd.add_parser(sub, common)
     cache = sub.add_parser("cache", parents=[common], help="the @vectorize disk cache: dir | clean")
     cache.add_argument("action", choices=("dir", "clean"))
     errors_cmd.add_parser(sub, common)
@@ -378,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         parser.print_help(sys.stderr)
         return 2
-    if argv[0] not in ("generate", "show", "report", "cache", "errors", "-h", "--help", "--version"):
+    if argv[0] not in ("generate", "show", "report", "cache", "errors", "explain", "-h", "--help", "--version"):
         argv.insert(0, "generate")  # `vectorizer src/` and `vectorizer --check .` as in black
     try:
         args = parser.parse_args(argv)
@@ -387,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     reporter = Reporter(args)
     try:
         return {"generate": _generate, "show": _show, "report": report_command.run, "cache": _cache,
-                "errors": errors_cmd.run}[args.command](args, reporter)
+                "errors": errors_cmd.run, "explain": explain_cmd.run}[args.command](args, reporter)
     except (config.ConfigError, FileNotFoundError) as exc:
         reporter.clear()
         reporter.error(f"error: {exc}")
