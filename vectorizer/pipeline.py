@@ -44,6 +44,7 @@ from .passes import (
     lane_vector_math,
     ops_to_lanes,
     ops_to_numpy,
+    select_chains,
     share_branch_math,
     static_checks,
     vector_math,
@@ -94,6 +95,9 @@ NUMPY_PASSES: list[Pass] = [
     # Both sides of a batched if run on every lane from here on: math they share runs once, on
     # the operand each lane selects. Before if_to_select, while the branches are still visible.
     Pass("share_branch_math", share_branch_math.transform),
+    # An if/else in a batched branch that cannot fail becomes selects on its raw test (no masks
+    # of its own); before if_to_select, which would give each arm a mask.
+    Pass("select_chains", select_chains.transform),
     # Batched ifs become masked blocks and merges; the last pass on scalar Python.
     Pass("if_to_select", if_to_select.transform),
     # Scalar operations become NumPy operations with flags: from here on it is array code (text).
