@@ -2,7 +2,8 @@
 
 `cache_key` is the sha256 of length-prefixed UTF-8 parts: the caller's parts (function source,
 options, ...) after SCHEMA and the versions of vectorizer, Python (``sys.version``, cache tag),
-NumPy, libcst and Numba (read from ``.dist-info`` names: Numba is never imported). `cache_root`
+NumPy, libcst and Numba (read from ``.dist-info`` names: Numba is never imported); in a git
+checkout also a stamp of the package's modules (`_checkout_stamp`). `cache_root`
 is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir("vectorizer")``.
 """
 
@@ -70,9 +71,27 @@ def _homes(names: tuple[str, ...]) -> dict[str, None]:
 def environment() -> tuple[str, ...]:
     from .. import __version__
 
-    return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"python={sys.version}",
+    return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"source={_checkout_stamp()}", f"python={sys.version}",
             f"tag={sys.implementation.cache_tag}",
             *(f"{n}={v}" for n, v in zip(("numpy", "libcst", "numba"), dist_versions("numpy", "libcst", "numba"))))
+
+
+def _checkout_stamp() -> str:
+    """In a git checkout (an editable install, where the engine's own code changes between runs
+    of one version): the sizes and mtimes of the package's modules, so that editing the engine
+    never loads code an older engine generated. Empty for an installed release, whose version
+    says it all (and whose warm start must not walk the package: ~1 ms here)."""
+    package = Path(__file__).resolve().parent.parent
+    if not (package.parent / ".git").exists():
+        return ""
+    stamp = sha256()
+    for root, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(root, name))
+                stamp.update(f"{os.path.relpath(os.path.join(root, name), package)}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return stamp.hexdigest()
 
 
 def cache_key(*parts: str) -> str:
