@@ -2,7 +2,7 @@
 
     vectorizer generate [PATHS...]    (the default command: `vectorizer src/` works too)
     vectorizer show FILE::FUNCTION    print the generated code of one function
-    vectorizer cache dir|clean        where the decorator's disk cache lives / empty it
+    vectorizer cache [--prune|--clear]  the decorator's disk cache: size and bound (cache_cmd.py)
 
 `generate` reads each Python file (directories are walked; see `vectorizer.config` for include,
 exclude and .gitignore), selects its `@vectorize` functions plus those listed in `functions`, and
@@ -29,7 +29,7 @@ from typing import Any
 from ... import __version__
 from ...errors import VectorizeError
 from ...options import BACKENDS, Options
-from . import config, runtimefile
+from . import cache_cmd, config, runtimefile
 from . import report as report_command
 from .cliio import (
     GENERATED,
@@ -310,17 +310,6 @@ def _show(args: argparse.Namespace, report: Reporter) -> int:
     return 0
 
 
-def _cache(args: argparse.Namespace, report: Reporter) -> int:
-    from ...core.cache import default_cache
-
-    cache = default_cache()
-    if args.action == "dir":
-        print(cache.directory())
-    else:
-        report.info(f"removed {plural(cache.clean(), 'file')} from {cache.directory()}")
-    return 0
-
-
 # -- the command line ----------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
@@ -365,8 +354,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("target", metavar="FILE::FUNCTION")
     show.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
     report_command.add_parser(sub, common)
-    cache = sub.add_parser("cache", parents=[common], help="the @vectorize disk cache: dir | clean")
-    cache.add_argument("action", choices=("dir", "clean"))
+    cache_cmd.add_parser(sub, common)
     return parser
 
 
@@ -385,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     reporter = Reporter(args)
     try:
-        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": _cache}[args.command](args, reporter)
+        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": cache_cmd.run}[args.command](args, reporter)
     except (config.ConfigError, FileNotFoundError) as exc:
         reporter.clear()
         reporter.error(f"error: {exc}")
