@@ -29,7 +29,7 @@ from typing import Any
 from ... import __version__
 from ...errors import VectorizeError
 from ...options import BACKENDS, Options
-from . import cache_cmd, config, guard, runtimefile
+from . import cache_cmd, config, guard, jobs, runtimefile
 from . import report as report_command
 from .cliio import (
     GENERATED,
@@ -66,6 +66,7 @@ class Run:
         self.records = Records(enabled=not args.no_cache)
         self.runtime_dirs: set[Path] = set()  # directories whose modules import _vectorizer_runtime.py
         self.runtimes_seen: set[Path] = set()
+        self.generate = generate_module  # jobs.parallel swaps in the worker processes' results
 
     def fail(self, message: str) -> None:
         self.report.error(message)
@@ -119,7 +120,7 @@ class Run:
             return
         try:
             # stdout gets one file: the module carries the helpers it calls instead of importing them
-            result = generate_module(text, shown, names=names, options=self.options, shared=not to_stdout)
+            result = self.generate(text, shown, names=names, options=self.options, shared=not to_stdout)
         except VectorizeError as exc:
             return self.fail(str(exc))
         compile(result.text, str(output), "exec")  # output that does not compile is our bug: 123
@@ -234,12 +235,13 @@ def _generate(args: argparse.Namespace, report: Reporter) -> int:
             run.source(name or Path("<stdin>"), text, to_stdout=not run.dry)
     else:
         files = list(settings.files(paths))
-        for done, (path, skipped) in enumerate(files):
-            report.progress(done, len(files), path)
-            if skipped:
-                report.detail(f"skipped {display_path(path)} ({skipped})")
-            else:
-                run.source(path)
+        with jobs.parallel(run, files, args.jobs):
+            for done, (path, skipped) in enumerate(files):
+                report.progress(done, len(files), path)
+                if skipped:
+                    report.detail(f"skipped {display_path(path)} ({skipped})")
+                else:
+                    run.source(path)
     runtimefile.update(run.runtime_dirs, run._update, run.records)
     for path in sorted(run.runtimes_seen):
         if path.parent.absolute() not in {d.absolute() for d in run.runtime_dirs} and runtimefile.orphaned(path):
@@ -333,6 +335,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--force", action="store_true", help="overwrite outputs even if edited by hand")
     mode.add_argument("--no-cache", action="store_true",
                       help="generate every source again (ignore and keep no incremental records)")
+    mode.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                      help="generate in N processes (0: one per CPU); output and messages as with 1")
     mode.add_argument("--stdin-filename", metavar="NAME", help="the path of the source read from stdin")
     mode.add_argument("--strict", action="store_true", help="unsupported constructs are errors (on-unsupported = error)")
     conf = gen.add_argument_group("settings (also [tool.vectorizer] keys)")
