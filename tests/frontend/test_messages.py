@@ -146,7 +146,7 @@ def test_hints_for_none_name_the_test_written():
 
 def test_hints_for_calls_name_the_function():
     hints = [p.hint for p in problems(refusal(calls, np.array([1.0])))]
-    assert any(h.startswith("the builtin sorted() has no batched meaning: call sorted(...) outside") for h in hints), hints
+    assert any(h.startswith("vectorizer has no batched version of the builtin sorted(): call sorted(...) outside") for h in hints), hints
     assert any(h.startswith("'undefined_function' is not a function vectorizer can batch") for h in hints), hints
     assert any(h.startswith("read helper.__name__ outside the vectorized function") for h in hints), hints
     assert any(h.startswith("call os.path.join(...) outside the vectorized function") for h in hints), hints

@@ -35,7 +35,7 @@ def unsupported_call(name: str, resolved: str, builtin: bool) -> str:
     """A call of `name` (bound to `resolved`, e.g. 'othermod.func') that is no math function,
     supported builtin or same-module function; `builtin`: it is Python's builtin of that name."""
     if builtin:
-        what = f"the builtin {name}() has no batched meaning"
+        what = f"vectorizer has no batched version of the builtin {name}()"
     elif resolved != name and "." in resolved:
         what = f"{name} is {resolved}, a function of another module, which is not vectorized with this one"
     else:
