@@ -295,11 +295,14 @@ class VectorizedFunction:
         params = self.__signature__.parameters.values()
         return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
 
-    def _warn(self, gen: Generation, error: VectorizeError) -> None:
-        if not gen.warned:  # once per function and values of its globals: every problem in one warning
-            gen.warned.append(error.message)
-            warnings.warn(FallbackWarning(f"{self.scalar.__qualname__} runs element by element (slow, exact)", error),
-                          stacklevel=user_stacklevel())
+    def _warn(self, gen: Generation, error: VectorizeError | str) -> None:
+        """One FallbackWarning per function and values of its globals, carrying every problem of
+        `error` (a reason given as text: object inputs, faces/npcompat.py)."""
+        if not gen.warned:
+            what = f"{self.scalar.__qualname__} runs element by element (slow, exact)"
+            gen.warned.append(error if isinstance(error, str) else error.message)
+            warning = FallbackWarning(f"{what}: {error}") if isinstance(error, str) else FallbackWarning(what, error)
+            warnings.warn(warning, stacklevel=user_stacklevel())
 
 
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):

@@ -150,3 +150,17 @@ def test_hints_for_calls_name_the_function():
     assert any(h.startswith("'undefined_function' is not a function vectorizer can batch") for h in hints), hints
     assert any(h.startswith("read helper.__name__ outside the vectorized function") for h in hints), hints
     assert any(h.startswith("call os.path.join(...) outside the vectorized function") for h in hints), hints
+
+
+def or_default(x):
+    return -1.0 if x is None else x * 2.0
+
+
+def test_an_object_input_warning_ends_with_the_fallback_pointer():
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        result = vectorize(or_default)(np.array([1.5, None], dtype=object))
+    [warning] = [w for w in got if issubclass(w.category, FallbackWarning)]
+    assert str(warning.message).startswith("or_default runs element by element (slow, exact): ")
+    assert POINTER.search(str(warning.message)).group(1) == warning.message.code == "VEC-FALLBACK"
+    assert result.tolist() == [or_default(1.5), or_default(None)]
