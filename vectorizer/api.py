@@ -173,7 +173,7 @@ class VectorizedFunction:
         kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
-            self._warn(gen, kernel.message + (f" at {kernel.location}" if kernel.location else ""))
+            self._warn(gen, kernel)
             return self._per_element(batch)
         used = kernel.backend
         try:
@@ -198,7 +198,7 @@ class VectorizedFunction:
             gen.kernels[key] = error = engine_bug("running the code generated for", self.scalar, exc)
             if self.options.fallback == "error":
                 raise error from exc
-            self._warn(gen, error.message)
+            self._warn(gen, error)
             return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length) may take the short path.
         # Calls of a specialization auto still races, or runs on NumPy at their size, take the
@@ -309,11 +309,14 @@ class VectorizedFunction:
         params = self.__signature__.parameters.values()
         return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
 
-    def _warn(self, gen: Generation, message: str) -> None:
-        if not gen.warned:  # once per function and values of its globals
-            gen.warned.append(message)
-            warnings.warn(FallbackWarning(f"{self.scalar.__qualname__} runs element by element (slow, exact): {message}"),
-                          stacklevel=user_stacklevel())
+    def _warn(self, gen: Generation, error: VectorizeError | str) -> None:
+        """One FallbackWarning per function and values of its globals, carrying every problem of
+        `error` (a reason given as text: object inputs, faces/npcompat.py)."""
+        if not gen.warned:
+            what = f"{self.scalar.__qualname__} runs element by element (slow, exact)"
+            gen.warned.append(error if isinstance(error, str) else error.message)
+            warning = FallbackWarning(f"{what}: {error}") if isinstance(error, str) else FallbackWarning(what, error)
+            warnings.warn(warning, stacklevel=user_stacklevel())
 
 
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):

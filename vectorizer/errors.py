@@ -7,9 +7,11 @@ user's words and gives a hint::
     model.py:12:14: error[VEC-GEN]: 'yield' makes 'f' a generator; generators cannot be vectorized
        12 |     y = (yield x)
           |          ^^^^^^^
-    hint: return one value per call; each input lane maps to exactly one output
+    hint: return one value per call; each input lane maps to exactly one output (see `vectorizer errors VEC-GEN`)
 
-Several problems found in one function are reported together (`VectorizeErrorGroup`).
+Several problems found in one function are reported together (`VectorizeErrorGroup`). Every
+problem's text ends with a pointer to its catalogue page, "(see `vectorizer errors CODE`)"
+(`see`); a `FallbackWarning` carries the whole report of the error it stands for.
 """
 
 from __future__ import annotations
@@ -93,10 +95,24 @@ class VectorizeError(Exception):
             parts.append(self.location.caret_block())
         if self.hint:
             parts.append(f"hint: {self.hint}")
-        return "\n".join(parts)
+        return _with_pointer(parts, self.code)
 
 
-def _restore(cls: type[VectorizeError], args: tuple, state: dict) -> VectorizeError:
+def see(code: str) -> str:
+    """The pointer to the catalogue page of `code` that ends every error and warning message."""
+    return f"(see `vectorizer errors {code}`)"
+
+
+def _with_pointer(parts: list[str], code: str) -> str:
+    # On the hint or head line it ends, or on a line of its own after a caret block.
+    if len(parts) > 1 and parts[-1].lstrip().startswith("|"):
+        parts.append(see(code))
+    else:
+        parts[-1] = f"{parts[-1]} {see(code)}"
+    return "\n".join(parts)
+
+
+def _restore(cls: type[BaseException], args: tuple, state: dict) -> BaseException:
     error = cls.__new__(cls)
     error.args = args
     error.__dict__.update(state)
@@ -163,7 +179,30 @@ class VectorizeErrorGroup(VectorizeError):
 
 
 class FallbackWarning(UserWarning):
-    """A function is run by the per-element (slow, exact) path instead of batched code."""
+    """A function is run by the per-element (slow, exact) path instead of batched code.
+
+    `FallbackWarning(what, error)` carries `error`'s whole report (every problem, with its
+    location, caret, hint and catalogue pointer), as `fallback="error"` would raise it; without an
+    error (a call numpy.vectorize serves, a pytree vmap runs example by example) `what` is the
+    reason and the pointer is `VEC-FALLBACK`'s."""
+
+    code = "VEC-FALLBACK"
+
+    def __init__(self, message: str, error: VectorizeError | None = None) -> None:
+        self.message = message
+        self.error = error
+        if error is not None:
+            self.code = error.code
+            more = len(getattr(error, "errors", ())) - 1
+            # The first line stays a one-line summary (warning filters match it with `.*`).
+            summary = f"{message}: {error.message}" + (f" (and {more} more)" if more > 0 else "")
+            text = f"{summary}\n{error}"
+        else:
+            text = _with_pointer([message], self.code)
+        super().__init__(text)
+
+    def __reduce__(self):
+        return _restore, (type(self), self.args, self.__dict__)
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep

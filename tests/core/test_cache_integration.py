@@ -158,10 +158,14 @@ class Project:
 
     def verify_all(self) -> None:
         """Every entry reads back (header, key, checksum) and compiles; beside it at most its
-        compiled code; nothing else lies around."""
+        compiled code, and the size bound's count (.usage, private); nothing else lies around."""
         directory = self.cache.directory()
         names = sorted(os.listdir(directory))
         code = f".{sys.implementation.cache_tag}.code"
+        if ".usage" in names:
+            names.remove(".usage")
+            assert set(json.loads((directory / ".usage").read_text())) == {"bytes", "writes"}
+            assert stat.S_IMODE(os.stat(directory / ".usage").st_mode) == 0o600
         assert names and all(n.startswith("vz_") and n.endswith((".py", code)) or n == "__pycache__" for n in names), names
         assert all(n.removesuffix(code) + ".py" in names for n in names if n.endswith(code)), names
         for name in names:

@@ -29,6 +29,10 @@ Atomicity. Files are written to a ``mkstemp`` temp file in their own directory, 
 of its contents, so one torn by a crash is a miss. Entries are content-addressed and written once:
 processes storing a key at once write identical bytes, the last replace wins, a reader sees no
 file or a complete one. A temp file left by a killed process is removed by `CodeCache.clean`.
+
+Size. ``VECTORIZER_CACHE_MAX_MB`` bounds the versioned directory (default 256 MB); a write counts
+its bytes and, when the bound is passed, prunes the least recently used entries (cachesize.py);
+a hit marks its entry used.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import types
 import warnings
 from pathlib import Path
 
+from . import cachesize
 from .cachekey import SCHEMA, cache_key, cache_root, sha256
 
 __all__ = ["HEX_DIGITS", "SCHEMA", "CacheWarning", "CodeCache", "cache_key", "cache_root", "default_cache",
@@ -136,7 +141,9 @@ class CodeCache:
             return None
         body = data[end:]
         with contextlib.suppress(UnicodeDecodeError):
-            return body.decode("utf-8")
+            text = body.decode("utf-8")
+            cachesize.touch(self.path_for(key))  # its last use, for the size bound's pruning
+            return text
         return None
 
     def _read(self, path: Path) -> bytes | None:
@@ -207,6 +214,19 @@ class CodeCache:
         data = _HEADER + f"{key} {sha256(body).hexdigest()}\n".encode() + body
         return self._write(self.path_for(key), data)
 
+    def _upkeep(self, key: str, added: int) -> None:
+        """The size bound (cachesize.py): count a write (an entry or its compiled code) of entry
+        `key`; measure, and prune, when it is due."""
+        limit = cachesize.bound_bytes()
+        if limit is None:
+            return
+        usage = self.directory() / cachesize.USAGE
+        recorded, writes = cachesize.read_usage(self._read(usage))
+        due, recorded, writes = cachesize.plan(recorded, writes, added, limit)
+        if due:
+            recorded, writes = cachesize.upkeep(self.directory(), limit, keep=f"vz_{key}"), 0
+        self._write(usage, cachesize.usage_bytes(recorded, writes), warn=False)
+
     def _write(self, path: Path, data: bytes, warn: bool = True) -> Path | None:
         """Atomically write `path` in the versioned directory (created private if missing)."""
         tmp: str | None = None
@@ -227,6 +247,8 @@ class CodeCache:
                 file.write(data)
             os.replace(tmp, path)
             tmp = None
+            if path.name != cachesize.USAGE:
+                self._upkeep(path.name[3:67], len(data))
             return path
         except OSError as exc:
             if not warn:  # a convenience file (compiled code): the entry itself was written

@@ -3,6 +3,7 @@ names, operators, comparisons, calls, attributes and subscripts."""
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Callable
 
@@ -10,7 +11,8 @@ import libcst as cst
 
 from ..errors import UnsupportedCallError
 from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
-from .namespace import SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
+from . import hints
+from .namespace import ABSENT, SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
 from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
 from .static_checks import assigned_names, recognize
@@ -87,12 +89,13 @@ class ExpressionFence:
         """True if `node` is a kind check of a parameter (static_checks.py: decided when the code
         is generated, so nothing in it is batched); a kind check that cannot be decided is refused."""
         found = recognize(node, self.ns, self.params, self.assigned)
+        hint = hints.kind_check(node) if isinstance(found, str) else ""
         if found is not None and not isinstance(found, str) and not self.kind_checks:
             found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
                      "decided yet (only the vectorized function's own checks are)")
+            hint = "make the check in the vectorized function itself, on its own parameter"
         if isinstance(found, str):
-            self.refuse(node, found, "check a parameter before assigning to it: "
-                        "'if not isinstance(n, int): raise TypeError(...)'", UnsupportedCallError)
+            self.refuse(node, found, hint, UnsupportedCallError)
         return found is not None
 
     def name(self, node: cst.Name) -> None:
@@ -100,7 +103,7 @@ class ExpressionFence:
         if name in self.locals or name in ("True", "False"):
             return
         if name == "None":
-            self.refuse(node, "'None' is not a number", "vectorized functions compute numbers; use a sentinel value such as math.nan")
+            self.refuse(node, "'None' is not a number", hints.none_name())
             return
         glob = self.ns.resolve(name)
         if glob.kind == "constant" and (name in RESERVED_GLOBALS or name.startswith(RESERVED_PREFIXES)):
@@ -156,8 +159,7 @@ class ExpressionFence:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
                 return
-        self.refuse(node, "attribute access is only supported for math.<name>",
-                    "vectorized functions work on numbers; pass attributes in as arguments", UnsupportedCallError)
+        self.refuse(node, "attribute access is only supported for math.<name>", hints.attribute(node, called), UnsupportedCallError)
 
     def subscript(self, node: cst.Subscript) -> None:
         base = node.value
@@ -218,9 +220,9 @@ class ExpressionFence:
             self.refuse(node, f"{glob.name}: {SIDE_EFFECT_MODULES[glob.name.split('.')[0]]}; it cannot be vectorized",
                         "compute it outside and pass it in as an argument", UnsupportedCallError)
         else:
+            builtin = glob.name == name and hasattr(builtins, name) and self.ns.seen.get(name, ABSENT) is ABSENT
             self.refuse(node, f"call to {name!r}, which is not a math function, a supported builtin or a function of this module",
-                        "vectorizer batches math.*, abs/min/max/round/int/float/bool/pow/divmod and same-module functions",
-                        UnsupportedCallError)
+                        hints.unsupported_call(name, glob.name, builtin), UnsupportedCallError)
 
 
 def tuple_call_item(node: cst.Subscript) -> int | None:
