@@ -32,6 +32,9 @@ PACKAGE = Path(catalogue.__file__).parent.parent
 CODE_RE = re.compile(r"""\bcode\s*=\s*["'](VEC(?:-[A-Z]+)?)["']""")
 # VEC-BUG comes only from a bug in vectorizer: its page says what to do, and has no example.
 NO_EXAMPLE = {"VEC-BUG"}
+# Codes of warnings with no error behind them (FallbackWarning's own): the page's `title="warns"`
+# block must warn with the code.
+WARNINGS = {errors.FallbackWarning.code}
 
 
 def block(text: str, title: str) -> str | None:
@@ -82,6 +85,15 @@ def isolated(tmp_path, monkeypatch):
 def test_the_failing_example_raises_its_code(code, isolated):
     text = catalogue.page(code)
     source = block(text, "fails")
+    if code in WARNINGS:  # no error behind it: the example warns, and still gives the values
+        assert source is None
+        script = isolated / f"warns_{code.replace('-', '_').lower()}.py"
+        script.write_text(block(text, "warns"))
+        with pytest.warns(errors.FallbackWarning) as record:
+            runpy.run_path(str(script), run_name="__main__")
+        assert [w.message.code for w in record if isinstance(w.message, errors.FallbackWarning)] == [code]
+        assert f"vectorizer errors {code}" in str(record[0].message)
+        return
     if code in NO_EXAMPLE:
         assert source is None and block(text, "works") is None
         return
