@@ -148,7 +148,7 @@ CASES = [
     Case("time_call", "time.time", ("time",), cls=UnsupportedCallError),
     Case("recursive_direct", "recursive_direct(n - 1)", ("recursive", "recursive_direct"), cls=UnsupportedCallError),
     Case("unknown_builtin", "sorted(x)", ("sorted",), cls=UnsupportedCallError),
-    Case("other_module_call", "other_helper(x)", ("other_helper",), cls=UnsupportedCallError),
+    Case("other_module_call", "other_refused(x)", ("other_refused", "'try'"), stage="call"),
     Case("module_attribute", "fractions.Fraction", ("attribute",), cls=UnsupportedCallError),
     Case("value_attribute", "x.real", (".real",), cls=UnsupportedCallError),
     Case("list_literal", "[x, 1.0]", ("list",)),
@@ -214,11 +214,15 @@ def test_yield_statement_is_named_as_a_generator():
 
 
 def test_mutual_recursion_is_refused_with_the_call_site():
+    """Reported at the call in the vectorized function (frontend/linking.py: at_call_site); the
+    message names the cycle and where the recursive call is."""
     err = refusal(rejects.mutual_a, "call")
     assert isinstance(err, UnsupportedCallError)
-    assert "recursive" in err.message and "mutual_a" in err.message
+    assert "recursive" in err.message and "mutual_a" in err.message and "mutual_b" in err.message
     assert err.location is not None, str(err)
-    assert_points_at(err, rejects.mutual_b, "mutual_a(n)")
+    assert_points_at(err, rejects.mutual_a, "mutual_b(n - 1)")
+    _, line, col, _ = expected_position(rejects.mutual_b, "mutual_a(n)")
+    assert f"rejects.py:{line}:{col})" in err.message
 
 
 def test_mutual_recursion_is_refused():

@@ -13,8 +13,9 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.types import Val, type_of_python
-from ..errors import UnsupportedCallError, VectorizeError, VectorizeTypeError
+from ..errors import SourceLocation, UnsupportedCallError, VectorizeError, VectorizeTypeError
 from ..frontend import fence
+from ..frontend.linking import at_call_site, linker_of
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 
@@ -26,10 +27,15 @@ class Callees:
         self.namespace = namespace
         self.parsed: dict[str, ParsedFunction] = {}
         self.stack = [root]
+        # Where a node of the vectorized function is: a callee's refusal is reported at its call.
+        self.locate: Callable[[cst.CSTNode], SourceLocation | None] | None = None
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
             parsed = parse_function(function_source(glob))
+            linker = linker_of(self.namespace)
+            if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
+                parsed = linker.link(parsed, linker.home(glob))
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]
@@ -66,11 +72,15 @@ class Callees:
         if glob.name in self.stack:
             raise UnsupportedCallError(f"recursive call to {glob.name!r} (through {' -> '.join(self.stack)})",
                                        hint="rewrite the recursion as a loop")
-        parsed = self.parse(glob)
-        params = self.bind(parsed, args, keywords, default_val)
         self.stack.append(glob.name)
         try:
+            parsed = self.parse(glob)
+            params = self.bind(parsed, args, keywords, default_val)
             facts = analyze(parsed.func, params, self.namespace, parsed.location, self.result)  # type: ignore[arg-type]
+        except VectorizeError as exc:
+            if len(self.stack) == 2 and self.locate is not None:  # called by the vectorized function
+                raise at_call_site(exc, glob, self.locate(node)) from None
+            raise
         finally:
             self.stack.pop()
         batched = any(v.batched for v in params.values())  # type: ignore[union-attr]

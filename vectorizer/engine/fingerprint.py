@@ -23,6 +23,7 @@ import threading
 import types
 from collections.abc import Callable
 
+from ..frontend.linking import attribute, reached
 from ..frontend.namespace import ABSENT, Namespace
 
 
@@ -47,25 +48,37 @@ def engine_fingerprint() -> str:
 
 
 def content_key(func: types.FunctionType, namespace: Namespace) -> str:
-    """The code of `func` and of everything it reaches through globals, as deterministic text."""
+    """The code of `func` and of everything it reaches through globals, as deterministic text:
+    same-module functions and constants, and (frontend/linking.py) functions of other modules
+    (with THEIR module's globals), module and class attributes (`units.SCALE`, `Geo.wrap`)."""
     parts: list[str] = []
-    todo, seen = [func], set()
+    todo, seen = [(func, namespace)], set()
+    namespaces = {id(func.__globals__): namespace}
     while todo:
-        f = todo.pop()
-        if f.__qualname__ in seen:
+        f, ns = todo.pop()
+        key = f"{f.__module__}.{f.__qualname__}"
+        if key in seen:
             continue
-        seen.add(f.__qualname__)
+        seen.add(key)
         text, names = _code_text(f.__code__)
-        parts.append(f"{f.__module__}.{f.__qualname__} defaults={_const(f.__defaults__)}"
+        parts.append(f"{key} defaults={_const(f.__defaults__)}"
                      f" kwdefaults={_const(f.__kwdefaults__)}\n" + text)
         for name in names:
-            glob = namespace.resolve(name)
+            glob = ns.resolve(name)
             if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
-                todo.append(glob.value)
+                todo.append((glob.value, ns))
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
-                parts.append(f"{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{name}={glob.kind}:{glob.name}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}")
+                for path, obj in reached(ns, name, names):
+                    if isinstance(obj, types.FunctionType):
+                        home = namespaces.setdefault(id(obj.__globals__), Namespace.of_function(obj)) \
+                            if obj.__globals__ is not func.__globals__ else namespace
+                        todo.append((obj, home))
+                        parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
+                    else:
+                        parts.append(f"{key}:{path}=value:{_const(obj)}")
     return "\n".join(sorted(parts))
 
 
@@ -103,11 +116,32 @@ class Watch:
         self.absent = frozenset(n for n, v in seen.items() if v is ABSENT)
         make = _checker(tuple(self.names), bool(self.absent))
         self.fresh: Callable[[], bool] = make(module, module.keys(), self.absent, *self.objects)
+        reads = _reads(namespace)
+        self.size += len(reads)
+        if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
+            own = self.fresh
+
+            def fresh(own=own, reads=reads) -> bool:
+                return own() and all(_read(c, n) is o for c, n, o in reads)
+
+            self.fresh = fresh
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
         now = [n for n, o in zip(self.names, self.objects) if self.module.get(n, ABSENT) is not o]
         return now + sorted(self.absent.intersection(self.module.keys()))
+
+
+def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
+    """The distinct (container, name, object) reads the namespace's linker made."""
+    found: dict[tuple[int, str], tuple[object, str, object]] = {}
+    for container, name, obj in getattr(namespace.linker, "reads", ()):
+        found.setdefault((id(container), name), (container, name, obj))
+    return tuple(found.values())
+
+
+def _read(container: object, name: str) -> object:
+    return container.get(name, ABSENT) if isinstance(container, dict) else attribute(container, name)
 
 
 _TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)
@@ -181,7 +215,7 @@ class Generation:
 
     def rewatch(self) -> None:
         """Watch the names resolved since (lowering may look up names the content key did not)."""
-        if len(self.namespace.seen) != self.watch.size:
+        if len(self.namespace.seen) + len(_reads(self.namespace)) != self.watch.size:
             self.watch = Watch(self.namespace)
 
 
