@@ -120,20 +120,29 @@ class Linker:
         key = _key(glob)
         name = self.targets.get(key)
         if name is None or name in locals_:
-            name = self._fresh(spelled, locals_)
+            name = self._fresh(spelled, locals_, own)
             self.targets[key] = name
             self.root.links[name] = _renamed(glob, name)
             if home is not None:
                 self.homes[name] = home
         return name
 
-    def _fresh(self, spelled: str, avoid: set[str]) -> str:
+    def _fresh(self, spelled: str, avoid: set[str], own: Namespace | None = None) -> str:
+        """A new link name: the spelling's parts joined by `_`; if the root has that name, with
+        the other module's name in front (`other_SCALE`), then numbered."""
         base = "_".join(part for part in spelled.split(".") if part).lstrip("_") or "linked"
         if base[0].isdigit():
             base = "v" + base
         taken = set(self.root.globals or ()) | set(self.root.links) | avoid | self.avoid | RESERVED_LOCALS | RESERVED_GLOBALS
+
+        def free(name: str) -> bool:
+            return name not in taken and not name.startswith(RESERVED_PREFIXES) and not hasattr(builtins, name)
+
+        if not free(base) and own is not None and own is not self.root and "." not in spelled:
+            prefixed = f"{own.module.rsplit('.', 1)[-1].lstrip('_')}_{base}"
+            base = prefixed if prefixed.isidentifier() else base
         name, n = base, 1
-        while name in taken or name.startswith(RESERVED_PREFIXES) or hasattr(builtins, name):
+        while not free(name):
             n += 1
             name = f"{base}_{n}"
         return name
