@@ -127,6 +127,26 @@ def transitive(x):
 
 def leap(year):
     return calendar.days(year) + isleap(year + 1)
+
+
+class Local:
+    K = 3
+
+    @staticmethod
+    def twice(x):
+        return 2.0 * x + Local.K
+
+    @classmethod
+    def made(cls, x):
+        return x
+
+
+def same_module_class(x):
+    return Local.twice(x) - Local.K
+
+
+def class_method(x):
+    return Local.made(x)
 '''
 
 HOSTILE = np.array([-0.0, 0.0, 0.5, -0.75, 2.0, -400.0, 540.0, 1e300, -1e300, 5e-324, -5e-324,
@@ -156,7 +176,7 @@ def main(tmp_path_factory):
 
 
 CASES = [("imported", 0), ("attributes", 0), ("static", 0), ("numpy_by_name", 5), ("numpy_in_helper", 5),
-         ("transitive", 0)]
+         ("transitive", 0), ("same_module_class", 0)]
 
 
 def _check(vf, f, *args, ulps=0):
@@ -219,6 +239,26 @@ def test_refusal_in_another_module_names_the_call_site(tmp_path):
     assert err.location.filename.endswith("user.py") and (err.location.line, err.location.column) == (6, 12)
     assert "helpers.risky" in str(err) and "'try'" in err.message
     assert "helpers.py:2:5" in err.message  # and where, in the helper
+
+
+def test_class_method_is_refused_at_its_call(main):
+    with pytest.raises(VectorizeError) as info:
+        vectorize(main.class_method, fallback="error")
+    assert "attribute" in info.value.message and info.value.location.source_line.strip() == "return Local.made(x)"
+
+
+def test_top_level_module_attribute_call(tmp_path):
+    """`import helpers; helpers.clamp(x)` with `helpers` a top-level module."""
+    stem = f"xmodhelpers_{os.getpid()}_{next(_COUNTER)}"
+    (tmp_path / f"{stem}.py").write_text("LIMIT = 1.5\n\n\ndef clamp(x):\n    return min(max(x, -LIMIT), LIMIT)\n")
+    (tmp_path / f"{stem}_user.py").write_text(f"import {stem} as helpers\n\n\ndef f(x):\n    return helpers.clamp(x) * 2\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        importlib.invalidate_caches()
+        user = importlib.import_module(f"{stem}_user")
+        _check(vectorize(user.f, fallback="error"), user.f, HOSTILE)
+    finally:
+        sys.path.remove(str(tmp_path))
 
 
 def test_module_constant_rebound_at_run_time_is_seen(tmp_path):

@@ -153,8 +153,10 @@ class ExpressionFence:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
                 return
-        self.refuse(node, "attribute access is only supported for math.<name>",
-                    "vectorized functions work on numbers; pass attributes in as arguments", UnsupportedCallError)
+        self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
+                    "of numbers and functions of modules and classes (static methods)",
+                    "class methods, properties and attributes of objects are not: pass the value in as an argument",
+                    UnsupportedCallError)
 
     def subscript(self, node: cst.Subscript) -> None:
         base = node.value
