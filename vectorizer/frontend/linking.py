@@ -30,6 +30,7 @@ import types
 
 import libcst as cst
 
+from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, normalize_constant
@@ -97,6 +98,9 @@ class Linker:
     def link(self, parsed: ParsedFunction, own: Namespace) -> ParsedFunction:
         """`parsed` (a function of the module `own` resolves) with its globals linked."""
         locals_ = local_names(parsed.func)
+        for node in walk(parsed.func):  # comprehension variables are local too (not in local_names)
+            if isinstance(node, cst.CompFor):
+                locals_ |= set(target_names(node.target))
         self.avoid |= locals_
         linker = _Link(self, own, locals_ | {"True", "False", "None"})
         func = parsed.func.visit(linker)
