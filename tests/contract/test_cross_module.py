@@ -261,6 +261,49 @@ def test_top_level_module_attribute_call(tmp_path):
         sys.path.remove(str(tmp_path))
 
 
+WRAPPED = """
+import functools
+
+k = 1.0  # the global a closure's `k` is NOT
+
+
+def make(k):
+    def scale(x):
+        return x * k
+    return scale
+
+
+scale2 = make(2.0)
+
+
+def checked(func):
+    @functools.wraps(func)
+    def wrapper(x):
+        return func(abs(x))
+    return wrapper
+
+
+@checked
+def positive(x):
+    return x + k
+"""
+
+
+def test_closures_and_wrapped_functions_are_refused_not_misread(tmp_path):
+    """`scale2` reads the cell k=2.0 (not the global k=1.0); `positive` runs its wrapper: linking either
+    as its source would give other values, so both are refused at the call."""
+    name = write_package(tmp_path, {"tools": WRAPPED, "user": (
+        "from .tools import scale2, positive\n\n\ndef f(x):\n    return scale2(x)\n\n\n"
+        "def g(x):\n    return positive(x)\n")})
+    user = importlib.import_module(f"{name}.user")
+    for func, call in ((user.f, "scale2(x)"), (user.g, "positive(x)")):
+        with pytest.raises(VectorizeError) as info:
+            vectorize(func, fallback="error")(np.array([-1.0]))
+        assert call in info.value.location.source_line
+    with pytest.warns(UserWarning):  # the default fallback: exact, element by element
+        assert vectorize(user.g)(np.array([-1.0]))[0] == user.g(-1.0) == 2.0
+
+
 def test_module_constant_rebound_at_run_time_is_seen(tmp_path):
     """A constant of another module is read when the code is generated, and watched: rebinding
     it generates the code again (as for the function's own module's constants)."""

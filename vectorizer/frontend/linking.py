@@ -81,7 +81,9 @@ class Linker:
         if isinstance(scalar, types.FunctionType):
             obj = scalar
         if isinstance(obj, types.FunctionType):
-            if obj.__name__ == "<lambda>":
+            # A closure reads cells, not module globals; a functools.wraps wrapper runs other code
+            # than the source inspect shows (the wrapped function's): neither is linked.
+            if obj.__name__ == "<lambda>" or obj.__closure__ or hasattr(obj, "__wrapped__"):
                 return None
             return Global("function", spelled, obj)
         if isinstance(obj, types.BuiltinFunctionType) and getattr(math, obj.__name__, None) is obj:
