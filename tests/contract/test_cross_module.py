@@ -352,3 +352,41 @@ def test_editing_the_other_module_changes_the_cached_code(tmp_path):
     assert run() == ["11.0", "False", "True"]
     helpers.write_text("OFFSET = 3.0\n\n\ndef shift(x):\n    return x + 2.0\n")
     assert run() == ["13.0", "False", "False"]
+
+
+NUMPY_NAMES = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
+               "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "deg2rad",
+               "rad2deg", "degrees", "radians", "floor", "ceil", "trunc", "rint", "abs", "absolute", "negative",
+               "square", "sign", "isnan", "isinf", "isfinite", "signbit"]
+NUMBA_NAMES = ["sqrt", "arcsin", "radians", "log1p", "floor", "isnan", "sign"]
+NUMPY_INPUTS = np.concatenate([HOSTILE, [710.0, -745.5, 0.9999999, 3.0]])
+
+
+@pytest.fixture(scope="module")
+def by_name(tmp_path_factory):
+    """A module with one function per NumPy function, each imported by name (`from numpy import`)."""
+    text = "from numpy import " + ", ".join(NUMPY_NAMES) + "\n"
+    text += "".join(f"\n\ndef f_{n}(x):\n    return {n}(x)\n" for n in NUMPY_NAMES)
+    root = tmp_path_factory.mktemp("npnames")
+    name = write_package(root, {"funcs": text})
+    yield importlib.import_module(f"{name}.funcs")
+    sys.path.remove(str(root))
+
+
+@pytest.mark.parametrize("name", NUMPY_NAMES)
+def test_numpy_function_imported_by_name(by_name, name):
+    f = getattr(by_name, f"f_{name}")
+    _check(vectorize(f, fallback="error"), f, NUMPY_INPUTS, ulps=5)
+
+
+@pytest.mark.numba
+@pytest.mark.parametrize("name", NUMBA_NAMES)
+def test_numpy_function_imported_by_name_numba(by_name, name):
+    f = getattr(by_name, f"f_{name}")
+    _check(vectorize(f, fallback="error", backend="numba"), f, NUMPY_INPUTS, ulps=5)
+
+
+@pytest.mark.numba
+def test_numpy_tanh_is_refused_on_numba_with_its_reason(by_name):
+    with pytest.raises(VectorizeError, match="tanh"):
+        vectorize(by_name.f_tanh, fallback="error", backend="numba")(np.array([0.5]))
