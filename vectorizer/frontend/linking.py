@@ -49,7 +49,10 @@ def linker_of(namespace: Namespace) -> Linker | None:
 def link_root(parsed: ParsedFunction, namespace: Namespace) -> ParsedFunction:
     """The vectorized function's tree, linked (unchanged for a namespace judged from source)."""
     linker = linker_of(namespace)
-    return parsed if linker is None else linker.link(parsed, namespace)
+    if linker is None:
+        return parsed
+    linker.root_file = parsed.source.filename  # origin comments name other files (annotate_origins)
+    return linker.link(parsed, namespace)
 
 
 class Linker:
@@ -63,6 +66,7 @@ class Linker:
         self.targets: dict[tuple, str] = {}  # what a link means -> its name (one name per meaning)
         self.reads: list[tuple[object, str, object]] = []  # (module dict or object, name, what it gave)
         self.avoid: set[str] = set()  # the locals of every function linked: link names avoid them
+        self.root_file: str | None = None  # the vectorized function's file
 
     # -- what a live object means ----------------------------------------------------------------
     def namespace_of(self, func: types.FunctionType) -> Namespace:
