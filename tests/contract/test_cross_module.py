@@ -316,6 +316,23 @@ def test_module_constant_rebound_at_run_time_is_seen(tmp_path):
     assert vf(np.array([3.0]))[0] == 15.0 == user.f(3.0)
 
 
+def test_constant_read_inside_another_modules_callee_is_watched_on_a_cache_hit(tmp_path, monkeypatch):
+    """The second vectorized function finds the code in the cache (no lowering, so no linking):
+    the names its content key read in the other module are watched all the same."""
+    monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path / "cache"))
+    name = write_package(tmp_path, {"consts": "K = 2.0\n\n\ndef times_k(x):\n    return x * K\n",
+                                    "user": "from .consts import times_k\n\n\ndef f(x):\n    return times_k(x) + 1.0\n"})
+    user = importlib.import_module(f"{name}.user")
+    consts = importlib.import_module(f"{name}.consts")
+    assert vectorize(user.f, fallback="error")(np.array([3.0]))[0] == 7.0  # generated and cached
+    vf = vectorize(user.f, fallback="error")
+    assert vf(np.array([3.0]))[0] == 7.0  # from the cache
+    consts.K = 5.0
+    assert vf(np.array([3.0]))[0] == 16.0 == user.f(3.0)
+    consts.K = 2.0
+    assert vf(np.array([3.0]))[0] == 7.0
+
+
 SCRIPT = """
 import sys
 import numpy as np

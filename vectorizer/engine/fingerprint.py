@@ -54,6 +54,7 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     parts: list[str] = []
     todo, seen = [(func, namespace)], set()
     namespaces = {id(func.__globals__): namespace}
+    watched: list[tuple[object, str, object]] = []
     while todo:
         f, ns = todo.pop()
         key = f"{f.__module__}.{f.__qualname__}"
@@ -71,14 +72,21 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}")
-                for path, obj in reached(ns, name, names):
+                for path, obj, container, attr in reached(ns, name, names):
+                    if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
+                        watched.append((container, attr, obj))
                     if isinstance(obj, types.FunctionType):
-                        home = namespaces.setdefault(id(obj.__globals__), Namespace.of_function(obj)) \
-                            if obj.__globals__ is not func.__globals__ else namespace
+                        home = namespace if obj.__globals__ is func.__globals__ else \
+                            namespaces.get(id(obj.__globals__)) or Namespace.of_function(obj)
+                        namespaces[id(obj.__globals__)] = home
                         todo.append((obj, home))
                         parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
-                    else:
+                    elif not isinstance(obj, (type, types.ModuleType)):
                         parts.append(f"{key}:{path}=value:{_const(obj)}")
+    for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
+        if ns is not namespace:
+            watched += [(ns.globals, n, o) for n, o in ns.seen.items()]
+    namespace.watched = watched
     return "\n".join(sorted(parts))
 
 
@@ -135,7 +143,7 @@ class Watch:
 def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
     """The distinct (container, name, object) reads the namespace's linker made."""
     found: dict[tuple[int, str], tuple[object, str, object]] = {}
-    for container, name, obj in getattr(namespace.linker, "reads", ()):
+    for container, name, obj in [*namespace.watched, *getattr(namespace.linker, "reads", ())]:
         found.setdefault((id(container), name), (container, name, obj))
     return tuple(found.values())
 

@@ -376,25 +376,26 @@ def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None
     return error
 
 
-def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str, object]]:
+def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str, object, object, str]]:
     """What the linker could make of `name` in a live module: the object it is bound to (another
     module's function) and, for a module or class, its attributes among `attrs` (the names a code
-    object reads: a superset of the attributes it reads), one level down, as (path, object) pairs
-    of functions and plain constants. The cache key covers them (engine/fingerprint.py)."""
+    object reads: a superset of the attributes it reads), as (path, object, container, attribute)
+    for functions and plain constants. The cache key covers them and Watch checks that each
+    container still gives that object (engine/fingerprint.py)."""
     if namespace.globals is None:
         return []
     obj = namespace.globals.get(name, ABSENT)
     if obj is ABSENT:
         return []
-    found: list[tuple[str, object]] = []
-    candidates = [(name, obj)]
+    candidates: list[tuple[str, object, object, str]] = [(name, obj, namespace.globals, name)]
     if _namespace_like(obj):
-        candidates += [(f"{name}.{a}", attribute(obj, a)) for a in attrs]
-        for path, sub in list(candidates[1:]):  # pkg.mod.f: a module reached through a package
+        candidates += [(f"{name}.{a}", attribute(obj, a), obj, a) for a in attrs]
+        for path, sub, _, _ in list(candidates[1:]):  # pkg.mod.f: a module reached through a package
             if _namespace_like(sub) and sub is not obj:
-                candidates += [(f"{path}.{a}", attribute(sub, a)) for a in attrs]
-    for path, value in candidates:
+                candidates += [(f"{path}.{a}", attribute(sub, a), sub, a) for a in attrs]
+    found = []
+    for path, value, container, attr in candidates:
         value = getattr(value, "scalar", value) if not isinstance(value, types.ModuleType) else value
-        if isinstance(value, types.FunctionType) or _plain_constant(value):
-            found.append((path, value))
+        if isinstance(value, types.FunctionType) or _plain_constant(value) or _namespace_like(value):
+            found.append((path, value, container, attr))
     return found

@@ -73,6 +73,8 @@ class Namespace:
         # Names linked to what another module's function means by them (frontend/linking.py).
         self.links: dict[str, Global] = {}
         self.linker: object = None
+        # (container, name, object) read in other modules for the cache key (engine/fingerprint.py)
+        self.watched: list[tuple[object, str, object]] = []
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)
