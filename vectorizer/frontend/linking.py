@@ -33,7 +33,7 @@ import libcst as cst
 from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
-from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, normalize_constant
+from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, _builtin, normalize_constant
 from .parse import ParsedFunction
 from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
 
@@ -118,7 +118,8 @@ class Linker:
         """The root's name for `glob` as `own` reads `spelled`: the spelling itself where the root
         reads it the same, else a link name."""
         home = self.namespace_of(glob.value) if glob.kind == "function" else None  # type: ignore[arg-type]
-        if "." not in spelled:
+        if "." not in spelled and spelled in self.root.globals:  # type: ignore[operator]
+            # (a name the root does not bind is not resolved there: it would be watched for nothing)
             current = self.root.resolve(spelled)
             if _key(current) == _key(glob):
                 return spelled  # already what the root's own resolution gives
@@ -250,8 +251,7 @@ class _Link(cst.CSTTransformer):
     def _builtin_or_unknown(self, name: str) -> cst.BaseExpression | None:
         """A name another module does not bind: a builtin there (the same one here unless the
         root binds the name), or unbound: a link to nothing, which the fence refuses."""
-        root = self.linker.root.resolve(name)
-        if self.linker.root.seen.get(name, ABSENT) is ABSENT and (root.kind in ("builtin", "unknown")):
+        if name not in self.linker.root.globals:  # type: ignore[operator]
             return None  # the root does not bind it either: same builtin, or unknown in both
         return self._foreign(name)
 
@@ -259,7 +259,8 @@ class _Link(cst.CSTTransformer):
         """A name of another module with no linked meaning: what its own module says, kept apart
         from the root's name when the root reads that name differently."""
         glob = self.own.resolve(name)
-        root = self.linker.root.resolve(name)
+        root = self.linker.root.resolve(name) if name in self.linker.root.globals else \
+            _builtin(name) if hasattr(builtins, name) else Global("unknown", name)  # type: ignore[operator]
         if glob == root or (glob.kind == root.kind == "unknown"):
             return None
         linked = self.linker.name_for(glob if glob.kind != "unknown" else Global("unknown", name),
