@@ -158,6 +158,15 @@ class Linker:
             name = f"{base}_{n}"
         return name
 
+    def root_reads(self, name: str) -> Global:
+        """What the root reads `name` as; a name it does not bind is not resolved there (it
+        would be watched for nothing), but judged as Namespace.resolve would."""
+        if name in self.root.globals or name in self.root.links:  # type: ignore[operator]
+            return self.root.resolve(name)
+        if name == "np":
+            return Global("numpy", "numpy")
+        return _builtin(name) if hasattr(builtins, name) else Global("unknown", name)
+
     def numpy_base(self, avoid: set[str]) -> str:
         """A name the root reads as the numpy module (`np` unless the root binds `np` otherwise)."""
         if self.root.resolve("np").kind == "numpy":
@@ -259,8 +268,7 @@ class _Link(cst.CSTTransformer):
         """A name of another module with no linked meaning: what its own module says, kept apart
         from the root's name when the root reads that name differently."""
         glob = self.own.resolve(name)
-        root = self.linker.root.resolve(name) if name in self.linker.root.globals else \
-            _builtin(name) if hasattr(builtins, name) else Global("unknown", name)  # type: ignore[operator]
+        root = self.linker.root_reads(name)
         if glob == root or (glob.kind == root.kind == "unknown"):
             return None
         linked = self.linker.name_for(glob if glob.kind != "unknown" else Global("unknown", name),
