@@ -23,8 +23,8 @@ import threading
 import types
 from collections.abc import Callable
 
-from ..frontend.linking import attribute, reached
 from ..frontend.namespace import ABSENT, Namespace
+from ..frontend.reach import attribute, reached
 
 
 @functools.cache

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import numbers
 import types
 
 import libcst as cst
@@ -33,8 +32,9 @@ import libcst as cst
 from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
-from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, _builtin, normalize_constant
+from .namespace import ABSENT, Global, Namespace, _builtin, normalize_constant
 from .parse import ParsedFunction
+from .reach import attribute, namespace_like, plain_constant
 from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
 
 
@@ -96,7 +96,7 @@ class Linker:
             return None  # builtins keep their spelling (the namespaces agree on them)
         if _numpy_callable(obj):
             return ("np", obj.__name__)  # type: ignore[attr-defined]
-        if _plain_constant(obj):
+        if plain_constant(obj):
             return Global("constant", spelled, normalize_constant(obj))
         return None
 
@@ -224,7 +224,7 @@ class _Link(cst.CSTTransformer):
         return updated
 
     def _global(self, spelled: str, chain: list[str], node: cst.CSTNode) -> cst.BaseExpression | None:
-        if chain[0] in self.locals:
+        if chain[0] in self.locals or len(chain) > 3:  # `pkg.mod.f` at most: what the cache key covers (reach.py)
             return None
         obj = self.own.globals.get(chain[0], ABSENT)  # type: ignore[union-attr]
         if obj is ABSENT:
@@ -232,7 +232,7 @@ class _Link(cst.CSTTransformer):
                 return self._builtin_or_unknown(chain[0])
             return None
         for attr in chain[1:]:
-            if not _namespace_like(obj):
+            if not namespace_like(obj):
                 return None
             obj = attribute(obj, attr)
             if obj is ABSENT:
@@ -301,32 +301,8 @@ def _chain(node: cst.BaseExpression) -> list[str] | None:
     return [node.value, *reversed(parts)]
 
 
-def attribute(obj: object, name: str) -> object:
-    """`obj.name` for a module or class, read without running code (no module `__getattr__`, no
-    descriptors but staticmethod): ABSENT where that is not a plain value (a classmethod, say)."""
-    import inspect
-
-    if isinstance(obj, types.ModuleType):
-        return vars(obj).get(name, ABSENT)
-    try:
-        value = inspect.getattr_static(obj, name)
-    except AttributeError:
-        return ABSENT
-    if isinstance(value, staticmethod):
-        return value.__func__
-    if isinstance(value, (classmethod, property)) or hasattr(type(value), "__get__") \
-            and not isinstance(value, types.FunctionType):
-        return ABSENT
-    return value
 
 
-def _namespace_like(obj: object) -> bool:
-    """Modules and classes, whose attributes a function may read (not math, numpy or side-effect
-    modules: the rules know math.* and np.*, and random/time/os/sys are refused by name)."""
-    if isinstance(obj, types.ModuleType):
-        name = obj.__name__
-        return obj is not math and name.split(".")[0] not in ("numpy", *SIDE_EFFECT_MODULES)
-    return isinstance(obj, type) and obj.__module__ != "builtins"
 
 
 def _numpy_callable(obj: object) -> bool:
@@ -339,14 +315,6 @@ def _numpy_callable(obj: object) -> bool:
     return numpy is not None and getattr(numpy, name, None) is obj
 
 
-def _plain_constant(value: object) -> bool:
-    """A number of an exact built-in or NumPy type (not an IntEnum or a float subclass, whose
-    arithmetic may differ), or a flat tuple of them."""
-    if type(value) is tuple:
-        return all(_plain_constant(v) and type(v) is not tuple for v in value)  # type: ignore[union-attr]
-    if type(value) in (bool, int, float):
-        return True
-    return isinstance(value, numbers.Real) and type(value).__module__ == "numpy"
 
 
 def _renamed(glob: Global, name: str) -> Global:
@@ -384,27 +352,3 @@ def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None
         error.add_note(f"in {name!r}: {e}")
     return error
 
-
-def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str, object, object, str]]:
-    """What the linker could make of `name` in a live module: the object it is bound to (another
-    module's function) and, for a module or class, its attributes among `attrs` (the names a code
-    object reads: a superset of the attributes it reads), as (path, object, container, attribute)
-    for functions and plain constants. The cache key covers them and Watch checks that each
-    container still gives that object (engine/fingerprint.py)."""
-    if namespace.globals is None:
-        return []
-    obj = namespace.globals.get(name, ABSENT)
-    if obj is ABSENT:
-        return []
-    candidates: list[tuple[str, object, object, str]] = [(name, obj, namespace.globals, name)]
-    if _namespace_like(obj):
-        candidates += [(f"{name}.{a}", attribute(obj, a), obj, a) for a in attrs]
-        for path, sub, _, _ in list(candidates[1:]):  # pkg.mod.f: a module reached through a package
-            if _namespace_like(sub) and sub is not obj:
-                candidates += [(f"{path}.{a}", attribute(sub, a), sub, a) for a in attrs]
-    found = []
-    for path, value, container, attr in candidates:
-        value = getattr(value, "scalar", value) if not isinstance(value, types.ModuleType) else value
-        if isinstance(value, types.FunctionType) or _plain_constant(value) or _namespace_like(value):
-            found.append((path, value, container, attr))
-    return found
