@@ -1,5 +1,7 @@
-"""Calls to other functions of the same module: parse and fence each callee once, bind a call's
-arguments to its parameters, and give the analysis the callee's result for those arguments.
+"""Calls to other functions (of the same module, or linked from other modules: frontend/linking.py):
+parse, link and fence each callee once, bind a call's arguments to its parameters, and give the
+analysis the callee's result for those arguments. A callee's refusal is reported at its call in
+the vectorized function, naming the construct and where it is in the callee.
 
 Each call site is analyzed with its own argument types (a callee called with an int and with a
 float is typed twice), and is later inlined with them (`passes/inline_calls.py`). Recursion,
@@ -21,7 +23,7 @@ from ..frontend.parse import ParsedFunction, parse_function
 
 
 class Callees:
-    """The same-module functions one vectorized function reaches, parsed and fenced."""
+    """The functions one vectorized function reaches, parsed, linked and fenced."""
 
     def __init__(self, namespace: Namespace, root: str) -> None:
         self.namespace = namespace
