@@ -231,6 +231,7 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     the context the passes share."""
     parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
+    callees.locate = parsed.location  # a callee's refusal names the call in this function
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = _namer(parsed, callees, reserved)
     if not lanes:

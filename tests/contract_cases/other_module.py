@@ -1,5 +1,13 @@
-"""A module other than the vectorized function's: its functions are not same-module callees."""
+"""A module other than the vectorized function's: its functions are vectorized with their callers
+(frontend/linking.py), and refusals inside them are reported at the call."""
 
 
 def other_helper(x: float) -> float:
     return x + 1.0
+
+
+def other_refused(x: float) -> float:
+    try:
+        return x + 1.0
+    except ValueError:
+        return x

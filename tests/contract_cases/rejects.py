@@ -11,7 +11,7 @@ import math
 import random
 import time
 
-from .other_module import other_helper
+from .other_module import other_helper, other_refused
 
 COUNTER = 0
 TABLE = (1.0, 2.0, 3.0)
@@ -176,7 +176,7 @@ def unknown_builtin(x: float) -> float:
 
 
 def other_module_call(x: float) -> float:
-    return other_helper(x)
+    return other_refused(x)
 
 
 def module_attribute(x: float) -> float:

@@ -149,7 +149,7 @@ CASES = [
     Case("recursive_direct", "recursive_direct(n - 1)", ("recursive", "recursive_direct", "base case"), "call",
          cls=UnsupportedCallError),
     Case("unknown_builtin", "sorted(x)", ("sorted",), cls=UnsupportedCallError),
-    Case("other_module_call", "other_helper(x)", ("other_helper",), cls=UnsupportedCallError),
+    Case("other_module_call", "other_refused(x)", ("other_refused", "'try'"), stage="call"),
     Case("module_attribute", "fractions.Fraction", ("attribute",), cls=UnsupportedCallError),
     Case("value_attribute", "x.real", (".real",), cls=UnsupportedCallError),
     Case("list_literal", "[x, 1.0]", ("list",)),

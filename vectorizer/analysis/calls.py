@@ -1,5 +1,7 @@
-"""Calls to other functions of the same module: parse and fence each callee once, bind a call's
-arguments to its parameters, and give the analysis the callee's result for those arguments.
+"""Calls to other functions (of the same module, or linked from other modules: frontend/linking.py):
+parse, link and fence each callee once, bind a call's arguments to its parameters, and give the
+analysis the callee's result for those arguments. A callee's refusal is reported at its call in
+the vectorized function, naming the construct and where it is in the callee.
 
 Each call site is analyzed with its own argument types (a callee called with an int and with a
 float is typed twice), and is later inlined with them (`passes/inline_calls.py`). Recursion,
@@ -13,25 +15,31 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.types import Val, type_of_python
-from ..errors import VectorizeError, VectorizeTypeError
+from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend import fence
+from ..frontend.linking import at_call_site, linker_of
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 from . import recursion
 
 
 class Callees:
-    """The same-module functions one vectorized function reaches, parsed and fenced."""
+    """The functions one vectorized function reaches, parsed, linked and fenced."""
 
     def __init__(self, namespace: Namespace, root: str) -> None:
         self.namespace = namespace
         self.parsed: dict[str, ParsedFunction] = {}
         self.stack = [root]
         self.assumed: dict[tuple, tuple[Val, ...]] = {}  # recursion: (function, argument types) -> result
+        # Where a node of the vectorized function is: a callee's refusal is reported at its call.
+        self.locate: Callable[[cst.CSTNode], SourceLocation | None] | None = None
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
             parsed = parse_function(function_source(glob))
+            linker = linker_of(self.namespace)
+            if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
+                parsed = linker.link(parsed, linker.home(glob))
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]
@@ -67,11 +75,15 @@ class Callees:
 
         if glob.name in self.stack:  # a recursive edge: lowered as a flag (analysis/recursion.py)
             return recursion.edge_result(self, glob, args, keywords, default_val, analyze)
-        parsed = self.parse(glob)
-        params = self.bind(parsed, args, keywords, default_val)
         self.stack.append(glob.name)
         try:
+            parsed = self.parse(glob)
+            params = self.bind(parsed, args, keywords, default_val)
             facts = analyze(parsed.func, params, self.namespace, parsed.location, self.result)  # type: ignore[arg-type]
+        except VectorizeError as exc:
+            if len(self.stack) == 2 and self.locate is not None:  # called by the vectorized function
+                raise at_call_site(exc, glob, self.locate(node)) from None
+            raise
         finally:
             self.stack.pop()
         batched = any(v.batched for v in params.values())  # type: ignore[union-attr]

@@ -24,6 +24,7 @@ import types
 from collections.abc import Callable
 
 from ..frontend.namespace import ABSENT, Namespace
+from ..frontend.reach import attribute, reached
 
 
 @functools.cache
@@ -47,25 +48,45 @@ def engine_fingerprint() -> str:
 
 
 def content_key(func: types.FunctionType, namespace: Namespace) -> str:
-    """The code of `func` and of everything it reaches through globals, as deterministic text."""
+    """The code of `func` and of everything it reaches through globals, as deterministic text:
+    same-module functions and constants, and (frontend/linking.py) functions of other modules
+    (with THEIR module's globals), module and class attributes (`units.SCALE`, `Geo.wrap`)."""
     parts: list[str] = []
-    todo, seen = [func], set()
+    todo, seen = [(func, namespace)], set()
+    namespaces = {id(func.__globals__): namespace}
+    watched: list[tuple[object, str, object]] = []
     while todo:
-        f = todo.pop()
-        if f.__qualname__ in seen:
+        f, ns = todo.pop()
+        key = f"{f.__module__}.{f.__qualname__}"
+        if key in seen:
             continue
-        seen.add(f.__qualname__)
+        seen.add(key)
         text, names = _code_text(f.__code__)
-        parts.append(f"{f.__module__}.{f.__qualname__} defaults={_const(f.__defaults__)}"
+        parts.append(f"{key} defaults={_const(f.__defaults__)}"
                      f" kwdefaults={_const(f.__kwdefaults__)}\n" + text)
         for name in names:
-            glob = namespace.resolve(name)
+            glob = ns.resolve(name)
             if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
-                todo.append(glob.value)
+                todo.append((glob.value, ns))
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
-                parts.append(f"{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{name}={glob.kind}:{glob.name}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}")
+                for path, obj, container, attr in reached(ns, name, names):
+                    if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
+                        watched.append((container, attr, obj))
+                    if isinstance(obj, types.FunctionType):
+                        home = namespace if obj.__globals__ is func.__globals__ else \
+                            namespaces.get(id(obj.__globals__)) or Namespace.of_function(obj)
+                        namespaces[id(obj.__globals__)] = home
+                        todo.append((obj, home))
+                        parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
+                    elif not isinstance(obj, (type, types.ModuleType)):
+                        parts.append(f"{key}:{path}=value:{_const(obj)}")
+    for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
+        if ns is not namespace:
+            watched += [(ns.globals, n, o) for n, o in ns.seen.items()]
+    namespace.watched = watched
     # The root first: functions that reach each other (mutual recursion) have the same parts.
     return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
 
@@ -104,11 +125,40 @@ class Watch:
         self.absent = frozenset(n for n, v in seen.items() if v is ABSENT)
         make = _checker(tuple(self.names), bool(self.absent))
         self.fresh: Callable[[], bool] = make(module, module.keys(), self.absent, *self.objects)
+        reads = _reads(namespace)
+        self.size += len(reads)
+        if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
+            self.fresh = _reads_checker(len(reads), tuple(isinstance(c, dict) for c, _, _ in reads))(self.fresh, *reads)
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
         now = [n for n, o in zip(self.names, self.objects) if self.module.get(n, ABSENT) is not o]
         return now + sorted(self.absent.intersection(self.module.keys()))
+
+
+def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
+    """The distinct (container, name, object) reads the namespace's linker made."""
+    found: dict[tuple[int, str], tuple[object, str, object]] = {}
+    for container, name, obj in [*namespace.watched, *getattr(namespace.linker, "reads", ())]:
+        if isinstance(container, types.ModuleType):
+            container = vars(container)  # a dict lookup: ~50 ns where attribute() costs microseconds
+        found.setdefault((id(container), name), (container, name, obj))
+    return tuple(found.values())
+
+
+@functools.lru_cache(maxsize=256)
+def _reads_checker(count: int, dicts: tuple[bool, ...]) -> Callable[..., Callable[[], bool]]:
+    """A maker of a `fresh` that is the root's and then `container[name] is object` for each read
+    (straight-line code, as `_checker`: a dict read ~40 ns; a class's attribute goes through
+    linking.attribute)."""
+    tests = [f"c{i}.get(n{i}, A) is o{i}" if d else f"attribute(c{i}, n{i}) is o{i}" for i, d in enumerate(dicts)]
+    args = "".join(f", c{i}, n{i}, o{i}" for i in range(count))
+    text = (f"def make(own{args}):\n"
+            f"    def fresh(own=own, A=A, attribute=attribute{''.join(f', c{i}=c{i}, n{i}=n{i}, o{i}=o{i}' for i in range(count))}):\n"
+            f"        return own() and {' and '.join(tests)}\n    return fresh\n")
+    env: dict = {"A": ABSENT, "attribute": attribute}
+    exec(compile(text, "<vectorizer watch reads>", "exec"), env)  # noqa: S102 - no user text in it
+    return lambda own, *reads: env["make"](own, *[x for read in reads for x in read])
 
 
 _TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)
@@ -182,7 +232,7 @@ class Generation:
 
     def rewatch(self) -> None:
         """Watch the names resolved since (lowering may look up names the content key did not)."""
-        if len(self.namespace.seen) != self.watch.size:
+        if len(self.namespace.seen) + len(_reads(self.namespace)) != self.watch.size:
             self.watch = Watch(self.namespace)
 
 

@@ -159,7 +159,9 @@ class ExpressionFence:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
                 return
-        self.refuse(node, "attribute access is only supported for math.<name>", hints.attribute(node, called), UnsupportedCallError)
+        self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
+                    "of numbers and functions of modules and classes (static methods)",
+                    hints.attribute(node, called), UnsupportedCallError)
 
     def subscript(self, node: cst.Subscript) -> None:
         base = node.value

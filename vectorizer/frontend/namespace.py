@@ -70,8 +70,16 @@ class Namespace:
         self.globals = globals_  # the live module's dict (None: judged from source)
         self.seen: dict[str, object] = {}  # name -> the object it was bound to when resolved
         self._cache: dict[str, Global] = {}
+        # Names linked to what another module's function means by them (frontend/linking.py).
+        self.links: dict[str, Global] = {}
+        self.linker: object = None
+        # (container, name, object) read in other modules for the cache key (engine/fingerprint.py)
+        self.watched: list[tuple[object, str, object]] = []
 
     def resolve(self, name: str) -> Global:
+        linked = self.links.get(name)
+        if linked is not None:
+            return linked
         if name not in self._cache:
             found = self.lookup(name)
             if name == "np" and found.kind == "unknown" and found.name == "np":

@@ -12,10 +12,13 @@ After::
         # line 8: n += 1
         n += 1
 
-User comments are dropped: after lowering they would sit next to code they no longer describe.
+User comments are dropped: after lowering they would sit next to code they no longer describe. A
+callee defined in another file says which: `# line 10 (units.py): return d * math.pi / 180.0`.
 """
 
 from __future__ import annotations
+
+import os
 
 import libcst as cst
 
@@ -25,9 +28,10 @@ from .base import Context, StatementTransformer
 
 
 class _Annotate(StatementTransformer):
-    def __init__(self, parsed: ParsedFunction) -> None:
+    def __init__(self, parsed: ParsedFunction, where: str = "") -> None:
         self.parsed = parsed
         self.lines = parsed.source.text.splitlines()
+        self.where = where  # " (other.py)" for a callee of another file (frontend/linking.py)
 
     def _origin(self, original: cst.CSTNode) -> list[cst.EmptyLine]:
         at = self.parsed.line_of(original)
@@ -36,7 +40,7 @@ class _Annotate(StatementTransformer):
         text = self.lines[at - 1].strip() if at <= len(self.lines) else ""
         text = text.split("  #")[0].rstrip() if "#" in text else text
         line = self.parsed.source.first_line + at - 1
-        return [cst.EmptyLine(comment=cst.Comment(f"{ORIGIN_PREFIX}{line}: {text}"))]
+        return [cst.EmptyLine(comment=cst.Comment(f"{ORIGIN_PREFIX}{line}{self.where}: {text}"))]
 
     def _leave(self, original, updated):
         return updated.with_changes(leading_lines=self._origin(original))
@@ -58,4 +62,7 @@ class _Annotate(StatementTransformer):
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
     # `func` must be the parsed node itself (`ctx.parsed.func`): lines are keyed by the original nodes.
     assert ctx.parsed is not None and func is ctx.parsed.func
-    return func.visit(_Annotate(ctx.parsed))
+    root_file = getattr(ctx.namespace.linker, "root_file", None)
+    filename = ctx.parsed.source.filename
+    where = f" ({os.path.basename(filename)})" if root_file is not None and filename != root_file else ""
+    return func.visit(_Annotate(ctx.parsed, where))

@@ -1,0 +1,354 @@
+"""Calls across modules: give every global a function reads the meaning it has in ITS OWN module.
+
+A vectorized function may call functions imported from other modules (`from .units import
+to_radians`), read module attributes (`units.SCALE`, `stime.get_julian_century(jd)`), call static
+methods through their class (`Math.remainder(x, 360)`) and NumPy functions imported by name (`from
+numpy import radians`). The passes resolve every name through ONE namespace, the vectorized
+function's (`Namespace.resolve`), and inline callees into it. So before the fence runs, each tree is
+rewritten ("linked"):
+
+* a name or attribute chain that reaches a Python function, a number or a tuple of numbers (read
+  now, from the live module: the cache key covers it, engine/fingerprint.py) becomes a name of the
+  vectorized function's namespace: its own spelling when that already means the same object there,
+  else a fresh link name (`units_SCALE`) registered in `Namespace.links`;
+* a NumPy function imported by name becomes `np.<name>`, which the NumPy rules know;
+* everything else keeps its spelling and, where the vectorized function's module would read the
+  name differently, a link to what it means in its own module (unknown names stay unknown, and
+  the fence refuses them).
+
+Linked nodes keep the positions of the nodes they replace, so errors point at the real source.
+The module of each linked function is recorded (`Linker.home`): a callee's own globals resolve in
+its own module. Only live namespaces link (the CLI reads modules without importing them).
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import types
+
+import libcst as cst
+
+from ..core.tree import target_names, walk
+from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
+from ..rules.arrays import ARRAY_CALLS
+from .namespace import ABSENT, Global, Namespace, _builtin, normalize_constant
+from .parse import ParsedFunction
+from .reach import attribute, namespace_like, plain_constant
+from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
+
+
+def linker_of(namespace: Namespace) -> Linker | None:
+    """The linker of a live namespace (made on first use), None for one judged from source."""
+    if namespace.globals is None:
+        return None
+    found = namespace.linker
+    return found if isinstance(found, Linker) else Linker(namespace)
+
+
+def link_root(parsed: ParsedFunction, namespace: Namespace) -> ParsedFunction:
+    """The vectorized function's tree, linked (unchanged for a namespace judged from source)."""
+    linker = linker_of(namespace)
+    if linker is None:
+        return parsed
+    linker.root_file = parsed.source.filename  # origin comments name other files (annotate_origins)
+    return linker.link(parsed, namespace)
+
+
+class Linker:
+    """The links of one vectorized function's namespace (`root`) and the modules they lead to."""
+
+    def __init__(self, root: Namespace) -> None:
+        self.root = root
+        root.linker = self
+        self.homes: dict[str, Namespace] = {}  # a function Global's name -> its own module's namespace
+        self.modules: dict[int, Namespace] = {id(root.globals): root}
+        self.targets: dict[tuple, str] = {}  # what a link means -> its name (one name per meaning)
+        self.reads: list[tuple[object, str, object]] = []  # (module dict or object, name, what it gave)
+        self.avoid: set[str] = set()  # the locals of every function linked: link names avoid them
+        self.root_file: str | None = None  # the vectorized function's file
+
+    # -- what a live object means ----------------------------------------------------------------
+    def namespace_of(self, func: types.FunctionType) -> Namespace:
+        key = id(func.__globals__)
+        if key not in self.modules:
+            self.modules[key] = Namespace.of_function(func)
+        return self.modules[key]
+
+    def home(self, glob: Global) -> Namespace:
+        return self.homes.get(glob.name, self.root)
+
+    def meaning(self, obj: object, spelled: str) -> Global | tuple | None:
+        """The Global a live object gives a linked name, `("np", name)` for a NumPy function, or
+        None when it has no meaning here (the name is left for the fence)."""
+        scalar = getattr(obj, "scalar", None)  # a @vectorize-decorated function
+        if isinstance(scalar, types.FunctionType):
+            obj = scalar
+        if isinstance(obj, types.FunctionType):
+            # A closure reads cells, not module globals; a functools.wraps wrapper runs other code
+            # than the source inspect shows (the wrapped function's): neither is linked.
+            if obj.__name__ == "<lambda>" or obj.__closure__ or hasattr(obj, "__wrapped__"):
+                return None
+            return Global("function", spelled, obj)
+        if isinstance(obj, types.BuiltinFunctionType) and getattr(math, obj.__name__, None) is obj:
+            return Global("math_func", f"math.{obj.__name__}")
+        if isinstance(obj, types.BuiltinFunctionType) and getattr(builtins, obj.__name__, None) is obj:
+            return None  # builtins keep their spelling (the namespaces agree on them)
+        if _numpy_callable(obj):
+            return ("np", obj.__name__)  # type: ignore[attr-defined]
+        if plain_constant(obj):
+            return Global("constant", spelled, normalize_constant(obj))
+        return None
+
+    # -- linking one tree ----------------------------------------------------------------------------
+    def link(self, parsed: ParsedFunction, own: Namespace) -> ParsedFunction:
+        """`parsed` (a function of the module `own` resolves) with its globals linked."""
+        locals_ = local_names(parsed.func)
+        for node in walk(parsed.func):  # comprehension variables are local too (not in local_names)
+            if isinstance(node, cst.CompFor):
+                locals_ |= set(target_names(node.target))
+        self.avoid |= locals_
+        linker = _Link(self, own, locals_ | {"True", "False", "None"})
+        func = parsed.func.visit(linker)
+        if not linker.pairs or func is parsed.func:
+            return parsed
+        return _relocated(parsed, func, linker.pairs)  # type: ignore[arg-type]
+
+    def name_for(self, glob: Global, own: Namespace, spelled: str, locals_: set[str]) -> str:
+        """The root's name for `glob` as `own` reads `spelled`: the spelling itself where the root
+        reads it the same, else a link name."""
+        home = self.namespace_of(glob.value) if glob.kind == "function" else None  # type: ignore[arg-type]
+        if "." not in spelled and spelled in self.root.globals:  # type: ignore[operator]
+            # (a name the root does not bind is not resolved there: it would be watched for nothing)
+            current = self.root.resolve(spelled)
+            if _key(current) == _key(glob):
+                return spelled  # already what the root's own resolution gives
+            if own is self.root and current.kind == "unknown":  # e.g. an imported function
+                self.root.links[spelled] = _renamed(glob, spelled)
+                if home is not None:
+                    self.homes[spelled] = home
+                return spelled
+        key = _key(glob)
+        name = self.targets.get(key)
+        if name is None or name in locals_:
+            name = self._fresh(spelled, locals_, own)
+            self.targets[key] = name
+            self.root.links[name] = _renamed(glob, name)
+            if home is not None:
+                self.homes[name] = home
+        return name
+
+    def _fresh(self, spelled: str, avoid: set[str], own: Namespace | None = None) -> str:
+        """A new link name: the spelling's parts joined by `_`; if the root has that name, with
+        the other module's name in front (`other_SCALE`), then numbered."""
+        base = "_".join(part for part in spelled.split(".") if part).lstrip("_") or "linked"
+        if base[0].isdigit():
+            base = "v" + base
+        taken = set(self.root.globals or ()) | set(self.root.links) | avoid | self.avoid | RESERVED_LOCALS | RESERVED_GLOBALS
+
+        def free(name: str) -> bool:
+            return name not in taken and not name.startswith(RESERVED_PREFIXES) and not hasattr(builtins, name)
+
+        if not free(base) and own is not None and own is not self.root and "." not in spelled:
+            prefixed = f"{own.module.rsplit('.', 1)[-1].lstrip('_')}_{base}"
+            base = prefixed if prefixed.isidentifier() else base
+        name, n = base, 1
+        while not free(name):
+            n += 1
+            name = f"{base}_{n}"
+        return name
+
+    def root_reads(self, name: str) -> Global:
+        """What the root reads `name` as; a name it does not bind is not resolved there (it
+        would be watched for nothing), but judged as Namespace.resolve would."""
+        if name in self.root.globals or name in self.root.links:  # type: ignore[operator]
+            return self.root.resolve(name)
+        if name == "np":
+            return Global("numpy", "numpy")
+        return _builtin(name) if hasattr(builtins, name) else Global("unknown", name)
+
+    def numpy_base(self, avoid: set[str]) -> str:
+        """A name the root reads as the numpy module (`np` unless the root binds `np` otherwise)."""
+        if self.root.resolve("np").kind == "numpy":
+            return "np"
+        glob = Global("numpy", "numpy")
+        key = _key(glob)
+        if key not in self.targets:
+            self.targets[key] = name = self._fresh("numpy", avoid)
+            self.root.links[name] = glob  # type: ignore[attr-defined]
+        return self.targets[key]
+
+
+class _Link(cst.CSTTransformer):
+    """Rewrites the global names and attribute chains of one function (see the module docstring);
+    `pairs` maps each new node to the node it replaces."""
+
+    def __init__(self, linker: Linker, own: Namespace, locals_: set[str]) -> None:
+        self.linker, self.own, self.locals, self.avoid = linker, own, locals_, locals_
+        self.pairs: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.skip: set[int] = set()  # ids of names that are not references: attributes, keywords
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self.skip.add(id(node.attr))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.skip.add(id(node.name))
+        return True
+
+    def visit_Parameters(self, node: cst.Parameters) -> bool:
+        return False  # defaults must be literals (analysis/calls.py); names there are parameters
+
+    def on_leave(self, original, updated):
+        new = super().on_leave(original, updated)
+        if isinstance(new, cst.CSTNode) and new is not original:
+            self.pairs[new] = original
+        return new
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if id(original) in self.skip:
+            return updated
+        return self._global(original.value, [original.value], original) or updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        chain = _chain(original)
+        if chain is not None and chain[0] not in self.locals:
+            found = self._global(".".join(chain), chain, original)
+            if found is not None:
+                return found
+        return updated
+
+    def _global(self, spelled: str, chain: list[str], node: cst.CSTNode) -> cst.BaseExpression | None:
+        if chain[0] in self.locals or len(chain) > 3:  # `pkg.mod.f` at most: what the cache key covers (reach.py)
+            return None
+        obj = self.own.globals.get(chain[0], ABSENT)  # type: ignore[union-attr]
+        if obj is ABSENT:
+            if len(chain) == 1 and self.own is not self.linker.root:
+                return self._builtin_or_unknown(chain[0])
+            return None
+        for attr in chain[1:]:
+            if not namespace_like(obj):
+                return None
+            obj = attribute(obj, attr)
+            if obj is ABSENT:
+                return None
+        self._record(chain)
+        meaning = self.linker.meaning(obj, spelled)
+        if isinstance(meaning, tuple):
+            return cst.Attribute(cst.Name(self.linker.numpy_base(self.avoid)), cst.Name(meaning[1]))
+        if meaning is None:
+            if len(chain) == 1 and self.own is not self.linker.root:
+                return self._foreign(chain[0])
+            return None
+        name = self.linker.name_for(meaning, self.own, spelled, self.avoid)
+        return None if (len(chain) == 1 and name == chain[0]) else cst.Name(name)
+
+    def _record(self, chain: list[str]) -> None:
+        """What another module (or a module's or class's attribute) gave: Watch checks it still does."""
+        container: object = self.own.globals
+        for i, part in enumerate(chain):
+            obj = container.get(part, ABSENT) if isinstance(container, dict) else attribute(container, part)
+            if i or self.own is not self.linker.root:  # the root's own names: Namespace.seen has them
+                self.linker.reads.append((container, part, obj))
+            container = obj
+
+    def _builtin_or_unknown(self, name: str) -> cst.BaseExpression | None:
+        """A name another module does not bind: a builtin there (the same one here unless the
+        root binds the name), or unbound: a link to nothing, which the fence refuses."""
+        if name not in self.linker.root.globals:  # type: ignore[operator]
+            return None  # the root does not bind it either: same builtin, or unknown in both
+        return self._foreign(name)
+
+    def _foreign(self, name: str) -> cst.BaseExpression | None:
+        """A name of another module with no linked meaning: what its own module says, kept apart
+        from the root's name when the root reads that name differently."""
+        glob = self.own.resolve(name)
+        root = self.linker.root_reads(name)
+        if glob == root or (glob.kind == root.kind == "unknown"):
+            return None
+        linked = self.linker.name_for(glob if glob.kind != "unknown" else Global("unknown", name),
+                                      self.own, f"{self.own.module.rsplit('.', 1)[-1]}.{name}", self.avoid)
+        return cst.Name(linked)
+
+
+def _relocated(parsed: ParsedFunction, func: cst.FunctionDef, pairs: dict) -> ParsedFunction:
+    """A ParsedFunction over the linked tree whose new nodes have their originals' positions."""
+    positions = dict(parsed.positions)
+    lines = dict(parsed.lines) if parsed.lines is not None else None
+    for new, old in pairs.items():
+        if old in positions:
+            positions[new] = positions[old]
+        if lines is not None and old in lines:
+            lines[new] = lines[old]
+    linked = ParsedFunction(parsed.source, func, parsed.module, lines)
+    linked.__dict__["positions"] = positions  # the cached_property's slot: the originals' ranges
+    return linked
+
+
+def _chain(node: cst.BaseExpression) -> list[str] | None:
+    """`a.b.c` as ['a', 'b', 'c'], None for anything but names joined by dots."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    return [node.value, *reversed(parts)]
+
+
+
+
+
+
+def _numpy_callable(obj: object) -> bool:
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str) or f"np.{name}" not in ARRAY_CALLS:
+        return False
+    import sys
+
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and getattr(numpy, name, None) is obj
+
+
+
+
+def _renamed(glob: Global, name: str) -> Global:
+    return Global(glob.kind, name if glob.kind in ("function", "constant") else glob.name, glob.value)
+
+
+def _key(glob: Global) -> tuple:
+    if glob.kind == "function":
+        return ("function", id(glob.value))
+    if glob.kind == "constant":
+        return ("constant", _typed(glob.value))
+    return (glob.kind, glob.name)
+
+
+def _typed(value: object) -> object:
+    """A constant as a key: 1, 1.0 and True differ, and so do 0.0 and -0.0 and NaNs match."""
+    if isinstance(value, tuple):
+        return tuple(_typed(v) for v in value)
+    return (type(value).__name__, repr(value))
+
+
+def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None) -> VectorizeError:
+    """A callee's refusal, reported at its call in the vectorized function: the user sees which of
+    THEIR calls cannot be vectorized, and (in the message and a note) what in the callee stops it."""
+    if where is None:
+        return exc
+    inner = exc.errors if isinstance(exc, VectorizeErrorGroup) else [exc]
+    first = inner[0]
+    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else glob.name
+    message = f"the call to {name!r} cannot be vectorized: {first.message}"
+    if first.location is not None:
+        message += f" (at {first.location})"
+    error = type(first)(message, where, hint=first.hint, construct=first.construct or "Call", code=first.code)
+    for e in inner:
+        error.add_note(f"in {name!r}: {e}")
+    return error
+
