@@ -305,10 +305,11 @@ class VectorizedFunction:
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """Read, parse and fence a function (the checks that need no argument types)."""
     from .frontend import fence
+    from .frontend.desugar import desugar
     from .frontend.parse import parse_function
 
-    parsed = parse_function(source_of(func))
     namespace = namespace or Namespace.of_function(func)
+    parsed = desugar(parse_function(source_of(func)), namespace)
     fence.check(parsed, namespace)
     return parsed, namespace
 

@@ -15,6 +15,7 @@ import libcst as cst
 from ..core.types import Val, type_of_python
 from ..errors import UnsupportedCallError, VectorizeError, VectorizeTypeError
 from ..frontend import fence
+from ..frontend.desugar import desugar
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 
@@ -29,7 +30,7 @@ class Callees:
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
-            parsed = parse_function(function_source(glob))
+            parsed = desugar(parse_function(function_source(glob)), self.namespace, callee=True)
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]

@@ -81,6 +81,10 @@ class Namespace:
             self._cache[name] = found
         return self._cache[name]
 
+    def define(self, name: str, glob: Global) -> None:
+        """Bind a name the module does not have (a local table hoisted by frontend/desugar.py)."""
+        self._cache[name] = glob
+
     @classmethod
     def of_function(cls, func: types.FunctionType) -> Namespace:
         """Names as the live function sees them (decorator, import hook)."""
