@@ -36,6 +36,8 @@ import libcst as cst
 from ..errors import UnsupportedSyntaxError
 from .namespace import SIDE_EFFECT_BUILTINS, Global, Namespace, function_source
 from .parse import ParsedFunction, parse_function
+from .paths import PathTransformer
+from .reductions import Reductions
 
 _NUMBERS = (cst.Integer, cst.Float)
 
@@ -56,10 +58,10 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tables = _tables(func, namespace, parsed.name, taken, local)
     zero = callee and not _returns_value(func)
     rewriter = _Rewrite(namespace, tables, taken, local - set(tables), zero)
-    marks = _Marks(rewriter)
-    func.visit(marks)
-    rewriter.on_path = marks.on_path
-    new = func.visit(rewriter)
+    new = rewriter.rewrite(func)
+    reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
+    new = reductions.rewrite(new)
+    rewriter.rebuilt.update(reductions.rebuilt)  # after: a statement it rebuilt may be one _Rewrite made
     if zero:
         end = cst.SimpleStatementLine([cst.Return(cst.Integer("0"))])
         body = new.body.with_changes(body=[*new.body.body, end])
@@ -175,7 +177,8 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
 
 
 class _Reads(cst.CSTVisitor):
-    """Finds reads of `name`: `any` at all, `other` than `t[i]`, `x in t`, `len(t)`."""
+    """Finds reads of `name`: `any` at all, `other` than `t[i]`, `x in t`, `len(t)`, and a
+    comprehension's `for v in t` or `enumerate(t)`."""
 
     def __init__(self, name: str) -> None:
         self.name, self.any, self.other = name, False, False
@@ -184,12 +187,15 @@ class _Reads(cst.CSTVisitor):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         self.allowed.add(id(node.value))
 
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.allowed.add(id(node.iter))
+
     def visit_ComparisonTarget(self, node: cst.ComparisonTarget) -> None:
         if isinstance(node.operator, cst.In | cst.NotIn):
             self.allowed.add(id(node.comparator))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
+        if isinstance(node.func, cst.Name) and node.func.value in ("len", "enumerate") and len(node.args) == 1:
             self.allowed.add(id(node.args[0].value))
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -220,31 +226,14 @@ def _no_value_uses(func: cst.FunctionDef, ns: Namespace, local: set[str]) -> cst
     return None
 
 
-class _Marks(cst.CSTVisitor):
-    """The ids of every node on the path to a node the rewrite may change."""
-
-    def __init__(self, rewriter: _Rewrite) -> None:
-        self.rewriter, self.stack, self.on_path = rewriter, [], set()
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.stack.append(node)
-        if self.rewriter.wants(node):
-            self.on_path.update(id(n) for n in self.stack)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self.stack.pop()
-
-
-class _Rewrite(cst.CSTTransformer):
+class _Rewrite(PathTransformer):
     def __init__(self, ns: Namespace, tables: dict[str, tuple[str, tuple, cst.CSTNode]], taken: set[str],
                  local: set[str], zero: bool) -> None:
+        super().__init__()
         self.ns, self.tables, self.taken, self.local, self.zero = ns, tables, taken, local, zero
         self.globals = {g: v for g, v, _ in tables.values()}
         self.dropped = {id(t[2]) for t in tables.values()}
         self.count = 0
-        self.on_path: set[int] = set()
-        self.rebuilt: dict[int, tuple[cst.CSTNode, cst.CSTNode]] = {}  # id(new) -> (new, original)
         self.attrs: set[int] = set()
 
     def wants(self, node: cst.CSTNode) -> bool:
@@ -262,19 +251,11 @@ class _Rewrite(cst.CSTTransformer):
             return self.zero and node.value is None
         return False
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.on_path  # elsewhere the node is kept as it is (its identity too)
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[override]
-        out = super().on_leave(original_node, updated_node)
-        if out is not original_node and isinstance(out, cst.CSTNode):
-            self.rebuilt[id(out)] = (out, original_node)
-        return out
-
-    def _fresh(self) -> str:
+    def fresh(self, base: str) -> str:
+        """`base_1`, `base_2`...: the first no name of the function has."""
         while True:
             self.count += 1
-            name = f"unused_{self.count}"
+            name = f"{base}_{self.count}"
             if name not in self.taken:
                 self.taken.add(name)
                 return name
@@ -338,4 +319,4 @@ class _Rewrite(cst.CSTTransformer):
         func = call.func
         if isinstance(func, cst.Name) and (func.value in SIDE_EFFECT_BUILTINS or func.value in self.local):
             return updated  # refused by the fence with its own message
-        return cst.Assign([cst.AssignTarget(cst.Name(self._fresh()))], call)
+        return cst.Assign([cst.AssignTarget(cst.Name(self.fresh("unused")))], call)

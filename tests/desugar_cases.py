@@ -1,0 +1,109 @@
+"""Functions for tests/frontend/test_desugar.py (vectorize reads their source from this file)."""
+
+import math
+
+HAVE_30 = (4, 6, 9, 11)
+COEFFS = (1.0, -0.5, 0.25, 3.0)
+
+
+def p23(t):
+    n = (0.34805185628969e3, -0.11671859879975e1, 0.10192970039326e-2)
+    return n[0] + n[1] * t + n[2] * t ** 2
+
+
+def gather(i, x):
+    t = [1.5, -2.0, 3.25, 0.0]
+    return t[i] * x + len(t)
+
+
+def month_len(month):
+    return 30 if month in HAVE_30 else 31
+
+
+def not_in(x):
+    return x not in (1, 2.5, -0.0)
+
+
+def check_zone(z):
+    if not 1 <= z <= 60:
+        raise ValueError("zone number out of range")
+
+
+def central(z):
+    check_zone(z)
+    return (z - 1) * 6 - 180 + 3
+
+
+def check_day(day, n):
+    if not 0 < day <= n:
+        raise ValueError(f"no day {day}")
+    return True
+
+
+def day_of(day, x):
+    check_day(day, 28)
+    math.sqrt(x)
+    return day + x
+
+
+def min_max(a, b, c):
+    return min((a, b)) + max([a, b, c])
+
+
+def is_prime(n):
+    if n < 2:
+        return False
+    return all(n % d for d in range(2, n))
+
+
+def poly(x):
+    return sum(c * x ** i for i, c in enumerate(COEFFS))
+
+
+def harmonic(n):
+    s = sum(1.0 / i for i in range(n))
+    return s
+
+
+def any_below(x, k):
+    if any(x - i < 0 for i in range(k) if i % 2):
+        return 1
+    return 0
+
+
+def lowest(x, k):
+    return min(x * i for i in range(k))
+
+
+def highest(x):
+    t = (3.0, -1.0, 2.0, -0.0)
+    return max([v * x for v in t])
+
+
+def total_ints(n):
+    return sum(i * n for i in range(3))
+
+
+# Still refused:
+def uses_none(z):
+    y = check_zone(z)
+    return z + y
+
+
+def nested_gen(x):
+    return sum(x * i * j for i in range(3) for j in range(2))
+
+
+def conditional_gen(x, k):
+    return 0 if x > 0 else sum(x * i for i in range(k))
+
+
+def expr_statement(x):
+    x + 1
+    return x
+
+
+def table_written(i):
+    t = [1, 2, 3]
+    t[0] = 5
+    return t[i]

@@ -1,0 +1,87 @@
+"""frontend/desugar.py and frontend/reductions.py: local tables of numbers, `in` on number tuples,
+min/max of a display, call statements kept for their exceptions, and generator expressions in
+sum/any/all/min/max, against the scalar oracle on both backends, with hostile inputs; and the
+forms that stay refused."""
+
+from __future__ import annotations
+
+import sys
+
+import desugar_cases as D
+import numpy as np
+import pytest
+from oracle import check
+
+from vectorizer import VectorizeError, vectorize
+
+NAN, INF = float("nan"), float("inf")
+HOSTILE = np.array([0.0, -0.0, 1.5, -2.25, NAN, INF, -INF, 5e-324, 1e308, -1e308, 300.0])
+BIG = np.array([0, 1, -1, 2, 3, 4, -4, -5, 5, 2**62, -(2**63), 2**63 - 1], dtype=np.int64)
+BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
+
+CASES = [
+    (D.p23, (HOSTILE,)),
+    (D.gather, (np.array([0, 1, 2, 3, -1, -4, 3]), HOSTILE[:7])),
+    (D.gather, (BIG, 1.0)),  # out of range: IndexError on the first such lane (lane 4 in C order)
+    (D.gather, (np.array([True, False]), 2.0)),  # bool index: an int for Python
+    (D.month_len, (np.arange(-2, 15),)),
+    (D.month_len, (BIG,)),
+    (D.not_in, (np.array([1.0, 2.5, 0.0, -0.0, NAN, 3.0, INF, 1.0000000000000002]),)),
+    (D.not_in, (BIG,)),
+    (D.not_in, (np.array([True, False]),)),
+    (D.central, (np.arange(1, 61),)),
+    (D.central, (np.array([5, 60, 0, 70]),)),  # ValueError from the helper, lane 2
+    (D.central, (BIG,)),
+    (D.day_of, (np.array([1, 5, 28]), np.array([0.0, -0.0, 4.0]))),
+    (D.day_of, (np.array([1, 5, 28]), np.array([1.0, -1.0, NAN]))),  # math.sqrt(-1.0) statement raises
+    (D.day_of, (np.array([1, 29, 3]), np.array([1.0, 1.0, -1.0]))),  # the helper raises first
+    (D.min_max, (HOSTILE[:, None], HOSTILE[None, :], np.array([[0.0], [-0.0]])[:, :, None])),
+    (D.min_max, (BIG, BIG[::-1], 0)),
+    (D.is_prime, (np.arange(-3, 60),)),
+    (D.poly, (HOSTILE[:8],)),
+    (D.poly, (HOSTILE,)),  # 1e308 ** 2 raises OverflowError
+    (D.harmonic, (np.array([0, 1]),)),
+    (D.harmonic, (np.array([0, 2, 5]),)),  # 1.0 / 0: ZeroDivisionError
+    (D.any_below, (HOSTILE[:8], np.array([[0], [1], [2], [5]]))),
+    (D.lowest, (HOSTILE[:8], np.array([[1], [2], [4]]))),
+    (D.lowest, (HOSTILE[:8], np.array([[1], [0]]))),  # empty: ValueError
+    (D.highest, (HOSTILE,)),
+    (D.total_ints, (BIG,)),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("func,args", CASES, ids=lambda v: getattr(v, "__name__", ""))
+def test_matches_the_scalar_function(func, args, backend):
+    if func is D.harmonic and sys.version_info >= (3, 12):
+        pytest.skip("sum of floats is compensated from 3.12 on: not desugared there")
+    check(vectorize(func, backend=backend, fallback="error"), func, *args)
+
+
+def test_a_mixed_table_index_is_an_int_or_a_type_error():
+    vf = vectorize(D.gather, fallback="error")
+    with pytest.raises(VectorizeError, match="indices must be ints"):
+        vf(np.array([0.0, 1.0]), 1.0)  # Python: TypeError on every lane of a float index
+
+
+def test_generated_code_holds_the_loops_not_python_objects():
+    src = vectorize(D.poly, fallback="error")
+    src(np.array([1.0]))
+    code = [line for line in src.source.splitlines() if not line.lstrip().startswith("#")]
+    assert any("COEFFS" in line for line in code)
+    assert not any("enumerate" in line or "sum(" in line for line in code)  # comments quote the original line
+
+
+@pytest.mark.parametrize("func,construct", [
+    (D.uses_none, "'check_zone' returns None"),
+    (D.nested_gen, "generator"),
+    (D.conditional_gen, "generator"),
+    (D.expr_statement, "an expression statement has no effect"),
+    (D.table_written, "lists are not supported"),
+])
+def test_what_stays_refused_names_the_construct_and_where(func, construct):
+    with pytest.raises(VectorizeError) as info:  # at decoration: the fence needs no argument types
+        vectorize(func, fallback="error")
+    text = str(info.value)
+    assert construct in text, text
+    assert "desugar_cases.py:" in text, text  # file:line:col of the user's construct
