@@ -115,7 +115,8 @@ def dict_comp(x: float) -> float:
 
 
 def generator_exp(x: float) -> float:
-    return max(k * x for k in range(3))
+    # in a reduction it becomes a loop (frontend/reductions.py), but not where it may not run
+    return 0.0 if x > 0 else max(k * x for k in range(3))
 
 
 def walrus(x: float) -> float:
@@ -218,7 +219,8 @@ def is_comparison(x: float) -> float:
 
 
 def in_comparison(x: float) -> float:
-    return 1.0 if x in TABLE else 0.0
+    # `x in TABLE` becomes `x == 1.0 or ...` (frontend/desugar.py); an expression on the left is not
+    return 1.0 if x * 2 in TABLE else 0.0
 
 
 def while_else(x: float) -> float:
