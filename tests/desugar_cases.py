@@ -107,3 +107,10 @@ def table_written(i):
     t = [1, 2, 3]
     t[0] = 5
     return t[i]
+
+
+DAYS = [-1, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]  # a module-level list, as calendar.mdays
+
+
+def month_days(month):
+    return DAYS[month] + (month in DAYS)

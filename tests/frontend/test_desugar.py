@@ -47,6 +47,8 @@ CASES = [
     (D.lowest, (HOSTILE[:8], np.array([[1], [0]]))),  # empty: ValueError
     (D.highest, (HOSTILE,)),
     (D.total_ints, (BIG,)),
+    (D.month_days, (np.arange(-13, 13),)),
+    (D.month_days, (BIG,)),
 ]
 
 
@@ -85,3 +87,17 @@ def test_what_stays_refused_names_the_construct_and_where(func, construct):
     text = str(info.value)
     assert construct in text, text
     assert "desugar_cases.py:" in text, text  # file:line:col of the user's construct
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_module_level_list_is_read_again_after_an_item_is_assigned(backend):
+    vf = vectorize(D.month_days, backend=backend, fallback="error")
+    months = np.arange(-13, 13)
+    check(vf, D.month_days, months)
+    for value in (29, 28.0, 28):  # 28.0 == 28 but is another value: the kernel must not be reused
+        D.DAYS[2] = value
+        try:
+            check(vf, D.month_days, months)
+            assert vf(np.array([2])).dtype == (np.float64 if isinstance(value, float) else np.int64)
+        finally:
+            D.DAYS[2] = 28

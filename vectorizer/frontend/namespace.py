@@ -69,6 +69,7 @@ class Namespace:
         self.lookup = lookup
         self.globals = globals_  # the live module's dict (None: judged from source)
         self.seen: dict[str, object] = {}  # name -> the object it was bound to when resolved
+        self.snapshots: dict[str, tuple] = {}  # name -> a module-level list's items when resolved
         self._cache: dict[str, Global] = {}
 
     def resolve(self, name: str) -> Global:
@@ -94,6 +95,10 @@ class Namespace:
 
         def lookup(name: str) -> Global:
             value = seen[name] = globals_.get(name, ABSENT)  # read once: what is recorded is what is used
+            if isinstance(value, list) and is_constant(items := tuple(value)) and items:
+                # A list of numbers reads as a tuple; fingerprint.Watch checks its items stay these.
+                namespace.snapshots[name] = items
+                return Global("constant", name, normalize_constant(items))
             if value is not ABSENT:
                 return _classify_object(name, value, module)
             if hasattr(builtins, name):
