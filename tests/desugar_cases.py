@@ -84,6 +84,22 @@ def total_ints(n):
     return sum(i * n for i in range(3))
 
 
+def pick(a, b, i):
+    t = (a, b * 2.0, a - b)  # a tuple of values: one variable per item
+    return t[0] + t[i] + len(t) + (a in t) - t[-1]
+
+
+def single(a, i):
+    t = [a]
+    return t[i]
+
+
+def unit_sum(x, y):
+    r = (x * x + y * y) ** 0.5
+    v = (x / r, y / r)  # as geographiclib's Math.norm
+    return v[0] + v[1]
+
+
 # Still refused:
 def uses_none(z):
     y = check_zone(z)

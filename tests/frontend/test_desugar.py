@@ -47,6 +47,13 @@ CASES = [
     (D.lowest, (HOSTILE[:8], np.array([[1], [0]]))),  # empty: ValueError
     (D.highest, (HOSTILE,)),
     (D.total_ints, (BIG,)),
+    (D.pick, (HOSTILE, np.array([[0.5], [0.0], [-0.0]]), np.array([[[0]], [[1]], [[2]], [[-1]], [[-3]]]))),
+    (D.pick, (HOSTILE[:3], 1.0, np.array([[0], [2], [3]]))),  # IndexError at i=3
+    (D.pick, (1.0, 2.0, BIG)),  # IndexError at -(2**63)... first bad lane in C order
+    (D.pick, (np.array([1.0]), 2.0, np.array([True, False]))),
+    (D.single, (HOSTILE, np.array([[0], [-1]]))),
+    (D.single, (HOSTILE[:2], np.array([0, 1]))),
+    (D.unit_sum, (HOSTILE, HOSTILE[:, None])),
     (D.month_days, (np.arange(-13, 13),)),
     (D.month_days, (BIG,)),
 ]

@@ -34,6 +34,8 @@ import math
 import libcst as cst
 
 from ..errors import UnsupportedSyntaxError
+from . import local_tuples
+from .local_tuples import LocalTuples
 from .namespace import SIDE_EFFECT_BUILTINS, Global, Namespace, function_source
 from .parse import ParsedFunction, parse_function
 from .paths import PathTransformer
@@ -59,9 +61,16 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     zero = callee and not _returns_value(func)
     rewriter = _Rewrite(namespace, tables, taken, local - set(tables), zero)
     new = rewriter.rewrite(func)
+    binds = _binds(new)
+    if binds is not None:
+        tuples = LocalTuples(local_tuples.find(new, namespace, parsed.name, binds, _params(func), taken, rewriter.fresh))
+        if tuples.tuples:
+            new = tuples.rewrite(new)
+            rewriter.rebuilt.update(tuples.rebuilt)  # after: a node it rebuilt may be one _Rewrite made
+            local = local | {v for items, _, _ in tuples.tuples.values() for v in items}
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
-    rewriter.rebuilt.update(reductions.rebuilt)  # after: a statement it rebuilt may be one _Rewrite made
+    rewriter.rebuilt.update(reductions.rebuilt)
     if zero:
         end = cst.SimpleStatementLine([cst.Return(cst.Integer("0"))])
         body = new.body.with_changes(body=[*new.body.body, end])
@@ -138,14 +147,9 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
     """name -> (global name, values, its statement) for each local read-only table."""
     body = func.body.body if isinstance(func.body, cst.IndentedBlock) else []
     params = _params(func)
-    binds: dict[str, int] = {}
-    for node in _walk(func.body):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
-            for n in _walk(node.target):
-                if isinstance(n, cst.Name):
-                    binds[n.value] = binds.get(n.value, 0) + 1
-        elif isinstance(node, cst.Global | cst.Nonlocal | cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            return {}  # scopes the rewrite does not follow
+    binds = _binds(func)
+    if binds is None:
+        return {}
     found: dict[str, tuple[str, tuple, cst.CSTNode]] = {}
     for i, stmt in enumerate(body):
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
@@ -174,6 +178,19 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
         ns.define(glob, Global("constant", glob, values))
         found[name] = (glob, values, stmt)
     return found
+
+
+def _binds(func: cst.FunctionDef) -> dict[str, int] | None:
+    """How often each name is bound; None when the body has scopes the rewrites do not follow."""
+    binds: dict[str, int] = {}
+    for node in _walk(func.body):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
+            for n in _walk(node.target):
+                if isinstance(n, cst.Name):
+                    binds[n.value] = binds.get(n.value, 0) + 1
+        elif isinstance(node, cst.Global | cst.Nonlocal | cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            return None
+    return binds
 
 
 class _Reads(cst.CSTVisitor):
