@@ -100,6 +100,28 @@ def unit_sum(x, y):
     return v[0] + v[1]
 
 
+def is_leap(year):
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+DAYS_BEFORE = [-1, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
+
+
+def days_in_month(year, month):  # as datetime's _days_in_month
+    assert 1 <= month <= 12, month
+    if month == 2 and is_leap(year):
+        return 29
+    return DAYS[month]
+
+
+def days_before_month(year, month):  # the call under `and` after a subscript that may raise
+    return DAYS_BEFORE[month] + (month > 2 and is_leap(year))
+
+
+def branchy(x, y):
+    return 1.0 / x if x > 0 and is_leap(y) else x - (y or is_leap(y))
+
+
 # Still refused:
 def uses_none(z):
     y = check_zone(z)

@@ -17,6 +17,7 @@ from vectorizer import VectorizeError, vectorize
 NAN, INF = float("nan"), float("inf")
 HOSTILE = np.array([0.0, -0.0, 1.5, -2.25, NAN, INF, -INF, 5e-324, 1e308, -1e308, 300.0])
 BIG = np.array([0, 1, -1, 2, 3, 4, -4, -5, 5, 2**62, -(2**63), 2**63 - 1], dtype=np.int64)
+YEARS = np.array([1900, 2000, 2004, 2001, 0, -4, 2**62, -(2**63), 2**63 - 1])
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
 CASES = [
@@ -54,6 +55,11 @@ CASES = [
     (D.single, (HOSTILE, np.array([[0], [-1]]))),
     (D.single, (HOSTILE[:2], np.array([0, 1]))),
     (D.unit_sum, (HOSTILE, HOSTILE[:, None])),
+    (D.days_in_month, (YEARS, np.arange(1, 13)[:, None])),
+    (D.days_in_month, (YEARS, np.arange(0, 3)[:, None])),  # AssertionError(0)
+    (D.days_before_month, (YEARS, np.arange(-13, 13)[:, None])),
+    (D.days_before_month, (YEARS, np.arange(-14, 13)[:, None])),  # IndexError before the call
+    (D.branchy, (HOSTILE, YEARS[:, None])),
     (D.month_days, (np.arange(-13, 13),)),
     (D.month_days, (BIG,)),
 ]

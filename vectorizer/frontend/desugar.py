@@ -40,6 +40,7 @@ from .namespace import SIDE_EFFECT_BUILTINS, Global, Namespace, function_source
 from .parse import ParsedFunction, parse_function
 from .paths import PathTransformer
 from .reductions import Reductions
+from .short_circuit import ShortCircuit
 
 _NUMBERS = (cst.Integer, cst.Float)
 
@@ -71,6 +72,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)
+    short = ShortCircuit(namespace, local - set(tables), rewriter.fresh)
+    new = short.rewrite(new)
+    rewriter.rebuilt.update(short.rebuilt)
     if zero:
         end = cst.SimpleStatementLine([cst.Return(cst.Integer("0"))])
         body = new.body.with_changes(body=[*new.body.body, end])
