@@ -122,6 +122,15 @@ def branchy(x, y):
     return 1.0 / x if x > 0 and is_leap(y) else x - (y or is_leap(y))
 
 
+def day_offset(n, year, month):  # as datetime's _ord2ymd: the call runs only where 0 <= n
+    assert 0 <= n < days_in_month(year, month)
+    return n
+
+
+def chained(x, y):
+    return -1.0 < x < is_leap(y) <= x + 3
+
+
 # Still refused:
 def uses_none(z):
     y = check_zone(z)

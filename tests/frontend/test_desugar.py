@@ -60,6 +60,9 @@ CASES = [
     (D.days_before_month, (YEARS, np.arange(-13, 13)[:, None])),
     (D.days_before_month, (YEARS, np.arange(-14, 13)[:, None])),  # IndexError before the call
     (D.branchy, (HOSTILE, YEARS[:, None])),
+    (D.day_offset, (np.array([0, 5, 27, 28, 29]), YEARS[:, None], 2)),  # AssertionError() at n=28 or 29
+    (D.day_offset, (np.array([-1, 5]), 2000, 13)),  # -1: the assert fails before the call; 5: the call's
+    (D.chained, (HOSTILE, YEARS[:, None])),
     (D.month_days, (np.arange(-13, 13),)),
     (D.month_days, (BIG,)),
 ]

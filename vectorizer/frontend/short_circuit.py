@@ -15,8 +15,9 @@ After (what Python evaluates before the call keeps its order: it is bound first)
 `a or b` becomes `or_n = a` then `if not or_n: or_n = b`; `b if c else d` becomes `test_n = c`
 then `if test_n: if_n = b` / `else: if_n = d`: each operand runs exactly when Python runs it,
 and the value is the operand Python returns. Only statements whose expression runs first and
-unconditionally are rewritten (an assignment to a name, a `return`, the test of an `if` that is
-no `elif`); the path to the operator may pass through arithmetic, single comparisons, calls,
+unconditionally are rewritten (an assignment to a name, a `return`, an `assert` test, the test
+of an `if` that is no `elif`); a chained comparison `a < b < f(c)` is `a < b and b < f(c)` with `b`
+evaluated once; the path to the operator may pass through arithmetic, single comparisons, calls,
 subscripts and tuples (their earlier operands are bound first), and the left operand of another
 `and`/`or` or the test of another `x if c else y`.
 """
@@ -49,7 +50,8 @@ class ShortCircuit(PathTransformer):
         return False
 
     def wants(self, node: cst.CSTNode) -> bool:
-        return isinstance(node, cst.BooleanOperation | cst.IfExp) and self._calls_function(node)
+        chained = isinstance(node, cst.Comparison) and len(node.comparisons) > 1
+        return (chained or isinstance(node, cst.BooleanOperation | cst.IfExp)) and self._calls_function(node)
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         body: list[cst.BaseStatement] = []
@@ -89,6 +91,13 @@ class ShortCircuit(PathTransformer):
             test: cst.BaseExpression = cst.Name(name) if is_and else cst.UnaryOperation(cst.Not(), cst.Name(name))
             then = self._block(_assign(name, _bare(node.right)))
             return name, [_assign(name, _bare(node.left)), cst.If(test, then)]
+        if isinstance(node, cst.Comparison):  # a < b < c: c runs only where a < b holds
+            first = node.comparisons[0]
+            left, mid, name = self.fresh("value"), self.fresh("value"), self.fresh("cmp")
+            rest = cst.Comparison(cst.Name(mid), node.comparisons[1:])
+            return name, [_assign(left, _bare(node.left)), _assign(mid, _bare(first.comparator)),
+                          _assign(name, cst.Comparison(cst.Name(left), [first.with_changes(comparator=cst.Name(mid))])),
+                          cst.If(cst.Name(name), self._block(_assign(name, rest)))]
         assert isinstance(node, cst.IfExp)
         test_name, name = self.fresh("test"), self.fresh("if")
         return name, [_assign(test_name, _bare(node.test)),
@@ -112,8 +121,8 @@ def _evaluated(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
         small = stmt.body[0]
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             return small.value
-        if isinstance(small, cst.Return):
-            return small.value
+        if isinstance(small, cst.Return | cst.Assert):
+            return small.value if isinstance(small, cst.Return) else small.test
     if isinstance(stmt, cst.If):
         return stmt.test
     return None
