@@ -24,6 +24,13 @@ A call statement stays a call (the engine inlines a same-module callee and keeps
 callee that returns no value (falls off its end, or a bare `return`) gets `return 0` when it is
 prepared as a callee, and a caller that uses the value of such a callee is refused here, since
 that value is None in Python.
+
+Then, on the result, in this order: local tuples of values (frontend/local_tuples.py), reductions
+over generator expressions (frontend/reductions.py) and calls under and/or/if-else
+(frontend/short_circuit.py). It runs where a function is parsed for vectorizing (api.prepare, the
+CLI, analysis/calls.py for callees), before the fence: the fence and the analysis would refuse
+these forms, so no entry of the pass lists in pipeline.py could see them. Rebuilt nodes keep
+their original's position and line (frontend/paths.py).
 """
 
 from __future__ import annotations
