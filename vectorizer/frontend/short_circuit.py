@@ -77,8 +77,7 @@ class ShortCircuit(PathTransformer):
         for s in lowered:
             out.extend(self._statement(s, original, depth + 1) if isinstance(s, cst.SimpleStatementLine) else [s])
         replaced[target] = cst.Name(name)
-        for old, new in replaced.items():
-            stmt = stmt.deep_replace(old, new)  # type: ignore[assignment]
+        stmt = stmt.visit(_Replace(replaced))  # type: ignore[assignment]  # one pass: identities hold
         out.extend(self._statement(stmt, original, depth + 1))
         for s in out:
             self.rebuilt[id(s)] = (s, original)
@@ -93,10 +92,18 @@ class ShortCircuit(PathTransformer):
             return name, [_assign(name, _bare(node.left)), cst.If(test, then)]
         if isinstance(node, cst.Comparison):  # a < b < c: c runs only where a < b holds
             first = node.comparisons[0]
-            left, mid, name = self.fresh("value"), self.fresh("value"), self.fresh("cmp")
-            rest = cst.Comparison(cst.Name(mid), node.comparisons[1:])
-            return name, [_assign(left, _bare(node.left)), _assign(mid, _bare(first.comparator)),
-                          _assign(name, cst.Comparison(cst.Name(left), [first.with_changes(comparator=cst.Name(mid))])),
+            stmts: list[cst.BaseStatement] = []
+            operands = []
+            for operand in (node.left, first.comparator):  # names and literals need no variable
+                if isinstance(operand, _TRIVIAL):
+                    operands.append(operand)
+                else:
+                    var = self.fresh("value")
+                    stmts.append(_assign(var, _bare(operand)))
+                    operands.append(cst.Name(var))
+            name = self.fresh("cmp")
+            rest = cst.Comparison(operands[1], node.comparisons[1:])
+            return name, [*stmts, _assign(name, cst.Comparison(operands[0], [first.with_changes(comparator=operands[1])])),
                           cst.If(cst.Name(name), self._block(_assign(name, rest)))]
         assert isinstance(node, cst.IfExp)
         test_name, name = self.fresh("test"), self.fresh("if")
@@ -106,6 +113,14 @@ class ShortCircuit(PathTransformer):
 
     def _block(self, stmt: cst.SimpleStatementLine) -> cst.IndentedBlock:
         return cst.IndentedBlock(self._statement(stmt, stmt, 1))
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replaced: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        self.replaced = {id(k): v for k, v in replaced.items()}
+
+    def on_leave(self, original_node, updated_node):  # type: ignore[override]
+        return self.replaced.get(id(original_node), updated_node)
 
 
 def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
