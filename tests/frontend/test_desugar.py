@@ -117,3 +117,15 @@ def test_a_module_level_list_is_read_again_after_an_item_is_assigned(backend):
             assert vf(np.array([2])).dtype == (np.float64 if isinstance(value, float) else np.int64)
         finally:
             D.DAYS[2] = 28
+
+
+def test_table_names_are_reused_for_the_same_values_and_never_shared_by_others():
+    from vectorizer.frontend.namespace import Namespace
+
+    ns = Namespace.of_module_source("TAKEN = 1\n", "m.py")
+    first = ns.define_table("_tbl_f_t", (1, 2), set())
+    assert first == "_tbl_f_t" and ns.define_table("_tbl_f_t", (1, 2), set()) == first  # prepared again
+    assert ns.define_table("_tbl_f_t", (1.0, 2), set()) == "_tbl_f_t_"  # 1.0 is another value
+    assert ns.define_table("_tbl_f_t", (3,), {"_tbl_f_t_"}) == "_tbl_f_t__"
+    assert ns.define_table("TAKEN", (1,), set()) == "TAKEN_"  # a name the module binds
+    assert ns.resolve("_tbl_f_t").value == (1, 2) and ns.resolve("_tbl_f_t_").value == (1.0, 2)

@@ -43,7 +43,7 @@ import libcst as cst
 from ..errors import UnsupportedSyntaxError
 from . import local_tuples
 from .local_tuples import LocalTuples
-from .namespace import SIDE_EFFECT_BUILTINS, Global, Namespace, function_source
+from .namespace import SIDE_EFFECT_BUILTINS, Namespace, function_source
 from .parse import ParsedFunction, parse_function
 from .paths import PathTransformer
 from .reductions import Reductions
@@ -182,11 +182,8 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
             later.visit(reads)
         if reads.other:
             continue
-        glob = f"_tbl_{fname}_{name}"
-        while glob in taken or (ns.globals is not None and glob in ns.globals):
-            glob += "_"
+        glob = ns.define_table(f"_tbl_{fname}_{name}", values, taken)
         taken.add(glob)
-        ns.define(glob, Global("constant", glob, values))
         found[name] = (glob, values, stmt)
     return found
 

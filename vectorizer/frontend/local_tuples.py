@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from .namespace import Global, Namespace
+from .namespace import Namespace
 from .paths import PathTransformer
 
 
@@ -121,11 +121,8 @@ def find(func: cst.FunctionDef, ns: Namespace, fname: str, binds: dict[str, int]
                 or any(_mentions(s, name) for s in body[:i]) or _mentions(small.value, name):
             continue
         n = len(small.value.elements)
-        positions = f"_tbl_{fname}_{name}"
-        while positions in taken or (ns.globals is not None and positions in ns.globals):
-            positions += "_"
+        positions = ns.define_table(f"_tbl_{fname}_{name}", tuple(range(n)), taken)
         taken.add(positions)
-        ns.define(positions, Global("constant", positions, tuple(range(n))))
         found[name] = ([fresh(name) for _ in range(n)], positions, stmt)
     return found
 

@@ -86,6 +86,20 @@ class Namespace:
         """Bind a name the module does not have (a local table hoisted by frontend/desugar.py)."""
         self._cache[name] = glob
 
+    def define_table(self, base: str, values: tuple, taken: set[str]) -> str:
+        """A constant name for `values` (frontend/desugar.py): `base`, or `base_`... where the
+        module, `taken` or another table holds that name; the same values reuse their name, so a
+        function prepared twice gives the same code."""
+        name = base
+        while True:
+            found = self.resolve(name) if name not in taken and (self.globals is None or name not in self.globals) else None
+            if found is not None and found.kind == "unknown" and found.name == name:
+                self.define(name, Global("constant", name, values))
+                return name
+            if found is not None and found.kind == "constant" and _typed(found.value) == _typed(values):
+                return name
+            name += "_"
+
     @classmethod
     def of_function(cls, func: types.FunctionType) -> Namespace:
         """Names as the live function sees them (decorator, import hook)."""
@@ -146,6 +160,11 @@ def normalize_constant(value: object) -> object:
     if isinstance(value, (bool, int, float)):
         return value
     return value.item()  # type: ignore[attr-defined]
+
+
+def _typed(value: object) -> object:
+    """A value with its types (1, 1.0 and True differ)."""
+    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
 
 
 def _builtin(name: str) -> Global:
