@@ -146,7 +146,12 @@ def conditional_gen(x, k):
 
 
 def expr_statement(x):
-    x + 1
+    x  # noqa: B018 - the refusal under test
+    return x
+
+
+def divides(x, y):
+    x / y  # no value, but ZeroDivisionError where y == 0
     return x
 
 

@@ -63,6 +63,7 @@ CASES = [
     (D.day_offset, (np.array([0, 5, 27, 28, 29]), YEARS[:, None], 2)),  # AssertionError() at n=28 or 29
     (D.day_offset, (np.array([-1, 5]), 2000, 13)),  # -1: the assert fails before the call; 5: the call's
     (D.chained, (HOSTILE, YEARS[:, None])),
+    (D.divides, (HOSTILE, np.array([[1.0], [-0.0], [NAN]]))),  # ZeroDivisionError at y == -0.0
     (D.month_days, (np.arange(-13, 13),)),
     (D.month_days, (BIG,)),
 ]

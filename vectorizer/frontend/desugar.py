@@ -20,7 +20,8 @@ After (`_tbl_f_n_` is a constant of the namespace, as a module-level tuple would
 
 A local table qualifies when it is bound once, by a statement of the function's top level, to a
 tuple or list display of number literals, and every later use reads it: `t[i]`, `x in t`, `len(t)`.
-A call statement stays a call (the engine inlines a same-module callee and keeps its raises); a
+A call statement stays a call (the engine inlines a same-module callee and keeps its raises), as
+does any expression statement that may raise (`1 / x`, bound to a variable nobody reads); a
 callee that returns no value (falls off its end, or a bare `return`) gets `return 0` when it is
 prepared as a callee, and a caller that uses the value of such a callee is refused here, since
 that value is None in Python.
@@ -50,6 +51,9 @@ from .reductions import Reductions
 from .short_circuit import ShortCircuit
 
 _NUMBERS = (cst.Integer, cst.Float)
+# Expression statements that do nothing (or are a docstring, or are refused for what they are).
+_INERT = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+          cst.FormattedString, cst.Ellipsis, cst.Yield, cst.Await)
 
 
 def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = False) -> ParsedFunction:
@@ -271,7 +275,7 @@ class _Rewrite(PathTransformer):
         if isinstance(node, cst.Comparison):
             return len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, cst.In | cst.NotIn)
         if isinstance(node, cst.Expr):
-            return isinstance(node.value, cst.Call)
+            return not isinstance(node.value, _INERT)
         if isinstance(node, cst.Return):
             return self.zero and node.value is None
         return False
@@ -338,10 +342,9 @@ class _Rewrite(PathTransformer):
         return glob.value if glob.kind == "constant" and isinstance(glob.value, tuple) else None
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
-        call = updated.value
-        if not isinstance(call, cst.Call):
-            return updated
-        func = call.func
-        if isinstance(func, cst.Name) and (func.value in SIDE_EFFECT_BUILTINS or func.value in self.local):
-            return updated  # refused by the fence with its own message
-        return cst.Assign([cst.AssignTarget(cst.Name(self.fresh("unused")))], call)
+        value = updated.value
+        if isinstance(value, _INERT) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                and (value.func.value in SIDE_EFFECT_BUILTINS or value.func.value in self.local):
+            return updated  # refused by the fence with its own message (or a docstring)
+        # A call, or an operation that may raise (`1 / x`): kept for its exceptions, value unused.
+        return cst.Assign([cst.AssignTarget(cst.Name(self.fresh("unused")))], value)
