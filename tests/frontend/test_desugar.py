@@ -5,6 +5,7 @@ forms that stay refused."""
 
 from __future__ import annotations
 
+import inspect
 import sys
 
 import desugar_cases as D
@@ -72,7 +73,7 @@ CASES = [
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("func,args", CASES, ids=lambda v: getattr(v, "__name__", ""))
 def test_matches_the_scalar_function(func, args, backend):
-    if func is D.harmonic and sys.version_info >= (3, 12):
+    if "sum(" in inspect.getsource(func) and sys.version_info >= (3, 12):
         pytest.skip("sum of floats is compensated from 3.12 on: not desugared there")
     check(vectorize(func, backend=backend, fallback="error"), func, *args)
 
