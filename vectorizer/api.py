@@ -323,11 +323,12 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """Read, parse and fence a function (the checks that need no argument types)."""
     from .frontend import fence
     from .frontend.linking import link_root
+    from .frontend.desugar import desugar
     from .frontend.parse import parse_function
 
-    parsed = parse_function(source_of(func))
     namespace = namespace or Namespace.of_function(func)
-    parsed = link_root(parsed, namespace)  # other modules' functions and attributes (frontend/linking.py)
+    parsed = link_root(parse_function(source_of(func)), namespace)  # other modules' names (frontend/linking.py)
+    parsed = desugar(parsed, namespace)  # local tables, reductions, call statements (frontend/desugar.py)
     fence.check(parsed, namespace)
     return parsed, namespace
 

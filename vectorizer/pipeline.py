@@ -1,7 +1,7 @@
 """THE ordered pass lists (NumPy and lanes), and the driver that folds one of them over one
 specialization of one function.
 
-    source -> parse -> fence -> kind checks folded (passes/static_checks.py) -> analysis (user
+    source -> parse -> desugar (frontend/desugar.py) -> fence -> kind checks folded (passes/static_checks.py) -> analysis (user
     errors, with positions) -> passes -> module text
 
 Every pass has one signature, `transform(code, ctx) -> code` (`Pass.run`), and one `Context`

@@ -14,7 +14,11 @@ def double(x: float) -> float:
 
 
 def call_in_conditional(x: float, n: int) -> float:
-    return double(x) if n > 0 else x - n
+    if n > 5:
+        return x
+    elif (double(x) if n > 0 else x - n) > 1:  # an elif test: not rewritten (frontend/short_circuit.py)
+        return x + 1
+    return x - n
 
 
 def raises_on_negative(x: float) -> float:

@@ -24,7 +24,7 @@ def logged(f):
 @passthrough
 def decorated_bad(x: float) -> float:
     a = [x]
-    return x
+    return a
 
 
 @passthrough

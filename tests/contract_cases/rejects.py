@@ -115,7 +115,8 @@ def dict_comp(x: float) -> float:
 
 
 def generator_exp(x: float) -> float:
-    return max(k * x for k in range(3))
+    # in a reduction it becomes a loop (frontend/reductions.py), but not where it may not run
+    return 0.0 if x > 0 else max(k * x for k in range(3))
 
 
 def walrus(x: float) -> float:
@@ -188,8 +189,8 @@ def value_attribute(x: float) -> float:
 
 
 def list_literal(x: float) -> float:
-    a = [x, 1.0]
-    return x
+    a = [x, 1.0]  # only read items are rewritten (frontend/local_tuples.py); this list escapes
+    return a
 
 
 def dict_literal(x: float) -> float:
@@ -216,7 +217,8 @@ def is_comparison(x: float) -> float:
 
 
 def in_comparison(x: float) -> float:
-    return 1.0 if x in TABLE else 0.0
+    # `x in TABLE` becomes `x == 1.0 or ...` (frontend/desugar.py); an expression on the left is not
+    return 1.0 if x * 2 in TABLE else 0.0
 
 
 def while_else(x: float) -> float:
@@ -292,16 +294,30 @@ def huge_literal(n: int) -> int:
     return n + 9223372036854775808
 
 
+# Under and/or/if-else a call becomes an if statement (frontend/short_circuit.py), but not in an
+# elif test, which only runs where the tests before it failed.
 def call_in_and(x: float) -> float:
-    return x > 0 and helper_ok(x)
+    if x > 1:
+        return 1.0
+    elif x > 0 and helper_ok(x):
+        return 2.0
+    return 0.0
 
 
 def call_in_or(x: float) -> float:
-    return x or helper_ok(x)
+    if x > 1:
+        return 1.0
+    elif x or helper_ok(x):
+        return 2.0
+    return 0.0
 
 
 def call_in_ternary(x: float) -> float:
-    return helper_ok(x) if x > 0 else 0.0
+    if x > 1:
+        return 1.0
+    elif (helper_ok(x) if x > 0 else 0.0):
+        return 2.0
+    return 0.0
 
 
 def many_problems(x: float) -> float:

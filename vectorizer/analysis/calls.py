@@ -18,6 +18,7 @@ from ..core.types import Val, type_of_python
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend import fence
 from ..frontend.linking import at_call_site, linker_of
+from ..frontend.desugar import desugar
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 from . import recursion
@@ -40,6 +41,7 @@ class Callees:
             linker = linker_of(self.namespace)
             if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
                 parsed = linker.link(parsed, linker.home(glob))
+            parsed = desugar(parsed, self.namespace, callee=True)
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]

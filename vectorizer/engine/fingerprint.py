@@ -18,6 +18,7 @@ hundred nanoseconds whether the module still binds exactly those (identity, not 
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import threading
 import types
@@ -114,7 +115,7 @@ class Watch:
     itemgetter + map(operator.is_). Its defaults keep the objects alive, so an identity it
     compares cannot be reused by a new object."""
 
-    __slots__ = ("module", "names", "objects", "absent", "size", "fresh")
+    __slots__ = ("module", "names", "objects", "absent", "size", "fresh", "lists")
 
     def __init__(self, namespace: Namespace) -> None:
         seen = dict(namespace.seen)  # a copy: lowering may resolve more names meanwhile
@@ -129,10 +130,16 @@ class Watch:
         self.size += len(reads)
         if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
             self.fresh = _reads_checker(len(reads), tuple(isinstance(c, dict) for c, _, _ in reads))(self.fresh, *reads)
+        # A module-level list read as a table (namespace.snapshots): its items when it was read,
+        # compared by identity, so an item assigned since (even an equal one: -0.0 == 0.0) is a change.
+        self.lists = tuple((n, namespace.seen[n], items) for n, items in namespace.snapshots.items() if n in seen)
+        if self.lists:
+            self.fresh = _with_lists(self.fresh, tuple((o, items) for _, o, items in self.lists))
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
         now = [n for n, o in zip(self.names, self.objects) if self.module.get(n, ABSENT) is not o]
+        now += [n for n, o, items in self.lists if n not in now and not _same_items(o, items)]
         return now + sorted(self.absent.intersection(self.module.keys()))
 
 
@@ -159,6 +166,14 @@ def _reads_checker(count: int, dicts: tuple[bool, ...]) -> Callable[..., Callabl
     env: dict = {"A": ABSENT, "attribute": attribute}
     exec(compile(text, "<vectorizer watch reads>", "exec"), env)  # noqa: S102 - no user text in it
     return lambda own, *reads: env["make"](own, *[x for read in reads for x in read])
+def _same_items(now: list, items: tuple) -> bool:
+    return len(now) == len(items) and all(map(operator.is_, now, items))
+
+
+def _with_lists(fresh: Callable[[], bool], lists: tuple) -> Callable[[], bool]:
+    def fresh_and_same(fresh=fresh, lists=lists, same=_same_items) -> bool:
+        return fresh() and all(same(o, items) for o, items in lists)
+    return fresh_and_same
 
 
 _TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)

@@ -69,6 +69,7 @@ class Namespace:
         self.lookup = lookup
         self.globals = globals_  # the live module's dict (None: judged from source)
         self.seen: dict[str, object] = {}  # name -> the object it was bound to when resolved
+        self.snapshots: dict[str, tuple] = {}  # name -> a module-level list's items when resolved
         self._cache: dict[str, Global] = {}
         # Names linked to what another module's function means by them (frontend/linking.py).
         self.links: dict[str, Global] = {}
@@ -89,6 +90,24 @@ class Namespace:
             self._cache[name] = found
         return self._cache[name]
 
+    def define(self, name: str, glob: Global) -> None:
+        """Bind a name the module does not have (a local table hoisted by frontend/desugar.py)."""
+        self._cache[name] = glob
+
+    def define_table(self, base: str, values: tuple, taken: set[str]) -> str:
+        """A constant name for `values` (frontend/desugar.py): `base`, or `base_`... where the
+        module, `taken` or another table holds that name; the same values reuse their name, so a
+        function prepared twice gives the same code."""
+        name = base
+        while True:
+            found = self.resolve(name) if name not in taken and (self.globals is None or name not in self.globals) else None
+            if found is not None and found.kind == "unknown" and found.name == name:
+                self.define(name, Global("constant", name, values))
+                return name
+            if found is not None and found.kind == "constant" and _typed(found.value) == _typed(values):
+                return name
+            name += "_"
+
     @classmethod
     def of_function(cls, func: types.FunctionType) -> Namespace:
         """Names as the live function sees them (decorator, import hook)."""
@@ -98,6 +117,10 @@ class Namespace:
 
         def lookup(name: str) -> Global:
             value = seen[name] = globals_.get(name, ABSENT)  # read once: what is recorded is what is used
+            if isinstance(value, list) and is_constant(items := tuple(value)) and items:
+                # A list of numbers reads as a tuple; fingerprint.Watch checks its items stay these.
+                namespace.snapshots[name] = items
+                return Global("constant", name, normalize_constant(items))
             if value is not ABSENT:
                 return _classify_object(name, value, module)
             if name == func.__name__ == func.__qualname__:  # itself, while a decorator runs: recursion
@@ -147,6 +170,11 @@ def normalize_constant(value: object) -> object:
     if isinstance(value, (bool, int, float)):
         return value
     return value.item()  # type: ignore[attr-defined]
+
+
+def _typed(value: object) -> object:
+    """A value with its types (1, 1.0 and True differ)."""
+    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
 
 
 def _builtin(name: str) -> Global:

@@ -58,6 +58,7 @@ from ...core.types import Val, type_of_dtype
 from ...engine.carried import STANDALONE
 from ...errors import VectorizeError
 from ...frontend import fence
+from ...frontend.desugar import desugar
 from ...frontend.namespace import Namespace
 from ...frontend.parse import parse_function
 from ...frontend.source import FunctionSource
@@ -116,6 +117,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         params = _annotated_params(parsed.func)
         kinds = "".join(_KIND[v.type.value] for v in params.values())  # type: ignore[union-attr]
         try:
+            parsed = desugar(parsed, namespace)
             fence.check(parsed, namespace)
             generated, backend = _lower(parsed, namespace, params, options, reserved)
         except VectorizeError as exc:

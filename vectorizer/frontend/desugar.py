@@ -1,0 +1,350 @@
+"""Rewrite a few common Python forms into the subset the fence accepts, before the fence runs.
+
+Each rewrite keeps CPython's meaning exactly; anything it cannot keep is left alone, so the fence
+refuses it as before (naming the user's construct and position). Before::
+
+    def f(T, month, n):
+        n_ = (0.5, -1.25, 3.0)             # local table of number literals, read-only
+        check(n)                           # a call kept for its exceptions
+        if month in (4, 6, 9, 11):         # `in` on a tuple of numbers
+            T = T + 1.0
+        return min((n_[month], T))         # min/max of a tuple display
+
+After (`_tbl_f_n_` is a constant of the namespace, as a module-level tuple would be)::
+
+    def f(T, month, n):
+        unused_1 = check(n)
+        if (month == 4 or month == 6 or month == 9 or month == 11):
+            T = T + 1.0
+        return min(_tbl_f_n_[month], T)
+
+A local table qualifies when it is bound once, by a statement of the function's top level, to a
+tuple or list display of number literals, and every later use reads it: `t[i]`, `x in t`, `len(t)`.
+A call statement stays a call (the engine inlines a same-module callee and keeps its raises), as
+does any expression statement that may raise (`1 / x`, bound to a variable nobody reads); a
+callee that returns no value (falls off its end, or a bare `return`) gets `return 0` when it is
+prepared as a callee, and a caller that uses the value of such a callee is refused here, since
+that value is None in Python.
+
+Then, on the result, in this order: local tuples of values (frontend/local_tuples.py), reductions
+over generator expressions (frontend/reductions.py) and calls under and/or/if-else
+(frontend/short_circuit.py). It runs where a function is parsed for vectorizing (api.prepare, the
+CLI, analysis/calls.py for callees), before the fence: the fence and the analysis would refuse
+these forms, so no entry of the pass lists in pipeline.py could see them. Rebuilt nodes keep
+their original's position and line (frontend/paths.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import libcst as cst
+
+from ..errors import UnsupportedSyntaxError
+from . import local_tuples
+from .local_tuples import LocalTuples
+from .namespace import SIDE_EFFECT_BUILTINS, Namespace, function_source
+from .parse import ParsedFunction, parse_function
+from .paths import PathTransformer
+from .reductions import Reductions
+from .short_circuit import ShortCircuit
+
+_NUMBERS = (cst.Integer, cst.Float)
+# Expression statements that do nothing (or are a docstring, or are refused for what they are).
+_INERT = (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+          cst.FormattedString, cst.Ellipsis, cst.Yield, cst.Await)
+
+
+def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = False) -> ParsedFunction:
+    """`parsed` with the rewrites of this module applied (itself when none applies). `callee`: it
+    is prepared to be inlined into a caller (a function returning no value then returns 0). Nodes
+    off the paths to a rewrite keep their identity; rebuilt ones keep their original's position
+    and line (errors and origin comments)."""
+    func = parsed.func
+    taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
+    local = _assigned(func) | _params(func)
+    used_as_value = _no_value_uses(func, namespace, local)
+    if used_as_value is not None:
+        raise UnsupportedSyntaxError(
+            f"'{used_as_value.func.value}' returns None (it has no 'return' with a value); its value cannot be used here",  # type: ignore[attr-defined]
+            parsed.location(used_as_value), hint="call it as a statement, or make it return a number")
+    tables = _tables(func, namespace, parsed.name, taken, local)
+    zero = callee and not _returns_value(func)
+    rewriter = _Rewrite(namespace, tables, taken, local - set(tables), zero)
+    new = rewriter.rewrite(func)
+    binds = _binds(new)
+    if binds is not None:
+        tuples = LocalTuples(local_tuples.find(new, namespace, parsed.name, binds, _params(func), taken, rewriter.fresh))
+        if tuples.tuples:
+            new = tuples.rewrite(new)
+            rewriter.rebuilt.update(tuples.rebuilt)  # after: a node it rebuilt may be one _Rewrite made
+            local = local | {v for items, _, _ in tuples.tuples.values() for v in items}
+    reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
+    new = reductions.rewrite(new)
+    rewriter.rebuilt.update(reductions.rebuilt)
+    short = ShortCircuit(namespace, local - set(tables), rewriter.fresh)
+    new = short.rewrite(new)
+    rewriter.rebuilt.update(short.rebuilt)
+    if zero:
+        end = cst.SimpleStatementLine([cst.Return(cst.Integer("0"))])
+        body = new.body.with_changes(body=[*new.body.body, end])
+        rewriter.rebuilt[id(body)] = (body, func.body)
+        new = new.with_changes(body=body)
+        rewriter.rebuilt[id(new)] = (new, func)
+    if new is func:
+        return parsed
+    return _renewed(parsed, new, rewriter.rebuilt)
+
+
+def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
+    """`parsed` over the new tree, with each rebuilt node mapped to its original's position."""
+    positions = dict(parsed.positions)
+    lines = dict(parsed.lines) if parsed.lines is not None else None
+    for node, original in rebuilt.values():
+        if original in positions:
+            positions[node] = positions[original]
+        if lines is not None and original in lines:
+            lines[node] = lines[original]
+    out = dataclasses.replace(parsed, func=new, lines=lines)
+    out.__dict__["positions"] = positions  # the cached_property, precomputed: the module holds the old tree
+    return out
+
+
+def _params(func: cst.FunctionDef) -> set[str]:
+    p = func.params
+    return {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+
+
+def _assigned(func: cst.FunctionDef) -> set[str]:
+    names: set[str] = set()
+    for node in _walk(func.body):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
+            names.update(n.value for n in _walk(node.target) if isinstance(n, cst.Name))
+    return names
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _number(node: cst.BaseExpression) -> int | float | None:
+    """The value of a number literal, `-literal` or `+literal` (no bool: True is a Name)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        inner = _number(node.expression)
+        return None if inner is None else (-inner if isinstance(node.operator, cst.Minus) else inner)
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0)
+    if isinstance(node, cst.Float):
+        return float(node.value.replace("_", ""))
+    return None
+
+
+def _display(node: cst.BaseExpression) -> tuple | None:
+    """The numbers of a tuple or list display of number literals, or None."""
+    if not isinstance(node, cst.Tuple | cst.List) or not node.elements:
+        return None
+    values = []
+    for el in node.elements:
+        if isinstance(el, cst.StarredElement):
+            return None
+        v = _number(el.value)
+        if v is None:
+            return None
+        values.append(v)
+    return tuple(values)
+
+
+def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
+            local: set[str]) -> dict[str, tuple[str, tuple, cst.CSTNode]]:
+    """name -> (global name, values, its statement) for each local read-only table."""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else []
+    params = _params(func)
+    binds = _binds(func)
+    if binds is None:
+        return {}
+    found: dict[str, tuple[str, tuple, cst.CSTNode]] = {}
+    for i, stmt in enumerate(body):
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+            continue
+        small = stmt.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            continue
+        name = small.targets[0].target.value
+        values = _display(small.value)
+        if values is None or binds.get(name) != 1 or name in params:
+            continue
+        reads = _Reads(name)
+        for earlier in body[:i]:
+            earlier.visit(reads)
+        if reads.any:  # read before it is bound: UnboundLocalError in Python, left to the fence
+            continue
+        reads = _Reads(name)
+        for later in body[i + 1:]:
+            later.visit(reads)
+        if reads.other:
+            continue
+        glob = ns.define_table(f"_tbl_{fname}_{name}", values, taken)
+        taken.add(glob)
+        found[name] = (glob, values, stmt)
+    return found
+
+
+def _binds(func: cst.FunctionDef) -> dict[str, int] | None:
+    """How often each name is bound; None when the body has scopes the rewrites do not follow."""
+    binds: dict[str, int] = {}
+    for node in _walk(func.body):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
+            for n in _walk(node.target):
+                if isinstance(n, cst.Name):
+                    binds[n.value] = binds.get(n.value, 0) + 1
+        elif isinstance(node, cst.Global | cst.Nonlocal | cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            return None
+    return binds
+
+
+class _Reads(cst.CSTVisitor):
+    """Finds reads of `name`: `any` at all, `other` than `t[i]`, `x in t`, `len(t)`, and a
+    comprehension's `for v in t` or `enumerate(t)`."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.any, self.other = name, False, False
+        self.allowed: set[int] = set()
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        self.allowed.add(id(node.value))
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.allowed.add(id(node.iter))
+
+    def visit_ComparisonTarget(self, node: cst.ComparisonTarget) -> None:
+        if isinstance(node.operator, cst.In | cst.NotIn):
+            self.allowed.add(id(node.comparator))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value in ("len", "enumerate") and len(node.args) == 1:
+            self.allowed.add(id(node.args[0].value))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.any = True
+            self.other = self.other or id(node) not in self.allowed
+
+
+def _returns_value(func: cst.FunctionDef) -> bool:
+    return any(isinstance(n, cst.Return) and n.value is not None for n in _walk(func.body))
+
+
+def _no_value_uses(func: cst.FunctionDef, ns: Namespace, local: set[str]) -> cst.Call | None:
+    """A call whose value is used, of a same-module function that returns no value."""
+    statements = {id(s.value) for s in _walk(func.body) if isinstance(s, cst.Expr)}
+    for node in _walk(func.body):
+        if isinstance(node, cst.Call) and id(node) not in statements and isinstance(node.func, cst.Name):
+            if node.func.value in local or node.func.value == func.name.value:
+                continue
+            glob = ns.resolve(node.func.value)
+            if glob.kind == "function":
+                try:
+                    callee = parse_function(function_source(glob))
+                except Exception:  # noqa: BLE001 - the fence reports an unreadable callee itself
+                    continue
+                if not _returns_value(callee.func):
+                    return node
+    return None
+
+
+class _Rewrite(PathTransformer):
+    def __init__(self, ns: Namespace, tables: dict[str, tuple[str, tuple, cst.CSTNode]], taken: set[str],
+                 local: set[str], zero: bool) -> None:
+        super().__init__()
+        self.ns, self.tables, self.taken, self.local, self.zero = ns, tables, taken, local, zero
+        self.globals = {g: v for g, v, _ in tables.values()}
+        self.dropped = {id(t[2]) for t in tables.values()}
+        self.count = 0
+        self.attrs: set[int] = set()
+
+    def wants(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Attribute):
+            self.attrs.add(id(node.attr))
+        if isinstance(node, cst.Name):
+            return node.value in self.tables and id(node) not in self.attrs
+        if isinstance(node, cst.Call):
+            return isinstance(node.func, cst.Name) and node.func.value in ("len", "min", "max")
+        if isinstance(node, cst.Comparison):
+            return len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, cst.In | cst.NotIn)
+        if isinstance(node, cst.Expr):
+            return not isinstance(node.value, _INERT)
+        if isinstance(node, cst.Return):
+            return self.zero and node.value is None
+        return False
+
+    def fresh(self, base: str) -> str:
+        """`base_1`, `base_2`...: the first no name of the function has."""
+        while True:
+            self.count += 1
+            name = f"{base}_{self.count}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        return updated.with_changes(value=cst.Integer("0")) if self.zero and updated.value is None else updated
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not self.dropped:
+            return updated
+        kept = [s for o, s in zip(original.body, updated.body) if id(o) not in self.dropped]
+        return updated if len(kept) == len(updated.body) else updated.with_changes(body=kept)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        entry = self.tables.get(original.value)
+        return updated.with_changes(value=entry[0]) if entry and id(original) not in self.attrs else updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if isinstance(func, cst.Name) and func.value == "len" and len(updated.args) == 1:
+            arg = updated.args[0].value
+            if isinstance(arg, cst.Name) and arg.value in self.globals:
+                return cst.Integer(str(len(self.globals[arg.value])))
+        if isinstance(func, cst.Name) and func.value in ("min", "max") and len(updated.args) == 1 \
+                and not updated.args[0].keyword and not updated.args[0].star \
+                and isinstance(updated.args[0].value, cst.Tuple | cst.List):
+            elements = updated.args[0].value.elements
+            if len(elements) >= 2 and not any(isinstance(e, cst.StarredElement) for e in elements):
+                return updated.with_changes(args=[cst.Arg(e.value) for e in elements])
+        return updated
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        if len(updated.comparisons) != 1 or not isinstance(updated.comparisons[0].operator, cst.In | cst.NotIn):
+            return updated
+        left, target = updated.left, updated.comparisons[0]
+        values = self._tuple(target.comparator)
+        if values is None or not (isinstance(left, cst.Name) or _number(left) is not None):
+            return updated
+        if not values or any(isinstance(v, float) and not math.isfinite(v) for v in values):
+            return updated  # nan is found by identity, inf has no literal; an empty tuple: left to the fence
+        negated = isinstance(target.operator, cst.NotIn)
+        op = cst.NotEqual() if negated else cst.Equal()
+        tests = [cst.Comparison(left, [cst.ComparisonTarget(op, cst.parse_expression(repr(v)))]) for v in values]
+        expr: cst.BaseExpression = tests[0]
+        for t in tests[1:]:
+            expr = cst.BooleanOperation(expr, cst.And() if negated else cst.Or(), t)
+        return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+    def _tuple(self, node: cst.BaseExpression) -> tuple | None:
+        """The numbers of a display, a local table or a module-level tuple constant."""
+        values = _display(node)
+        if values is not None or not isinstance(node, cst.Name) or node.value in self.local:
+            return values
+        glob = self.ns.resolve(node.value)
+        return glob.value if glob.kind == "constant" and isinstance(glob.value, tuple) else None
+
+    def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
+        value = updated.value
+        if isinstance(value, _INERT) or isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                and (value.func.value in SIDE_EFFECT_BUILTINS or value.func.value in self.local):
+            return updated  # refused by the fence with its own message (or a docstring)
+        # A call, or an operation that may raise (`1 / x`): kept for its exceptions, value unused.
+        return cst.Assign([cst.AssignTarget(cst.Name(self.fresh("unused")))], value)
