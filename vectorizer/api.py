@@ -322,8 +322,8 @@ class VectorizedFunction:
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """Read, parse and fence a function (the checks that need no argument types)."""
     from .frontend import fence
-    from .frontend.linking import link_root
     from .frontend.desugar import desugar
+    from .frontend.linking import link_root
     from .frontend.parse import parse_function
 
     namespace = namespace or Namespace.of_function(func)

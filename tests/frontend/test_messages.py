@@ -28,7 +28,7 @@ POINTER = re.compile(r"\(see `vectorizer errors (VEC(?:-[A-Z]+)?)`\)$")
 
 def two_problems(x):
     y = os.getpid()  # a side effect
-    return math.frexp(x)[0] + y  # indexing a call's result
+    return (z := x) + y + z  # an assignment expression
 
 
 def none_of_local(x):

@@ -127,6 +127,10 @@ def nested_base(n: int) -> int:
     return 1 + (0 if n <= 0 else nested_base(n - 1))
 
 
+def no_base(n: int) -> int:
+    return 1 + no_base(n - 1)
+
+
 def lcm(a: int, b: int) -> int:
     # a recursive callee of a function that is not itself recursive
     return abs(a * b) // gcd(a, b)
@@ -275,9 +279,17 @@ def test_cut_splits_a_while_test():
     )
 
 
-def test_a_base_case_inside_an_expression_is_refused_with_a_hint():
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_base_case_inside_a_conditional_expression(backend):
+    """frontend/short_circuit.py turns `1 + (0 if n <= 0 else f(n - 1))` into statements first,
+    so the base case is one of its own (a lane 2000 deep raises RecursionError, as in the loop)."""
+    vf = vectorize(nested_base, backend=backend, fallback="error")
+    check(vf, nested_base, np.array([0, 1, 5, -3, 30, 2000, 7]))
+
+
+def test_a_function_whose_every_return_recurses_is_refused_with_a_hint():
     with pytest.raises(VectorizeError, match="no base case") as info:
-        vectorize(nested_base, fallback="error")(np.array([1]))
+        vectorize(no_base, fallback="error")(np.array([1]))
     assert "statement of its own" in info.value.hint
 
 
@@ -303,11 +315,14 @@ def test_numba_lane_returns_the_flag_at_the_recursive_call():
 
 
 def test_cut_splits_a_conditional_return():
+    # frontend/short_circuit.py has made the conditional a statement before the cut
     assert body(after("cut_recursion", gcd_expr, a=I, b=I)) == (
-        "if b == 0:\n"
-        "    return a\n"
+        "test_1 = b == 0\n"
+        "if test_1:\n"
+        "    if_2 = a\n"
         "else:\n"
         "    raise RecursionError()\n"
+        "return if_2\n"
     )
 
 

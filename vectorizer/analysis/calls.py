@@ -17,8 +17,8 @@ import libcst as cst
 from ..core.types import Val, type_of_python
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend import fence
-from ..frontend.linking import at_call_site, linker_of
 from ..frontend.desugar import desugar
+from ..frontend.linking import at_call_site, linker_of
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 from . import recursion
