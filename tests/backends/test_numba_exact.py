@@ -147,8 +147,18 @@ def _args(kinds: str):
 
 MATH_CALLS = sorted(n for n in rules.CALLS if n.startswith("math.") and n not in ("math.gamma", "math.lgamma"))
 TWO_ARGS = {"math.atan2", "math.hypot", "math.copysign", "math.nextafter", "math.fmod", "math.pow"}
+# The integer functions (rules/mathcalls.py) on ints, small ones where results soon leave int64.
+MATH_KINDS = {"math.factorial": "s", "math.isqrt": "i", "math.gcd": "ii", "math.lcm": "ss", "math.comb": "ss",
+              "math.perm": "ss", "math.remainder": "ff", "math.ldexp": "fs"}
+
+
+def _math_case(name: str) -> tuple[str, str]:
+    kinds = MATH_KINDS.get(name, "ff" if name in TWO_ARGS else "f")
+    return (f"{name}(x, y)" if len(kinds) == 2 else f"{name}(x)", kinds)
+
+
 CASES = (
-    [(f"{n}(x, y)" if n in TWO_ARGS else f"{n}(x)", "ff" if n in TWO_ARGS else "f") for n in MATH_CALLS]
+    [_math_case(n) for n in MATH_CALLS]
     + [("math.log(x, y)", "ff"), ("math.isclose(x, y, rel_tol=1e-3)", "ff")]
     + [(f"{n}(x)", "i") for n in ("math.sqrt", "math.log", "math.exp", "math.floor", "math.sin", "math.cbrt", "abs",
                                   "float", "bool", "round", "int")]
@@ -168,7 +178,8 @@ CASES = (
 # Lanes most of which the checks flag by design (domain errors on wide inputs, int64 overflow of
 # random ints): only what is not flagged is compared at the kernel.
 MOSTLY_FLAGGED = {"x ** y", "x ** 2", "x ** 3", "x ** -2", "x * y", "x << y", "x // y", "x % y", "divmod(x, y)",
-                  "math.gamma(x)", "2 ** x", "x ** (1 / 3)", "x ** 0.5", "x ** -0.5", "math.isclose(x, y, rel_tol=1e-3)"}
+                  "math.gamma(x)", "2 ** x", "x ** (1 / 3)", "x ** 0.5", "x ** -0.5", "math.isclose(x, y, rel_tol=1e-3)",
+                  "math.factorial(x)", "math.comb(x, y)", "math.perm(x, y)", "math.lcm(x, y)", "math.isqrt(x)"}
 
 
 @pytest.mark.parametrize("expr, kinds", CASES, ids=[f"{e}[{k}]" for e, k in CASES])
