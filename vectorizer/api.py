@@ -15,6 +15,7 @@ new values, new content hash, code generated again or found in the cache.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import os
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath, kernels, scaleout
+from .engine import fastpath, kernels, scaleout, statics
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
@@ -70,6 +71,9 @@ class VectorizedFunction:
         self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
+        self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
+        self._specs: dict[Key, tuple[dict, dict]] = {}  # key -> (parameter values, helper values)
+        self._helpers: tuple[object, dict] | None = None  # (generation, its pure zero-argument helpers)
         if options.fallback == "error" and not disabled():
             self._prepare(self._generations.current())  # refuse unsupported syntax now, at decoration
 
@@ -143,8 +147,10 @@ class VectorizedFunction:
         if scaleout.foreign(values):  # a dask array or an xarray object: a lazy graph (engine/scaleout)
             return scaleout.call(self, values, example_ndims)
         try:
-            arrays = [canonical(n, v) for n, v in zip(self._names, values)]
-            batch = Batch(self._names, arrays, example_ndims)
+            fixed = self._plan.statics(self._names, values)  # specialized on: None, str, enum, flags
+            names = [n for n in self._names if n not in fixed] if fixed else self._names
+            arrays = [canonical(n, v) for n, v in zip(self._names, values) if n not in fixed]
+            batch = Batch(names, arrays, example_ndims)
         except InputError as exc:
             if self.options.fallback == "error" or example_ndims is not None:
                 raise VectorizeInputError(str(exc)) from None
@@ -152,10 +158,20 @@ class VectorizedFunction:
             return _face().objects_element_by_element(self, values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
-        if disabled():
+        gen = self._generations.current()  # the module globals as this call reads them
+        helpers = self._helper_values(gen) if not disabled() else {}
+        if fixed or helpers:
+            batch.scalar = statics.lane_function(self.scalar, fixed)  # type: ignore[attr-defined]
+        if disabled() or helpers is None:  # a helper raised: the loop raises it where a lane calls it
             return self._per_element(batch)
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-        gen = self._generations.current()  # the module globals as this call reads them
+        if fixed:  # a specialized parameter's entry says its value, at its place
+            numbers = iter(key)
+            key = tuple(("s", statics.static_key(fixed[n]), ()) if n in fixed else next(numbers) for n in self._names)
+        if helpers:
+            key += tuple(("h", f"{h}()={statics.static_key(v)}", ()) for h, v in helpers.items())
+        if fixed or helpers:
+            self._specs.setdefault(key, (fixed, helpers))
         kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
@@ -213,11 +229,30 @@ class VectorizedFunction:
         return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: Batch) -> Any:
-        return kernels.run(kernel, self.scalar, batch)
+        return kernels.run(kernel, getattr(batch, "scalar", self.scalar), batch)
 
     def _per_element(self, batch: Batch) -> Any:
         """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
-        return kernels.per_element(self.scalar, batch, self._result_structure() if batch.size == 0 else None)
+        return kernels.per_element(getattr(batch, "scalar", self.scalar), batch,
+                                   self._result_structure() if batch.size == 0 else None)
+
+    def _helper_values(self, gen: Generation) -> dict[str, object] | None:
+        """Each pure zero-argument helper's value now (engine/statics.py), None if one raised."""
+        if self._helpers is None or self._helpers[0] is not gen:
+            g = self.scalar.__globals__
+            found = statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None)))
+            self._helpers = (gen, found)
+        values: dict[str, object] = {}
+        for name, helper in self._helpers[1].items():  # type: ignore[union-attr]
+            try:
+                value = helper()
+                statics.static_key(value)
+            except InputError:
+                continue  # a value with no key: the call stays, refused at its call site
+            except Exception:  # noqa: BLE001 - the scalar loop raises it on the first lane that calls it
+                return None
+            values[name] = value
+        return values
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
@@ -259,13 +294,15 @@ class VectorizedFunction:
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import lower, lower_lanes
+        from .pipeline import Statics, lower, lower_lanes
 
         try:
             parsed, namespace = self._prepare(gen)
             params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
-                      for n, (kind, uniform, shape) in zip(self._names, key)}
-            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options)
+                      for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
+            fixed, helpers = self._specs.get(key, ({}, {}))
+            spec = Statics(fixed, helpers)
+            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options, statics=spec)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise
@@ -292,8 +329,13 @@ class VectorizedFunction:
 
     def _annotated_key(self) -> Key:
         kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
-        params = self.__signature__.parameters.values()
-        return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
+        params = list(self.__signature__.parameters.values())
+        fixed = {p.name: p.default for p in params if p.default is not p.empty and statics.is_static(p.default)}
+        key = tuple(("s", statics.static_key(fixed[p.name]), ()) if p.name in fixed else
+                    (kinds.get(p.annotation, "f"), False, ()) for p in params)
+        if fixed:
+            self._specs.setdefault(key, (fixed, {}))
+        return key
 
     def _warn(self, gen: Generation, message: str) -> None:
         if not gen.warned:  # once per function and values of its globals
@@ -309,7 +351,7 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
 
     parsed = parse_function(source_of(func))
     namespace = namespace or Namespace.of_function(func)
-    fence.check(parsed, namespace)
+    fence.check(parsed, namespace, specializable=True)  # checked strictly once a call's values decide
     return parsed, namespace
 
 

@@ -26,10 +26,21 @@ class Callees:
         self.namespace = namespace
         self.parsed: dict[str, ParsedFunction] = {}
         self.stack = [root]
+        # The specialization of each callee on this call's helper values (passes/specialize.py).
+        self.rewrite: Callable[[ParsedFunction], ParsedFunction] | None = None
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
             parsed = parse_function(function_source(glob))
+            p = parsed.func.params
+            if not (p.params or p.posonly_params or p.kwonly_params):  # blamed on the call (exprs.py locates it)
+                raise UnsupportedCallError(
+                    f"{glob.name}() takes no arguments: its value is the same for every lane, and vectorizer computes "
+                    f"such a helper once per call only when it reads nothing but module-level numbers, strings, None "
+                    f"or enum members and calls only such helpers; {glob.name} does more",
+                    hint=f"compute {glob.name}() outside and pass its value in as an argument")
+            if self.rewrite is not None:
+                parsed = self.rewrite(parsed)
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]

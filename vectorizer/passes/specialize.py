@@ -1,0 +1,453 @@
+"""Specialize a function on the values that are the same for every lane and are not numbers.
+
+Before (`method` given as "fast", `tol` omitted: its default None; `isIP()` a helper whose value
+this call computed once, False)::
+
+    if method == "fast":
+        y = x * 2.0
+    else:
+        raise ValueError("unknown method")
+    if tol is None:
+        tol = 1e-12
+    if isIP():
+        y = y * 1.8
+    return y + tol
+
+After::
+
+    y = x * 2.0
+    tol = 1e-12
+    return y + tol
+
+Comparisons (`==`, `!=`, `is`, `is not`, `in`), truth tests, `not`, `and`/`or`, `x if c else y`,
+`isinstance`/`type` of such values are computed here; an `if` whose test is decided keeps only
+its taken branch (when the taken branch ends in `raise`, the chain stays with uniform literal
+tests, `0 == 0` for the taken one and `0 != 0` before it, so its other branches are still there
+to type the result, and every lane raises as the scalar loop's first does). A local assigned such a
+value (`Method2 = "VDI"`) is one too, until it is assigned again; a name assigned in a loop or in
+an undecided branch stops being one. Bools and ints among them become literals; any other read
+that remains (a None used as a number, passed on to a call...) is refused with its position.
+The specialized parameters leave the signature: the kernel takes the numbers alone.
+
+The nodes off the path to a change keep their identity (positions, origin comments). Runs before
+the fence's second, strict look (pipeline._start), which refuses the strings and Nones left.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+import libcst as cst
+
+from ..core.tree import target_names, walk
+from ..errors import UnsupportedSyntaxError
+from ..frontend.namespace import Namespace
+from ..frontend.parse import ParsedFunction
+
+UNKNOWN = object()
+_COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
+            cst.LessThanEqual: lambda a, b: a <= b, cst.GreaterThan: lambda a, b: a > b,
+            cst.GreaterThanEqual: lambda a, b: a >= b}
+_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "bytes": bytes, "tuple": tuple, "complex": complex}
+
+
+def _opaque(v: object) -> bool:
+    return v is None or isinstance(v, str | bytes | enum.Enum | type)
+
+
+def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
+               helpers: dict[str, object]) -> ParsedFunction:
+    """`parsed` specialized on `statics` (parameter -> value) and `helpers` (zero-argument module
+    function -> its value this call); itself when nothing applies."""
+    func = parsed.func
+    s = _Specializer(parsed, ns, helpers)
+    if not statics and not s.relevant(func):
+        return parsed
+    s.block(func.body, dict(statics))
+    targets = set(s.replace) | set(s.remove) | set(s.take)
+    if not targets and not statics:
+        return parsed
+    finder = _Path(targets)
+    func.visit(finder)
+    new = func.visit(_Apply(s, finder.on_path | {id(func)}))
+    p = new.params
+    keep = [x for x in p.params if x.name.value not in statics]
+    if keep and not p.kwonly_params:  # no dangling comma where a removed parameter came last
+        keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    posonly = [x for x in p.posonly_params if x.name.value not in statics]
+    kwonly = [x for x in p.kwonly_params if x.name.value not in statics]
+    new = new.with_changes(params=p.with_changes(params=keep, posonly_params=posonly, kwonly_params=kwonly,
+                                                 posonly_ind=p.posonly_ind if posonly else cst.MaybeSentinel.DEFAULT,
+                                                 star_arg=p.star_arg if kwonly else cst.MaybeSentinel.DEFAULT))
+    return dataclasses.replace(parsed, func=new)
+
+
+class _Specializer:
+    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
+        self.parsed, self.ns, self.helpers = parsed, ns, helpers
+        self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
+        self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
+        self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
+
+    def relevant(self, func: cst.FunctionDef) -> bool:
+        """Anything to decide without specialized arguments: a helper call, a string, None."""
+        for node in walk(func.body):
+            if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+                return True
+            if isinstance(node, cst.Name) and (node.value == "None" or node.value in self.helpers):
+                return True
+        return False
+
+    # -- statements ---------------------------------------------------------------------------
+    def block(self, block: cst.BaseSuite, env: dict[str, object]) -> None:
+        stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        for stmt in stmts:
+            self.statement(stmt, env)
+
+    def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
+        if isinstance(stmt, cst.If):
+            self.if_chain(stmt, env)
+        elif isinstance(stmt, cst.While | cst.For):
+            for name in _assigned(stmt):
+                env.pop(name, None)
+            if isinstance(stmt, cst.While):
+                self.rewrite(stmt.test, env)
+            else:
+                self.rewrite(stmt.iter, env)
+            self.block(stmt.body, env)
+            for name in _assigned(stmt):
+                env.pop(name, None)
+        elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            for small in stmt.body:
+                self.small(small, stmt, env)
+
+    def if_chain(self, top: cst.If, env: dict[str, object]) -> None:
+        node: cst.If | cst.Else | None = top
+        k = 0
+        tests: list[cst.BaseExpression] = []
+        while isinstance(node, cst.If):
+            value = self.truth(node.test, env)
+            if value is UNKNOWN:
+                break
+            tests.append(node.test)
+            if value:
+                break
+            node, k = node.orelse, k + 1
+        if node is not None and not (isinstance(node, cst.If) and value is UNKNOWN) and _raises(node.body):
+            # The taken branch raises: the chain stays, its tests uniform literals canonicalize
+            # keeps (`0 != 0`, `0 == 0`), so every branch is still there to type the result from.
+            for i, test in enumerate(tests):
+                self.replace[test] = _uniform(i == k and isinstance(node, cst.If))
+            self.block(node.body, env)
+            return
+        if node is None or isinstance(node, cst.Else) or value is True:
+            self.take[top] = (k, False)
+            if node is not None:
+                self.block(node.body, env)
+            return
+        if k:
+            self.take[top] = (k, False)  # from this undecided `elif` on, the chain stays
+        self.rewrite(node.test, env)
+        branches, rest = [], node.orelse
+        branches.append(node.body)
+        while rest is not None:
+            if isinstance(rest, cst.If):
+                self.rewrite(rest.test, env)
+                branches.append(rest.body)
+                rest = rest.orelse
+            else:
+                branches.append(rest.body)
+                rest = None
+        tainted: set[str] = set()
+        for body in branches:
+            self.block(body, dict(env))
+            tainted |= _assigned_in(body)
+        for name in tainted:
+            env.pop(name, None)
+
+    def small(self, small: cst.BaseSmallStatement, line: cst.CSTNode, env: dict[str, object]) -> None:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name = small.targets[0].target.value
+            value = self.value(small.value, env)
+            if value is not UNKNOWN and _opaque(value):
+                env[name] = value
+                self.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
+                return
+            self.rewrite(small.value, env)
+            env.pop(name, None)
+        elif isinstance(small, cst.Assign | cst.AugAssign | cst.AnnAssign):
+            if small.value is not None:
+                self.rewrite(small.value, env)
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            for t in targets:
+                for name in target_names(t):
+                    env.pop(name, None)
+        elif isinstance(small, cst.Return) and small.value is not None:
+            self.rewrite(small.value, env)
+        elif isinstance(small, cst.Assert):
+            self.rewrite(small.test, env)
+
+    # -- expressions --------------------------------------------------------------------------
+    def truth(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        value = self.value(node, env)
+        if value is UNKNOWN:
+            return UNKNOWN
+        self.replace[node] = _literal(bool(value), node)
+        return bool(value)
+
+    def rewrite(self, node: cst.BaseExpression, env: dict[str, object]) -> None:
+        """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
+        if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
+            value = self.value(node, env)
+            if isinstance(node, cst.Name) and node.value in env:
+                if isinstance(value, bool | int) and not _opaque(value):
+                    self.replace[node] = _literal(value, node)
+                elif isinstance(value, float) and value == value and abs(value) != float("inf"):
+                    self.replace[node] = _literal(value, node)
+                else:
+                    self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on",
+                                f"only tests of it are decided when the code is generated ({node.value} is None, "
+                                f"{node.value} == 'x', if {node.value}:); pass numbers for anything computed")
+            return
+        if isinstance(node, cst.Comparison | cst.UnaryOperation | cst.BooleanOperation | cst.Call | cst.IfExp):
+            value = self.value(node, env)
+            if value is not UNKNOWN and isinstance(value, bool | int) and not isinstance(value, enum.Enum):
+                self.replace[node] = _literal(value, node)
+                return
+            if isinstance(node, cst.IfExp):
+                test = self.truth(node.test, env)
+                if test is not UNKNOWN:
+                    chosen = node.body if test else node.orelse
+                    self.rewrite(chosen, env)
+                    self.replace[node] = self.replace.get(chosen, chosen).with_changes(  # type: ignore[attr-defined]
+                        lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+                    return
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.rewrite(child, env)
+            elif isinstance(child, cst.Arg | cst.ComparisonTarget | cst.Element | cst.SubscriptElement):
+                for sub in child.children:
+                    if isinstance(sub, cst.BaseExpression):
+                        self.rewrite(sub, env)
+                    elif isinstance(sub, cst.Index):
+                        self.rewrite(sub.value, env)
+
+    def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
+        the analysis's, with its int64 checks)."""
+        try:
+            return self._value(node, env)
+        except Exception:  # noqa: BLE001 - a comparison the values do not support stays to the lanes
+            return UNKNOWN
+
+    def _value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        if isinstance(node, cst.Name):
+            if node.value in env:
+                return env[node.value]
+            if node.value in ("None", "True", "False"):
+                return {"None": None, "True": True, "False": False}[node.value]
+            return self.glob(node.value)
+        if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+            return node.evaluated_value
+        if isinstance(node, cst.Integer | cst.Float):
+            return node.evaluated_value
+        if isinstance(node, cst.UnaryOperation):
+            inner = self._value(node.expression, env)
+            if inner is UNKNOWN:
+                return UNKNOWN
+            if isinstance(node.operator, cst.Not):
+                return not inner
+            if isinstance(node.operator, cst.Minus) and type(inner) in (int, float):
+                return -inner  # type: ignore[operator]
+            return UNKNOWN
+        if isinstance(node, cst.BooleanOperation):
+            left = self._value(node.left, env)
+            if left is UNKNOWN:
+                return UNKNOWN
+            if bool(left) == isinstance(node.operator, cst.Or):
+                return left
+            return self._value(node.right, env)
+        if isinstance(node, cst.Tuple):
+            items = [self._value(e.value, env) for e in node.elements]
+            return UNKNOWN if any(i is UNKNOWN for i in items) or any(
+                isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
+        if isinstance(node, cst.Comparison):
+            return self.compare(node, env)
+        if isinstance(node, cst.Call):
+            return self.call(node, env)
+        if isinstance(node, cst.Attribute):
+            if isinstance(node.value, cst.Name) and node.value.value not in env and self.ns.globals is not None:
+                self.ns.resolve(node.value.value)  # watched: the kernel holds while the name does
+                cls = self.ns.globals.get(node.value.value)
+                if isinstance(cls, enum.EnumMeta):
+                    member = cls.__members__.get(node.attr.value, UNKNOWN)
+                    return member
+            base = self._value(node.value, env)
+            if isinstance(base, enum.Enum) and node.attr.value in ("name", "value"):
+                return getattr(base, node.attr.value)
+        return UNKNOWN
+
+    def compare(self, node: cst.Comparison, env: dict[str, object]) -> object:
+        left = self._value(node.left, env)
+        if left is UNKNOWN:
+            return UNKNOWN
+        for comp in node.comparisons:
+            right = self._value(comp.comparator, env)
+            if right is UNKNOWN:
+                return UNKNOWN
+            op = comp.operator
+            if isinstance(op, cst.Is | cst.IsNot):
+                if not (_identity_ok(left) or _identity_ok(right)):
+                    return UNKNOWN  # `is` on strings or numbers: an accident of interning
+                result = (left is right) == isinstance(op, cst.Is)
+            elif isinstance(op, cst.In | cst.NotIn):
+                if not isinstance(right, tuple | str):
+                    return UNKNOWN
+                result = (left in right) == isinstance(op, cst.In)
+            else:
+                    result = _COMPARE[type(op)](left, right)  # known values: compared as the scalar function does
+            if not result:
+                return False
+            left = right
+        return True
+
+    def call(self, node: cst.Call, env: dict[str, object]) -> object:
+        if not isinstance(node.func, cst.Name) or node.func.value in env:
+            return UNKNOWN
+        name = node.func.value
+        if not node.args and name in self.helpers and self.ns.resolve(name).kind == "function":
+            return self.helpers[name]
+        args = [a for a in node.args if not a.keyword and not a.star]
+        if len(args) != len(node.args):
+            return UNKNOWN
+        if name == "isinstance" and len(args) == 2 and self._builtin(name):
+            subject = self._value(args[0].value, env)
+            if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
+                return UNKNOWN
+            classes = self._value(args[1].value, env)
+            return UNKNOWN if classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
+        if name == "type" and len(args) == 1 and self._builtin(name) and _is_static_subject(args[0].value, env):
+            subject = self._value(args[0].value, env)
+            return UNKNOWN if subject is UNKNOWN else type(subject)
+        if name == "len" and len(args) == 1 and self._builtin(name):
+            subject = self._value(args[0].value, env)
+            return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
+        return UNKNOWN
+
+    def _builtin(self, name: str) -> bool:
+        glob = self.ns.resolve(name)
+        return glob.kind in ("builtin", "unknown") and glob.name == name and (
+            self.ns.globals is None or name not in self.ns.globals)
+
+    def glob(self, name: str) -> object:
+        glob = self.ns.resolve(name)  # recorded in `seen`: the kernel is valid while it holds
+        if glob.kind == "constant":
+            return glob.value
+        if name in _TYPES and self._builtin(name):
+            return _TYPES[name]
+        if self.ns.globals is not None and name in self.ns.globals:
+            value = self.ns.globals[name]
+            if _opaque(value) and not isinstance(value, type):
+                return value
+        return UNKNOWN
+
+    def refuse(self, node: cst.CSTNode, message: str, hint: str) -> None:
+        raise UnsupportedSyntaxError(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
+
+
+def _identity_ok(v: object) -> bool:
+    return v is None or isinstance(v, bool | enum.Enum | type)
+
+
+def _is_static_subject(node: cst.BaseExpression, env: dict[str, object]) -> bool:
+    return isinstance(node, cst.Name) and node.value in env
+
+
+def _assigned(stmt: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+    for node in walk(stmt):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
+            names.update(target_names(node.target))
+    return names
+
+
+def _assigned_in(block: cst.BaseSuite) -> set[str]:
+    return _assigned(block)
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = stmts[-1] if stmts else None
+    return isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
+
+
+def _uniform(value: bool) -> cst.Comparison:
+    return cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.Equal() if value else cst.NotEqual(), cst.Integer("0"))])
+
+
+def _literal(value: object, like: cst.CSTNode) -> cst.BaseExpression:
+    paren = {"lpar": like.lpar, "rpar": like.rpar} if hasattr(like, "lpar") else {}  # type: ignore[attr-defined]
+    if isinstance(value, bool):
+        return cst.Name("True" if value else "False", **paren)
+    text = repr(value)
+    node: cst.BaseExpression = cst.Integer(text.lstrip("-")) if isinstance(value, int) else cst.Float(text.lstrip("-"))
+    if text.startswith("-"):
+        return cst.UnaryOperation(cst.Minus(), node, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node.with_changes(**paren)
+
+
+class _Path(cst.CSTVisitor):
+    def __init__(self, targets: set[cst.CSTNode]) -> None:
+        self.targets = targets
+        self.on_path: set[int] = set()
+        self.stack: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node in self.targets:
+            self.on_path.update(id(n) for n in self.stack)
+            self.on_path.add(id(node))
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, s: _Specializer, on_path: set[int]) -> None:
+        self.s, self.on_path = s, on_path
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.on_path and node not in self.s.replace
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
+        s = self.s
+        if original_node in s.replace:
+            return s.replace[original_node]
+        if original_node in s.remove:
+            return cst.RemoveFromParent()
+        if isinstance(updated_node, cst.IndentedBlock) and not updated_node.body:  # its one statement removed
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        if isinstance(original_node, cst.If) and original_node in s.take:
+            k, keep = s.take[original_node]
+            node: cst.CSTNode | None = updated_node
+            for _ in range(k):
+                node = node.orelse  # type: ignore[union-attr]
+            if node is None:
+                return cst.RemoveFromParent()
+            if isinstance(node, cst.If) and not keep and not _decided(node, s, original_node, k):
+                return node  # the chain from an undecided `elif` on
+            body = node.body  # type: ignore[union-attr]
+            stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
+            return cst.FlattenSentinel(stmts) if stmts else cst.RemoveFromParent()
+        return updated_node
+
+
+def _decided(node: cst.If, s: _Specializer, top: cst.If, k: int) -> bool:
+    """Whether branch k of the chain at `top` was taken (its test decided True)."""
+    orig: cst.CSTNode | None = top
+    for _ in range(k):
+        orig = orig.orelse  # type: ignore[union-attr]
+    return isinstance(orig, cst.If) and isinstance(s.replace.get(orig.test), cst.Name) \
+        and s.replace[orig.test].value == "True"  # type: ignore[attr-defined]
