@@ -175,7 +175,11 @@ class VectorizedFunction:
         kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
-            self._warn(gen, kernel.message + (f" at {kernel.location}" if kernel.location else ""))
+            why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
+            if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
+                # not numbers, as before specializations: numpy.vectorize's semantics for objects
+                return _face().objects_element_by_element(self, values, why)
+            self._warn(gen, why)
             return self._per_element(batch)
         used = kernel.backend
         try:

@@ -186,6 +186,7 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     result = emit.result_types(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)
+    source = _noted(source, statics)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
 
 
@@ -206,6 +207,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     flagged = not kernels.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
                                  kernels.constants, origin, cost, flagged=flagged)
+    source = _noted(source, statics)
     function = numba_module.definitions(parsed.name, params, list(result), first.returns_tuple, sources, flagged,
                                         entry=entry, threshold=threshold)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(kernels.constants),
@@ -260,6 +262,15 @@ def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics 
                                   statics.helpers if statics else {})
     fence.check(found, namespace)
     return found
+
+
+def _noted(source: str, statics: Statics | None) -> str:
+    """The module with a second header line naming the values it is specialized on."""
+    if statics is None or not (statics.params or statics.helpers):
+        return source
+    values = [f"{n}={v!r}" for n, v in statics.params.items()] + [f"{n}()={v!r}" for n, v in statics.helpers.items()]
+    first, _, rest = source.partition("\n")
+    return f"{first}\n# Specialized on {', '.join(values)}: the branches they decide are decided here.\n{rest}"
 
 
 def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] = ()) -> Namer:

@@ -178,6 +178,14 @@ def uses_none(x, offset=None):
     return x + offset
 
 
+def other(x, ell):
+    return x
+
+
+def passes_none(x, ell=None):
+    return other(x, ell)
+
+
 def test_refusals_name_the_construct_in_the_users_function():
     with pytest.raises(VectorizeError) as info:
         vectorize(noisy, fallback="error")(np.array([1.0, 2.0]))
@@ -187,7 +195,12 @@ def test_refusals_name_the_construct_in_the_users_function():
         vectorize(uses_none, fallback="error")(np.array([1.0]))
     text = str(info.value)
     assert "'offset' is None here" in text and "return x + offset" in text and "hint:" in text
+    assert isinstance(info.value, VectorizeInputError)
     assert vectorize(uses_none, fallback="error")(np.array([1.0]), 2.0).tolist() == [3.0]
+    with pytest.raises(VectorizeError) as info:
+        vectorize(passes_none, fallback="error")(np.array([1.0]))
+    text = str(info.value)
+    assert "'ell' is None here" in text and "passed on to other()" in text and "return other(x, ell)" in text
 
 
 def test_batched_strings_and_objects_are_refused():
@@ -201,3 +214,24 @@ def test_batched_strings_and_objects_are_refused():
     with pytest.raises(VectorizeInputError, match="argument 'area'"):
         vf(np.array([1.0]), 1.0, area=object())
 
+
+
+DEFAULT_METHOD = "linear"
+
+
+def by_global(v, rho, method="linear"):
+    if method == DEFAULT_METHOD:
+        return rho * v
+    return rho * v * v
+
+
+def test_a_rebound_string_global_makes_new_code():
+    global DEFAULT_METHOD
+    vf = vectorize(by_global, fallback="error")
+    v = np.array([1.5, -2.0, np.nan, -0.0])
+    try:
+        for value in ("linear", "quadratic", "linear"):
+            DEFAULT_METHOD = value
+            check(vf, by_global, v, 3.0)
+    finally:
+        DEFAULT_METHOD = "linear"

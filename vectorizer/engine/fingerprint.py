@@ -17,6 +17,7 @@ hundred nanoseconds whether the module still binds exactly those (identity, not 
 
 from __future__ import annotations
 
+import enum
 import functools
 import os
 import threading
@@ -24,6 +25,7 @@ import types
 from collections.abc import Callable
 
 from ..frontend.namespace import ABSENT, Namespace
+from .statics import static_key
 
 
 @functools.cache
@@ -65,8 +67,21 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
                 parts.append(f"{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{name}={glob.kind}:{glob.name}")
+                parts.append(f"{name}={glob.kind}:{glob.name}{opaque_value(namespace, name)}")
     return "\n".join(sorted(parts))
+
+
+def opaque_value(namespace: Namespace, name: str) -> str:
+    """The value of a global that is no number but that a specialization may compare with (None,
+    a str, an enum member or class: passes/specialize.py), as key text; '' for anything else."""
+    if namespace.globals is None or name not in namespace.globals:
+        return ""
+    value = namespace.globals[name]
+    if isinstance(value, enum.EnumMeta):
+        return f"={value.__module__}.{value.__qualname__}{[(m.name, repr(m.value)) for m in value]}"
+    if value is None or isinstance(value, str | bytes | enum.Enum):
+        return f"={static_key(value)}"
+    return ""
 
 
 @functools.lru_cache(maxsize=256)

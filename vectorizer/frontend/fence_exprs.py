@@ -117,6 +117,9 @@ class ExpressionFence:
             return
         if glob.kind == "constant":
             return
+        if self.specializable and glob.kind == "unknown" and isinstance(
+                (self.ns.globals or {}).get(name, 0), str | bytes | enum.Enum | type(None)):
+            return  # a module-level str, None or enum member: compared by the specialization, or refused after
         if glob.kind in ("function", "builtin", "math_func"):
             self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
         elif glob.kind == "math":

@@ -41,7 +41,7 @@ import enum
 import libcst as cst
 
 from ..core.tree import target_names, walk
-from ..errors import UnsupportedSyntaxError
+from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
 
@@ -62,6 +62,7 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     function -> its value this call); itself when nothing applies."""
     func = parsed.func
     s = _Specializer(parsed, ns, helpers)
+    s.params = statics
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
@@ -86,6 +87,7 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
 class _Specializer:
     def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
         self.parsed, self.ns, self.helpers = parsed, ns, helpers
+        self.params: dict[str, object] = {}  # the specialized arguments
         self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
         self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
@@ -196,7 +198,7 @@ class _Specializer:
         self.replace[node] = _literal(bool(value), node)
         return bool(value)
 
-    def rewrite(self, node: cst.BaseExpression, env: dict[str, object]) -> None:
+    def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
         """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
         if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
             value = self.value(node, env)
@@ -206,9 +208,18 @@ class _Specializer:
                 elif isinstance(value, float) and value == value and abs(value) != float("inf"):
                     self.replace[node] = _literal(value, node)
                 else:
-                    self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on",
-                                f"only tests of it are decided when the code is generated ({node.value} is None, "
-                                f"{node.value} == 'x', if {node.value}:); pass numbers for anything computed")
+                    hint = (f"only tests of it are decided when the code is generated ({node.value} is None, "
+                            f'{node.value} == "fast", if {node.value}:); pass numbers for anything computed')
+                    if call is not None:
+                        callee = cst.Module([]).code_for_node(call.func)
+                        self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on, and "
+                                    f"it is passed on to {callee}(), which is not specialized on it",
+                                    f"test it in {self.parsed.name!r} and call {callee}() with numbers only",
+                                    UnsupportedCallError)
+                    if self.params.get(node.value, UNKNOWN) is value:  # still the argument: a bad input
+                        raise VectorizeInputError(f"argument {node.value!r} is {value!r} here, and the code uses it "
+                                                  "as a number", self.parsed.location(node), hint=hint)
+                    self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on", hint)
             return
         if isinstance(node, cst.Comparison | cst.UnaryOperation | cst.BooleanOperation | cst.Call | cst.IfExp):
             value = self.value(node, env)
@@ -229,7 +240,7 @@ class _Specializer:
             elif isinstance(child, cst.Arg | cst.ComparisonTarget | cst.Element | cst.SubscriptElement):
                 for sub in child.children:
                     if isinstance(sub, cst.BaseExpression):
-                        self.rewrite(sub, env)
+                        self.rewrite(sub, env, node if isinstance(node, cst.Call) and isinstance(child, cst.Arg) else None)
                     elif isinstance(sub, cst.Index):
                         self.rewrite(sub.value, env)
 
@@ -352,8 +363,8 @@ class _Specializer:
                 return value
         return UNKNOWN
 
-    def refuse(self, node: cst.CSTNode, message: str, hint: str) -> None:
-        raise UnsupportedSyntaxError(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
+    def refuse(self, node: cst.CSTNode, message: str, hint: str, cls: type = UnsupportedSyntaxError) -> None:
+        raise cls(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
 
 
 def _identity_ok(v: object) -> bool:
