@@ -150,7 +150,9 @@ class VectorizedFunction:
             fixed = self._plan.statics(self._names, values)  # specialized on: None, str, enum, flags
             names = [n for n in self._names if n not in fixed] if fixed else self._names
             arrays = [canonical(n, v) for n, v in zip(self._names, values) if n not in fixed]
-            batch = Batch(names, arrays, example_ndims)
+            ndims = example_ndims if not fixed or example_ndims is None else \
+                [k for n, k in zip(self._names, example_ndims) if n not in fixed]
+            batch = Batch(names, arrays, ndims)
         except InputError as exc:
             if self.options.fallback == "error" or example_ndims is not None:
                 raise VectorizeInputError(str(exc)) from None
