@@ -150,9 +150,8 @@ class VectorizedFunction:
             fixed = self._plan.statics(self._names, values)  # specialized on: None, str, enum, flags
             names = [n for n in self._names if n not in fixed] if fixed else self._names
             arrays = [canonical(n, v) for n, v in zip(self._names, values) if n not in fixed]
-            ndims = example_ndims if not fixed or example_ndims is None else \
-                [k for n, k in zip(self._names, example_ndims) if n not in fixed]
-            batch = Batch(names, arrays, ndims)
+            batch = Batch(names, arrays, [k for n, k in zip(self._names, example_ndims) if n not in fixed]
+                          if fixed and example_ndims is not None else example_ndims)
         except InputError as exc:
             if self.options.fallback == "error" or example_ndims is not None:
                 raise VectorizeInputError(str(exc)) from None
@@ -169,11 +168,10 @@ class VectorizedFunction:
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
         if fixed:  # a specialized parameter's entry says its value, at its place
             numbers = iter(key)
-            key = tuple(("s", statics.static_key(fixed[n]), ()) if n in fixed else next(numbers) for n in self._names)
+            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self._names)
         if helpers:
-            key += tuple(("h", f"{h}()={statics.static_key(v)}", ()) for h, v in helpers.items())
-        if fixed or helpers:
-            self._specs.setdefault(key, (fixed, helpers))
+            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        self._specs.setdefault(key, (fixed, helpers))  # what _lower specializes this key on
         kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
@@ -246,19 +244,8 @@ class VectorizedFunction:
         """Each pure zero-argument helper's value now (engine/statics.py), None if one raised."""
         if self._helpers is None or self._helpers[0] is not gen:
             g = self.scalar.__globals__
-            found = statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None)))
-            self._helpers = (gen, found)
-        values: dict[str, object] = {}
-        for name, helper in self._helpers[1].items():  # type: ignore[union-attr]
-            try:
-                value = helper()
-                statics.static_key(value)
-            except InputError:
-                continue  # a value with no key: the call stays, refused at its call site
-            except Exception:  # noqa: BLE001 - the scalar loop raises it on the first lane that calls it
-                return None
-            values[name] = value
-        return values
+            self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
+        return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
@@ -337,8 +324,8 @@ class VectorizedFunction:
         kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
         params = list(self.__signature__.parameters.values())
         fixed = {p.name: p.default for p in params if p.default is not p.empty and statics.is_static(p.default)}
-        key = tuple(("s", statics.static_key(fixed[p.name]), ()) if p.name in fixed else
-                    (kinds.get(p.annotation, "f"), False, ()) for p in params)
+        key = tuple(statics.entry(fixed[p.name]) if p.name in fixed else (kinds.get(p.annotation, "f"), False, ())
+                    for p in params)
         if fixed:
             self._specs.setdefault(key, (fixed, {}))
         return key

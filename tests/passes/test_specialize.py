@@ -235,3 +235,35 @@ def test_a_rebound_string_global_makes_new_code():
             check(vf, by_global, v, 3.0)
     finally:
         DEFAULT_METHOD = "linear"
+
+
+label = "module-level"  # a global of the same name as a local below: the local is what is read
+
+
+def shadows(x, method="fast", scale: bool = True):
+    label = x * 2.0
+    if method and label > 0:
+        label = label + 1.0
+    if not scale or (method is None and label > 5.0):
+        label = 0.0
+    return label
+
+
+def local_is_none(x, scale: bool = True):
+    y = x
+    if not scale or y is None:
+        y = 0.0
+    return y
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_truthy_option_in_and_and_locals_never_read_as_globals(backend):
+    vf = vectorize(shadows, fallback="error", backend=backend)
+    for kw in ({}, {"method": ""}, {"method": None}, {"scale": False}):
+        check(Bound(vf, **kw), functools.partial(shadows, **kw), FLOATS)
+
+
+def test_a_refusal_left_after_the_specialization_keeps_its_position():
+    with pytest.raises(VectorizeError) as info:  # `y is None` on a local number: still refused
+        vectorize(local_is_none, fallback="error")(np.array([1.0]))
+    assert "test_specialize.py:" in str(info.value) and "y is None" in str(info.value)

@@ -42,6 +42,28 @@ def static_key(value: object) -> str:
     raise InputError(f"a {type(value).__name__} has no deterministic value to key a specialization")
 
 
+def entry(value: object, helper: str | None = None) -> tuple[str, str, tuple]:
+    """A kernel key's entry for a specialized argument ("s") or a helper's value ("h"), shaped
+    as a number argument's (kind, uniform, per-example shape): its shape is ()."""
+    return ("s", static_key(value), ()) if helper is None else ("h", f"{helper}()={static_key(value)}", ())
+
+
+def helper_values(helpers: dict[str, Callable[[], object]]) -> dict[str, object] | None:
+    """Each helper's value now; None if one raised (the scalar loop raises it where a lane calls
+    it). A value with no key is left out: its call stays, refused at the call site."""
+    values: dict[str, object] = {}
+    for name, helper in helpers.items():
+        try:
+            value = helper()
+            static_key(value)
+        except InputError:
+            continue
+        except Exception:  # noqa: BLE001 - the loop's exception: the per-element run raises it
+            return None
+        values[name] = value
+    return values
+
+
 def is_static(value: object) -> bool:
     """None, a string, bytes or an enum member: never a number array, always a specialization."""
     return value is None or isinstance(value, str | bytes | enum.Enum)

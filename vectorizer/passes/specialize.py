@@ -44,16 +44,7 @@ from ..core.tree import target_names, walk
 from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
-
-UNKNOWN = object()
-_COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
-            cst.LessThanEqual: lambda a, b: a <= b, cst.GreaterThan: lambda a, b: a > b,
-            cst.GreaterThanEqual: lambda a, b: a >= b}
-_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "bytes": bytes, "tuple": tuple, "complex": complex}
-
-
-def _opaque(v: object) -> bool:
-    return v is None or isinstance(v, str | bytes | enum.Enum | type)
+from ..frontend.static_values import UNKNOWN, Values, opaque
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
@@ -71,7 +62,8 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
         return parsed
     finder = _Path(targets)
     func.visit(finder)
-    new = func.visit(_Apply(s, finder.on_path | {id(func)}))
+    apply = _Apply(s, finder.on_path | {id(func)})
+    new = func.visit(apply)
     p = new.params
     keep = [x for x in p.params if x.name.value not in statics]
     if keep and not p.kwonly_params:  # no dangling comma where a removed parameter came last
@@ -81,12 +73,21 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     new = new.with_changes(params=p.with_changes(params=keep, posonly_params=posonly, kwonly_params=kwonly,
                                                  posonly_ind=p.posonly_ind if posonly else cst.MaybeSentinel.DEFAULT,
                                                  star_arg=p.star_arg if kwonly else cst.MaybeSentinel.DEFAULT))
-    return dataclasses.replace(parsed, func=new)
+    positions = dict(parsed.positions)
+    lines = dict(parsed.lines) if parsed.lines is not None else None
+    for node, was in apply.moved:
+        if was in positions:
+            positions.setdefault(node, positions[was])
+        if lines is not None and was in lines:
+            lines.setdefault(node, lines[was])
+    found = dataclasses.replace(parsed, func=new, lines=lines)
+    found.__dict__["positions"] = positions  # the cached property, with the rebuilt nodes
+    return found
 
 
-class _Specializer:
+class _Specializer(Values):
     def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
-        self.parsed, self.ns, self.helpers = parsed, ns, helpers
+        super().__init__(parsed, ns, helpers)
         self.params: dict[str, object] = {}  # the specialized arguments
         self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
@@ -172,7 +173,7 @@ class _Specializer:
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             name = small.targets[0].target.value
             value = self.value(small.value, env)
-            if value is not UNKNOWN and _opaque(value):
+            if value is not UNKNOWN and opaque(value):
                 env[name] = value
                 self.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
                 return
@@ -203,7 +204,7 @@ class _Specializer:
         if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
             value = self.value(node, env)
             if isinstance(node, cst.Name) and node.value in env:
-                if isinstance(value, bool | int) and not _opaque(value):
+                if isinstance(value, bool | int) and not opaque(value):
                     self.replace[node] = _literal(value, node)
                 elif isinstance(value, float) and value == value and abs(value) != float("inf"):
                     self.replace[node] = _literal(value, node)
@@ -226,13 +227,18 @@ class _Specializer:
             if value is not UNKNOWN and isinstance(value, bool | int) and not isinstance(value, enum.Enum):
                 self.replace[node] = _literal(value, node)
                 return
+            if isinstance(node, cst.BooleanOperation):
+                left = self.value(node.left, env)
+                if left is not UNKNOWN and bool(left) != isinstance(node.operator, cst.Or):
+                    self.rewrite(node.right, env)  # `method and x > 0` with a truthy method: `x > 0`
+                    self.replace[node] = _in_place_of(self.replace.get(node.right, node.right), node)
+                    return
             if isinstance(node, cst.IfExp):
                 test = self.truth(node.test, env)
                 if test is not UNKNOWN:
                     chosen = node.body if test else node.orelse
                     self.rewrite(chosen, env)
-                    self.replace[node] = self.replace.get(chosen, chosen).with_changes(  # type: ignore[attr-defined]
-                        lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+                    self.replace[node] = _in_place_of(self.replace.get(chosen, chosen), node)
                     return
         for child in node.children:
             if isinstance(child, cst.BaseExpression):
@@ -244,135 +250,8 @@ class _Specializer:
                     elif isinstance(sub, cst.Index):
                         self.rewrite(sub.value, env)
 
-    def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
-        """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
-        the analysis's, with its int64 checks)."""
-        try:
-            return self._value(node, env)
-        except Exception:  # noqa: BLE001 - a comparison the values do not support stays to the lanes
-            return UNKNOWN
-
-    def _value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
-        if isinstance(node, cst.Name):
-            if node.value in env:
-                return env[node.value]
-            if node.value in ("None", "True", "False"):
-                return {"None": None, "True": True, "False": False}[node.value]
-            return self.glob(node.value)
-        if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
-            return node.evaluated_value
-        if isinstance(node, cst.Integer | cst.Float):
-            return node.evaluated_value
-        if isinstance(node, cst.UnaryOperation):
-            inner = self._value(node.expression, env)
-            if inner is UNKNOWN:
-                return UNKNOWN
-            if isinstance(node.operator, cst.Not):
-                return not inner
-            if isinstance(node.operator, cst.Minus) and type(inner) in (int, float):
-                return -inner  # type: ignore[operator]
-            return UNKNOWN
-        if isinstance(node, cst.BooleanOperation):
-            left = self._value(node.left, env)
-            if left is UNKNOWN:
-                return UNKNOWN
-            if bool(left) == isinstance(node.operator, cst.Or):
-                return left
-            return self._value(node.right, env)
-        if isinstance(node, cst.Tuple):
-            items = [self._value(e.value, env) for e in node.elements]
-            return UNKNOWN if any(i is UNKNOWN for i in items) or any(
-                isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
-        if isinstance(node, cst.Comparison):
-            return self.compare(node, env)
-        if isinstance(node, cst.Call):
-            return self.call(node, env)
-        if isinstance(node, cst.Attribute):
-            if isinstance(node.value, cst.Name) and node.value.value not in env and self.ns.globals is not None:
-                self.ns.resolve(node.value.value)  # watched: the kernel holds while the name does
-                cls = self.ns.globals.get(node.value.value)
-                if isinstance(cls, enum.EnumMeta):
-                    member = cls.__members__.get(node.attr.value, UNKNOWN)
-                    return member
-            base = self._value(node.value, env)
-            if isinstance(base, enum.Enum) and node.attr.value in ("name", "value"):
-                return getattr(base, node.attr.value)
-        return UNKNOWN
-
-    def compare(self, node: cst.Comparison, env: dict[str, object]) -> object:
-        left = self._value(node.left, env)
-        if left is UNKNOWN:
-            return UNKNOWN
-        for comp in node.comparisons:
-            right = self._value(comp.comparator, env)
-            if right is UNKNOWN:
-                return UNKNOWN
-            op = comp.operator
-            if isinstance(op, cst.Is | cst.IsNot):
-                if not (_identity_ok(left) or _identity_ok(right)):
-                    return UNKNOWN  # `is` on strings or numbers: an accident of interning
-                result = (left is right) == isinstance(op, cst.Is)
-            elif isinstance(op, cst.In | cst.NotIn):
-                if not isinstance(right, tuple | str):
-                    return UNKNOWN
-                result = (left in right) == isinstance(op, cst.In)
-            else:
-                    result = _COMPARE[type(op)](left, right)  # known values: compared as the scalar function does
-            if not result:
-                return False
-            left = right
-        return True
-
-    def call(self, node: cst.Call, env: dict[str, object]) -> object:
-        if not isinstance(node.func, cst.Name) or node.func.value in env:
-            return UNKNOWN
-        name = node.func.value
-        if not node.args and name in self.helpers and self.ns.resolve(name).kind == "function":
-            return self.helpers[name]
-        args = [a for a in node.args if not a.keyword and not a.star]
-        if len(args) != len(node.args):
-            return UNKNOWN
-        if name == "isinstance" and len(args) == 2 and self._builtin(name):
-            subject = self._value(args[0].value, env)
-            if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
-                return UNKNOWN
-            classes = self._value(args[1].value, env)
-            return UNKNOWN if classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
-        if name == "type" and len(args) == 1 and self._builtin(name) and _is_static_subject(args[0].value, env):
-            subject = self._value(args[0].value, env)
-            return UNKNOWN if subject is UNKNOWN else type(subject)
-        if name == "len" and len(args) == 1 and self._builtin(name):
-            subject = self._value(args[0].value, env)
-            return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
-        return UNKNOWN
-
-    def _builtin(self, name: str) -> bool:
-        glob = self.ns.resolve(name)
-        return glob.kind in ("builtin", "unknown") and glob.name == name and (
-            self.ns.globals is None or name not in self.ns.globals)
-
-    def glob(self, name: str) -> object:
-        glob = self.ns.resolve(name)  # recorded in `seen`: the kernel is valid while it holds
-        if glob.kind == "constant":
-            return glob.value
-        if name in _TYPES and self._builtin(name):
-            return _TYPES[name]
-        if self.ns.globals is not None and name in self.ns.globals:
-            value = self.ns.globals[name]
-            if _opaque(value) and not isinstance(value, type):
-                return value
-        return UNKNOWN
-
     def refuse(self, node: cst.CSTNode, message: str, hint: str, cls: type = UnsupportedSyntaxError) -> None:
         raise cls(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
-
-
-def _identity_ok(v: object) -> bool:
-    return v is None or isinstance(v, bool | enum.Enum | type)
-
-
-def _is_static_subject(node: cst.BaseExpression, env: dict[str, object]) -> bool:
-    return isinstance(node, cst.Name) and node.value in env
 
 
 def _assigned(stmt: cst.CSTNode) -> set[str]:
@@ -391,6 +270,12 @@ def _raises(body: cst.BaseSuite) -> bool:
     stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
     last = stmts[-1] if stmts else None
     return isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
+
+
+def _in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
+    """`new` where `old` was: with `old`'s parentheses, which an operand of a lower-precedence
+    operator (`and`, `or`, `x if c else y`) needs exactly when `old` had them."""
+    return new.with_changes(lpar=old.lpar, rpar=old.rpar) if old.lpar else new
 
 
 def _uniform(value: bool) -> cst.Comparison:
@@ -428,11 +313,18 @@ class _Path(cst.CSTVisitor):
 class _Apply(cst.CSTTransformer):
     def __init__(self, s: _Specializer, on_path: set[int]) -> None:
         self.s, self.on_path = s, on_path
+        self.moved: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (new node, the parsed node it stands for)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return id(node) in self.on_path and node not in self.s.replace
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
+        result = self._leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and result is not original_node:
+            self.moved.append((result, original_node))  # errors and origin comments point where it was
+        return result
+
+    def _leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN202 - libcst's union
         s = self.s
         if original_node in s.replace:
             return s.replace[original_node]
