@@ -1,11 +1,10 @@
 """`@vectorize`: the decorator, its specializations, backends, the disk cache and the fallback.
 
 A `VectorizedFunction` specializes the scalar function on each call's argument kinds (bool / int /
-float) and on which arguments are uniform (one value for every lane). Each specialization's module
-is looked up in the on-disk cache by a content hash (the function's source, the sources of every
-same-module function it reaches, the module constants it reads, the options, the versions); only a
-miss imports the compiler (libcst and the passes), so a warm process pays neither transformation
-nor, with Numba's own `cache=True`, compilation.
+float), on which arguments are uniform (one value for every lane) and on uniform options that are
+not numbers (None, str, enums: engine/statics.py). Each specialization's module is found in the
+disk cache by a content hash (the sources of the function and of all it reaches, in any module,
+the globals it reads, the options, the versions); only a miss imports the compiler.
 
 Module globals are read at each call, as the scalar function reads them: the specializations
 belong to a `fingerprint.Generation`, valid while the module binds the names the function reads
@@ -15,6 +14,7 @@ new values, new content hash, code generated again or found in the cache.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import os
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .core import cache
-from .engine import fastpath, kernels, reentry, scaleout
+from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
@@ -38,12 +38,12 @@ from .errors import (
     VectorizeValueError,
     user_stacklevel,
 )
-from .frontend.namespace import Namespace
-from .frontend.source import source_of
+from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
 from .options import Options, disabled
 
 if TYPE_CHECKING:
     from .engine.autotrial import Trial
+
 
 class VectorizedFunction:
     """A scalar function that also takes arrays. Call it like the original."""
@@ -71,6 +71,9 @@ class VectorizedFunction:
         self._last: Key | None = None
         self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
+        self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
+        self._specs: dict[Key, tuple[dict, dict]] = {}  # key -> (parameter values, helper values)
+        self._helpers: tuple[object, dict] | None = None  # (generation, its pure zero-argument helpers)
         if options.fallback == "error" and not disabled():
             self._prepare(self._generations.current())  # refuse unsupported syntax now, at decoration
 
@@ -157,8 +160,11 @@ class VectorizedFunction:
         if scaleout.foreign(values):  # a dask array or an xarray object: a lazy graph (engine/scaleout)
             return scaleout.call(self, values, example_ndims)
         try:
-            arrays = [canonical(n, v) for n, v in zip(self._names, values)]
-            batch = Batch(self._names, arrays, example_ndims)
+            fixed = self._plan.statics(self._names, values)  # specialized on: None, str, enum, flags
+            names = [n for n in self._names if n not in fixed] if fixed else self._names
+            arrays = [canonical(n, v) for n, v in zip(self._names, values) if n not in fixed]
+            batch = Batch(names, arrays, [k for n, k in zip(self._names, example_ndims) if n not in fixed]
+                          if fixed and example_ndims is not None else example_ndims)
         except InputError as exc:
             if self.options.fallback == "error" or example_ndims is not None:
                 raise VectorizeInputError(str(exc)) from None
@@ -166,13 +172,26 @@ class VectorizedFunction:
             return _face().objects_element_by_element(self, values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
-        if disabled():
+        gen = self._generations.current()  # the module globals as this call reads them
+        helpers = self._helper_values(gen) if not disabled() else {}
+        if fixed or helpers:
+            batch.scalar = statics.lane_function(self.scalar, fixed)  # type: ignore[attr-defined]
+        if disabled() or helpers is None:  # a helper raised: the loop raises it where a lane calls it
             return self._per_element(batch)
         key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-        gen = self._generations.current()  # the module globals as this call reads them
+        if fixed:  # a specialized parameter's entry says its value, at its place
+            numbers = iter(key)
+            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self._names)
+        if helpers:
+            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        self._specs.setdefault(key, (fixed, helpers))  # what _lower specializes this key on
         kernel = self._kernel(gen, key)
         self._last, self._last_backend = key, None
         if isinstance(kernel, VectorizeError):
+            if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
+                # not numbers, as before specializations: numpy.vectorize's semantics for objects
+                why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
+                return _face().objects_element_by_element(self, values, why)
             self._warn(gen, kernel)
             return self._per_element(batch)
         used = kernel.backend
@@ -227,11 +246,19 @@ class VectorizedFunction:
         return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: Batch) -> Any:
-        return kernels.run(kernel, self.scalar, batch)
+        return kernels.run(kernel, getattr(batch, "scalar", self.scalar), batch)
 
     def _per_element(self, batch: Batch) -> Any:
         """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
-        return kernels.per_element(self.scalar, batch, self._result_structure() if batch.size == 0 else None)
+        return kernels.per_element(getattr(batch, "scalar", self.scalar), batch,
+                                   self._result_structure() if batch.size == 0 else None)
+
+    def _helper_values(self, gen: Generation) -> dict[str, object] | None:
+        """Each pure zero-argument helper's value now (engine/statics.py), None if one raised."""
+        if self._helpers is None or self._helpers[0] is not gen:
+            g = self.scalar.__globals__
+            self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
+        return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
@@ -273,13 +300,15 @@ class VectorizedFunction:
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import lower, lower_lanes
+        from .pipeline import Statics, lower, lower_lanes
 
         try:
             parsed, namespace = self._prepare(gen)
             params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
-                      for n, (kind, uniform, shape) in zip(self._names, key)}
-            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options)
+                      for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
+            fixed, helpers = self._specs.get(key, ({}, {}))
+            spec = Statics(fixed, helpers)
+            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options, statics=spec)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise
@@ -305,9 +334,10 @@ class VectorizedFunction:
             return None
 
     def _annotated_key(self) -> Key:
-        kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
-        params = self.__signature__.parameters.values()
-        return tuple((kinds.get(p.annotation, "f"), False, ()) for p in params)
+        key, fixed = statics.annotated_key(self.__signature__)
+        if fixed:
+            self._specs.setdefault(key, (fixed, {}))
+        return key
 
     def _warn(self, gen: Generation, error: VectorizeError | str) -> None:
         """One FallbackWarning per function and values of its globals, carrying every problem of
@@ -317,20 +347,6 @@ class VectorizedFunction:
             gen.warned.append(error if isinstance(error, str) else error.message)
             warning = FallbackWarning(f"{what}: {error}") if isinstance(error, str) else FallbackWarning(what, error)
             warnings.warn(warning, stacklevel=user_stacklevel())
-
-
-def prepare(func: types.FunctionType, namespace: Namespace | None = None):
-    """Read, parse and fence a function (the checks that need no argument types)."""
-    from .frontend import fence
-    from .frontend.desugar import desugar
-    from .frontend.linking import link_root
-    from .frontend.parse import parse_function
-
-    namespace = namespace or Namespace.of_function(func)
-    parsed = link_root(parse_function(source_of(func)), namespace)  # other modules' names (frontend/linking.py)
-    parsed = desugar(parsed, namespace)  # local tables, reductions, call statements (frontend/desugar.py)
-    fence.check(parsed, namespace)
-    return parsed, namespace
 
 
 # numpy.vectorize's parameters, callables that are not Python functions and object inputs are

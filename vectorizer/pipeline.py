@@ -28,6 +28,7 @@ from .analysis.names import Namer
 from .codegen import emit, numba_module
 from .core.types import ArrayType, Val
 from .errors import VectorizeError
+from .frontend import fence
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
 from .options import Options
@@ -46,6 +47,7 @@ from .passes import (
     ops_to_numpy,
     select_chains,
     share_branch_math,
+    specialize,
     static_checks,
     vector_math,
     vectorize_loops,
@@ -180,9 +182,11 @@ class Generated:
     parallel_min_lanes: int | None = None  # Numba: the batch size from which the parallel driver runs
 
 
-def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options) -> Generated:
-    """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source."""
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False)
+def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+          statics: Statics | None = None) -> Generated:
+    """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source.
+    `statics`: the values this specialization is made for (passes/specialize.py)."""
+    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
     func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     ast.parse(func)  # the text passes' output is Python, or this is an engine bug (refused visibly)
@@ -190,16 +194,17 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     result = emit.result_types(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)
+    source = _noted(source, statics)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
 
 
 def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
                 reserved: tuple[str, ...] = (), entry: str | None = None,
-                threshold: str = "PARALLEL_MIN_LANES") -> Generated:
+                threshold: str = "PARALLEL_MIN_LANES", statics: Statics | None = None) -> Generated:
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved)
+    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
     result = emit.result_types(first.result)
@@ -210,6 +215,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     flagged = not kernels.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
                                  kernels.constants, origin, cost, flagged=flagged)
+    source = _noted(source, statics)
     function = numba_module.definitions(parsed.name, params, list(result), first.returns_tuple, sources, flagged,
                                         entry=entry, threshold=threshold)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(kernels.constants),
@@ -225,13 +231,17 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
 
 
 def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
-           lanes: bool, reserved: tuple[str, ...] = ()) -> tuple[ParsedFunction, Facts, Context]:
+           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None
+           ) -> tuple[ParsedFunction, Facts, Context]:
     """The user's tree with its kind checks folded (before the analysis, which types literals, not
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
     the context the passes share."""
+    parsed = _specialized(parsed, namespace, statics)
     parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
     callees.locate = parsed.location  # a callee's refusal names the call in this function
+    if statics is not None and statics.helpers:
+        callees.rewrite = lambda callee: specialize.specialize(callee, namespace, {}, statics.helpers)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = _namer(parsed, callees, reserved)
     if not lanes:
@@ -243,6 +253,33 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     lane_params = {n: Val(v.type, False) for n, v in params.items()}  # one lane: every value is a number
     return parsed, first, Context(parsed.name, lane_params, namespace, namer, options, callees=callees,
                           prepare_callee=_prepare_lane_callee, parsed=parsed)
+
+
+@dataclass(frozen=True)
+class Statics:
+    """What one specialization is made for: parameter -> its value (None, a str, an enum
+    member, a bool flag...), and zero-argument helper -> the value it returned for the call."""
+
+    params: dict[str, object]
+    helpers: dict[str, object]
+
+
+def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None) -> ParsedFunction:
+    """The function decided on its specialized values, then fenced again strictly: the fence at
+    decoration let strings, None and `is` pass for the specialization to decide."""
+    found = specialize.specialize(parsed, namespace, statics.params if statics else {},
+                                  statics.helpers if statics else {})
+    fence.check(found, namespace)
+    return found
+
+
+def _noted(source: str, statics: Statics | None) -> str:
+    """The module with a second header line naming the values it is specialized on."""
+    if statics is None or not (statics.params or statics.helpers):
+        return source
+    values = [f"{n}={v!r}" for n, v in statics.params.items()] + [f"{n}()={v!r}" for n, v in statics.helpers.items()]
+    first, _, rest = source.partition("\n")
+    return f"{first}\n# Specialized on {', '.join(values)}: the branches they decide are decided here.\n{rest}"
 
 
 def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] = ()) -> Namer:

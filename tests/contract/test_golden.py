@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import re
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from vectorizer.api import prepare
 from vectorizer.codegen import carry
 from vectorizer.core.types import ArrayType, Val, type_of_dtype
 from vectorizer.options import Options
-from vectorizer.pipeline import lower
+from vectorizer.pipeline import Statics, lower
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 HELPERS = FIXTURES / "helpers"
@@ -59,9 +60,11 @@ def load(case: str):
 def generate(case: str) -> tuple[str, str]:
     """(file name, text): the generated module, or the error message for a refused function."""
     fn, params, _, options = load(case)
+    # parameters the header leaves out take their defaults, the values the code is specialized on
+    defaults = {n: p.default for n, p in inspect.signature(fn).parameters.items() if n not in params}
     try:
         parsed, namespace = prepare(fn)
-        return "expected.py", lower(parsed, namespace, params, options).source
+        return "expected.py", lower(parsed, namespace, params, options, statics=Statics(defaults, {})).source
     except VectorizeError as exc:
         return "expected.txt", str(exc).replace(str(FIXTURES / case) + "/", "") + "\n"
 

@@ -204,8 +204,7 @@ def set_literal(x: float) -> float:
 
 
 def string_value(x: float) -> float:
-    label = "abc"
-    return x
+    return max(x, "abc")
 
 
 def complex_literal(x: float) -> float:

@@ -155,10 +155,12 @@ CASES = [
     Case("list_literal", "[x, 1.0]", ("list",)),
     Case("dict_literal", "{1: x}", ("dict",)),
     Case("set_literal", "{x, 1.0}", ("set",)),
-    Case("string_value", '"abc"', ("string",)),
+    # strings, `is` and `in` pass the fence at decoration (a call's uniform values may decide them:
+    # passes/specialize.py); what remains after the specialization is refused at the call
+    Case("string_value", '"abc"', ("string",), stage="call"),
     Case("complex_literal", "2j", ("complex",)),
-    Case("is_comparison", "is", ("'is'",), line_has="x is x"),
-    Case("in_comparison", "in", ("'in'",), line_has="x * 2 in TABLE"),
+    Case("is_comparison", "is", ("'is'",), line_has="x is x", stage="call"),
+    Case("in_comparison", "in", ("'in'",), line_has="x * 2 in TABLE", stage="call"),
     Case("while_else", "else:", ("while", "else"), multiline=True),
     Case("for_else", "else:", ("for", "else"), multiline=True),
     Case("for_non_range", "values", ("for", "range"), line_has="for v in values"),

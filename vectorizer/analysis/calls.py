@@ -15,7 +15,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.types import Val, type_of_python
-from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
+from ..errors import SourceLocation, UnsupportedCallError, VectorizeError, VectorizeTypeError
 from ..frontend import fence
 from ..frontend.desugar import desugar
 from ..frontend.linking import at_call_site, linker_of
@@ -34,14 +34,25 @@ class Callees:
         self.assumed: dict[tuple, tuple[Val, ...]] = {}  # recursion: (function, argument types) -> result
         # Where a node of the vectorized function is: a callee's refusal is reported at its call.
         self.locate: Callable[[cst.CSTNode], SourceLocation | None] | None = None
+        # The specialization of each callee on this call's helper values (passes/specialize.py).
+        self.rewrite: Callable[[ParsedFunction], ParsedFunction] | None = None
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
             parsed = parse_function(function_source(glob))
+            p = parsed.func.params
+            if not (p.params or p.posonly_params or p.kwonly_params):  # blamed on the call (exprs.py locates it)
+                raise UnsupportedCallError(
+                    f"{glob.name}() takes no arguments: its value is the same for every lane, and vectorizer computes "
+                    f"such a helper once per call only when it reads nothing but module-level numbers, strings, None "
+                    f"or enum members and calls only such helpers; {glob.name} does more",
+                    hint=f"compute {glob.name}() outside and pass its value in as an argument")
             linker = linker_of(self.namespace)
             if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
                 parsed = linker.link(parsed, linker.home(glob))
             parsed = desugar(parsed, self.namespace, callee=True)
+            if self.rewrite is not None:
+                parsed = self.rewrite(parsed)
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]

@@ -17,6 +17,7 @@ hundred nanoseconds whether the module still binds exactly those (identity, not 
 
 from __future__ import annotations
 
+import enum
 import functools
 import operator
 import os
@@ -26,6 +27,7 @@ from collections.abc import Callable
 
 from ..frontend.namespace import ABSENT, Namespace
 from ..frontend.reach import attribute, reached
+from .statics import static_key
 
 
 @functools.cache
@@ -72,7 +74,7 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{key}:{name}={glob.kind}:{glob.name}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}")
                 for path, obj, container, attr in reached(ns, name, names):
                     if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
                         watched.append((container, attr, obj))
@@ -90,6 +92,19 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     namespace.watched = watched
     # The root first: functions that reach each other (mutual recursion) have the same parts.
     return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
+
+
+def opaque_value(namespace: Namespace, name: str) -> str:
+    """The value of a global that is no number but that a specialization may compare with (None,
+    a str, an enum member or class: passes/specialize.py), as key text; '' for anything else."""
+    if namespace.globals is None or name not in namespace.globals:
+        return ""
+    value = namespace.globals[name]
+    if isinstance(value, enum.EnumMeta):
+        return f"={value.__module__}.{value.__qualname__}{[(m.name, repr(m.value)) for m in value]}"
+    if value is None or isinstance(value, str | bytes | enum.Enum):
+        return f"={static_key(value)}"
+    return ""
 
 
 @functools.lru_cache(maxsize=256)

@@ -34,14 +34,15 @@ from .refusals import BINOPS, REFUSED, RESERVED_LOCALS, augmented, local_names
 class Fence:
     """Collects every unsupported construct of one function."""
 
-    def __init__(self, parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True) -> None:
+    def __init__(self, parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True,
+                 specializable: bool = False) -> None:
         self.parsed = parsed
         self.ns = namespace
         self.errors: list[VectorizeError] = []
         self.locals = local_names(parsed.func)
         p = parsed.func.params
         self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
-        self.exprs = ExpressionFence(parsed, namespace, self.locals, self.refuse, kind_checks)
+        self.exprs = ExpressionFence(parsed, namespace, self.locals, self.refuse, kind_checks, specializable)
         self.expr, self.subscript = self.exprs.expr, self.exprs.subscript
 
     # -- reporting -------------------------------------------------------------------------
@@ -192,7 +193,9 @@ class Fence:
         self.refuse(target, f"assignment to {what} is not supported", "assign to a local variable; a vectorized function must not mutate objects")
 
 
-def check(parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True) -> None:
+def check(parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True, specializable: bool = False) -> None:
     """Raise a `VectorizeError` (or a group of them) for every unsupported construct. With
-    `kind_checks`, `isinstance(param, int)` and the like pass (frontend/static_checks.py)."""
-    Fence(parsed, namespace, kind_checks).check()
+    `kind_checks`, `isinstance(param, int)` and the like pass (frontend/static_checks.py); with
+    `specializable`, strings, None and `is`/`in` comparisons pass, to be decided by a call's
+    values (passes/specialize.py) and checked again after."""
+    Fence(parsed, namespace, kind_checks, specializable).check()

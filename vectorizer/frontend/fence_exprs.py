@@ -4,6 +4,7 @@ names, operators, comparisons, calls, attributes and subscripts."""
 from __future__ import annotations
 
 import builtins
+import enum
 import math
 from collections.abc import Callable
 
@@ -24,7 +25,7 @@ class ExpressionFence:
     """Refuses, through the statement fence's `refuse`, every unsupported part of an expression."""
 
     def __init__(self, parsed: ParsedFunction, namespace: Namespace, local_names: set[str], refuse: Refuse,
-                 kind_checks: bool = True) -> None:
+                 kind_checks: bool = True, specializable: bool = False) -> None:
         self.parsed = parsed
         self.ns = namespace
         self.locals = local_names
@@ -33,9 +34,14 @@ class ExpressionFence:
         self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
         self.assigned = assigned_names(parsed.func)
         self.kind_checks = kind_checks  # False for a callee: only the vectorized function folds them
+        # True at decoration: strings, None and `is`/`in` may be decided by the values a call
+        # specializes on (passes/specialize.py); the fence looks again, strictly, after that.
+        self.specializable = specializable
 
     # -- expressions -----------------------------------------------------------------------
     def expr(self, node: cst.BaseExpression, tuple_ok: bool = False) -> None:
+        if self.specializable and isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+            return
         if type(node) in REFUSED:
             message, hint = REFUSED[type(node)]
             self.refuse(node, message, hint)
@@ -58,11 +64,11 @@ class ExpressionFence:
         elif isinstance(node, cst.Comparison):
             self.expr(node.left)
             for comp in node.comparisons:
-                if not isinstance(comp.operator, COMPARISONS):
+                if not isinstance(comp.operator, COMPARISONS) and not self.specializable:
                     op = type(comp.operator).__name__
                     self.refuse(comp.operator, f"the '{OP_WORDS.get(op, op)}' comparison is not supported on numbers",
                                 "compare numbers with ==, !=, <, <=, >, >=")
-                self.expr(comp.comparator)
+                self.expr(comp.comparator, tuple_ok=self.specializable and isinstance(comp.operator, cst.In | cst.NotIn))
         elif isinstance(node, cst.IfExp):
             self.expr(node.test)
             self.expr(node.body)
@@ -94,13 +100,15 @@ class ExpressionFence:
             found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
                      "decided yet (only the vectorized function's own checks are)")
             hint = "make the check in the vectorized function itself, on its own parameter"
+        if isinstance(found, str) and self.specializable and isinstance(node, cst.Comparison):
+            return True  # `x is None` on a local: decided by the specialization, or refused after it
         if isinstance(found, str):
             self.refuse(node, found, hint, UnsupportedCallError)
         return found is not None
 
     def name(self, node: cst.Name) -> None:
         name = node.value
-        if name in self.locals or name in ("True", "False"):
+        if name in self.locals or name in ("True", "False") or (name == "None" and self.specializable):
             return
         if name == "None":
             self.refuse(node, "'None' is not a number", hints.none_name())
@@ -112,6 +120,9 @@ class ExpressionFence:
             return
         if glob.kind == "constant":
             return
+        if self.specializable and glob.kind == "unknown" and isinstance(
+                (self.ns.globals or {}).get(name, 0), str | bytes | enum.Enum | type(None)):
+            return  # a module-level str, None or enum member: compared by the specialization, or refused after
         if glob.kind in ("function", "builtin", "math_func"):
             self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
         elif glob.kind == "math":
@@ -127,6 +138,9 @@ class ExpressionFence:
         if called and attr in INT_METHODS and not (isinstance(base, cst.Name) and base.value not in self.locals):
             self.expr(base)  # n.bit_length(), (a * b).bit_length(): the analysis checks it is an int
             return
+        if self.specializable and not called and isinstance(base, cst.Name) and base.value not in self.locals \
+                and isinstance((self.ns.globals or {}).get(base.value), enum.EnumMeta):
+            return  # an enum member (Mode.FAST): compared by the specialization, or refused after it
         if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
             if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
                 return

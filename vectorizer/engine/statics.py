@@ -1,0 +1,189 @@
+"""Uniform arguments that are not numbers, and zero-argument helpers: the values a call's code is
+specialized on (issue 30 items 1-3).
+
+A lane of the scalar function receives the same `None`, string, enum member or flag on every
+lane, so a branch on it (`if method == "fast":`, `if tol is None:`) has one answer per call: the
+code is generated for that answer (passes/specialize.py) and the kernel's key carries the value.
+Numbers stay ordinary arguments (batched or uniform) except where their value must be known to
+generate the code: a Python `bool` given to a parameter whose default is a bool (an option flag),
+a Python `int` used as `round`'s `ndigits`, a tuple given to a parameter whose default is a tuple.
+
+Zero-argument helpers of the module (`isIP()`, which reads the unit system from a module global)
+return the same value for every lane: each batched call runs them once, before dispatch, and the
+value joins the key (never frozen: the next call runs them again). Only helpers that read nothing
+but module-level values and call nothing but such helpers qualify (`pure_helpers`).
+"""
+
+from __future__ import annotations
+
+import builtins
+import dis
+import enum
+import inspect
+import types
+from collections.abc import Callable
+
+from .inputs import InputError
+
+_KEYED = (type(None), bool, int, float, str, bytes)
+_WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR",
+           "IMPORT_NAME", "IMPORT_FROM", "YIELD_VALUE"}
+
+
+def static_key(value: object) -> str:
+    """A deterministic text for a value the code is specialized on (its type is part of it: 1,
+    1.0 and True differ); an `InputError` for a value that has none."""
+    if isinstance(value, enum.Enum):
+        return f"enum:{type(value).__module__}.{type(value).__qualname__}.{value.name}"
+    if isinstance(value, tuple):
+        return f"tuple({','.join(static_key(v) for v in value)})"
+    if type(value) in _KEYED:
+        return f"{type(value).__name__}:{value!r}"
+    raise InputError(f"a {type(value).__name__} has no deterministic value to key a specialization")
+
+
+def entry(value: object, helper: str | None = None) -> tuple[str, str, tuple]:
+    """A kernel key's entry for a specialized argument ("s") or a helper's value ("h"), shaped
+    as a number argument's (kind, uniform, per-example shape): its shape is ()."""
+    return ("s", static_key(value), ()) if helper is None else ("h", f"{helper}()={static_key(value)}", ())
+
+
+def helper_values(helpers: dict[str, Callable[[], object]]) -> dict[str, object] | None:
+    """Each helper's value now; None if one raised (the scalar loop raises it where a lane calls
+    it). A value with no key is left out: its call stays, refused at the call site."""
+    values: dict[str, object] = {}
+    for name, helper in helpers.items():
+        try:
+            value = helper()
+            static_key(value)
+        except InputError:
+            continue
+        except Exception:  # noqa: BLE001 - the loop's exception: the per-element run raises it
+            return None
+        values[name] = value
+    return values
+
+
+def is_static(value: object) -> bool:
+    """None, a string, bytes or an enum member: never a number array, always a specialization."""
+    return value is None or isinstance(value, str | bytes | enum.Enum)
+
+
+class Plan:
+    """Which parameters of a function are specialized on their value when uniform."""
+
+    __slots__ = ("flags", "tuples", "ndigits")
+
+    def __init__(self, func: types.FunctionType) -> None:
+        params = list(inspect.signature(func).parameters.values())
+        self.flags = frozenset(i for i, p in enumerate(params) if isinstance(p.default, bool))
+        self.tuples = frozenset(i for i, p in enumerate(params)
+                                if isinstance(p.default, tuple) or "tuple" in str(p.annotation).lower())
+        self.ndigits = frozenset(i for i, p in enumerate(params) if p.name in round_ndigits(func.__code__))
+
+    def statics(self, names: list[str], values: list[object]) -> dict[str, object]:
+        """The arguments of this call the code is specialized on (name -> value)."""
+        found: dict[str, object] = {}
+        for i, v in enumerate(values):
+            t = type(v)
+            if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
+                    or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits)):
+                try:
+                    static_key(v)
+                except InputError as exc:
+                    raise InputError(f"argument {names[i]!r}: {exc}; a uniform argument that is not a number must be "
+                                     "None, a str, bytes, a bool, an enum member or a tuple of them") from None
+                found[names[i]] = v
+        return found
+
+
+def round_ndigits(code: types.CodeType) -> set[str]:
+    """Parameters passed as the last of two arguments of a call in a function that calls `round`
+    (`round(x, ndigits)`): over-inclusive, which only costs a specialization per value."""
+    if "round" not in code.co_names:
+        return set()
+    params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found: set[str] = set()
+    ins = list(dis.get_instructions(code))
+    for a, b in zip(ins, ins[1:]):
+        if a.opname == "LOAD_FAST" and a.argval in params and b.opname in ("PRECALL", "CALL") and b.arg == 2:
+            found.add(a.argval)
+    return found
+
+
+def lane_function(scalar: Callable[..., object], statics: dict[str, object]) -> Callable[..., object]:
+    """The scalar function of the numbers alone, the specialized values bound: what re-runs a
+    flagged lane (engine/patch.py calls it with the numbers by keyword)."""
+    params = inspect.signature(scalar).parameters.values()
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    kwonly = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+    def lane(**numbers: object) -> object:
+        bound = {**numbers, **statics}
+        return scalar(*[bound[n] for n in positional], **{n: bound[n] for n in kwonly})
+
+    lane.__name__, lane.__qualname__ = scalar.__name__, scalar.__qualname__
+    return lane
+
+
+def pure_helpers(func: types.FunctionType, resolve: Callable[[str], object]) -> dict[str, types.FunctionType]:
+    """The zero-argument module functions `func` reaches (through same-module calls) whose value
+    is the same for every lane: they read only module-level numbers, strings, None, enum members
+    and tuples, raise builtin exceptions, call only such helpers, and write nothing.
+    `resolve(name)` gives the object a module global is bound to (None-able: ABSENT is passed
+    through as any non-value object)."""
+    found: dict[str, types.FunctionType] = {}
+    todo, seen = [func], set()
+    while todo:
+        f = todo.pop()
+        if f.__qualname__ in seen:
+            continue
+        seen.add(f.__qualname__)
+        for name in f.__code__.co_names:
+            obj = resolve(name)
+            if isinstance(obj, types.FunctionType) and obj.__module__ == func.__module__:
+                if _takes_nothing(obj):
+                    if _pure(obj, resolve, set()):
+                        found[name] = obj
+                else:
+                    todo.append(obj)
+    return found
+
+
+def _takes_nothing(f: types.FunctionType) -> bool:
+    c = f.__code__
+    return c.co_argcount == 0 and c.co_kwonlyargcount == 0 and not c.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+
+
+def _pure(f: types.FunctionType, resolve: Callable[[str], object], stack: set[str]) -> bool:
+    code = f.__code__
+    if f.__qualname__ in stack or f.__closure__ or any(isinstance(c, types.CodeType) for c in code.co_consts):
+        return False
+    if any(i.opname in _WRITES for i in dis.get_instructions(code)):
+        return False
+    attrs = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_ATTR", "LOAD_METHOD")}
+    for name in code.co_names:
+        if name in attrs:
+            return False  # attribute reads reach objects whose state may change
+        obj = resolve(name)
+        if isinstance(obj, types.FunctionType):
+            if not (_takes_nothing(obj) and _pure(obj, resolve, stack | {f.__qualname__})):
+                return False
+        elif isinstance(obj, type) and issubclass(obj, BaseException) and getattr(builtins, obj.__name__, None) is obj:
+            continue
+        else:
+            try:
+                static_key(obj)
+            except InputError:
+                return False
+    return True
+
+
+def annotated_key(signature: inspect.Signature) -> tuple[tuple, dict[str, object]]:
+    """The key of the specialization the annotations describe (`vectorizer show`, the CLI), and
+    the parameters fixed by a static default (None, a str...) on it."""
+    kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
+    params = list(signature.parameters.values())
+    fixed = {p.name: p.default for p in params if p.default is not p.empty and is_static(p.default)}
+    key = tuple(entry(fixed[p.name]) if p.name in fixed else (kinds.get(p.annotation, "f"), False, ()) for p in params)
+    return key, fixed

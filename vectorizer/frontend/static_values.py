@@ -1,0 +1,160 @@
+"""The values a specialization decides (passes/specialize.py): what an expression is when it
+reads only values that are the same for every lane and known when the code is generated (None,
+strings, enum members, bools, ints, tuples, a zero-argument helper's value this call, module
+constants), computed as the scalar function computes them; UNKNOWN for anything else (never
+arithmetic: that is the analysis's, with its int64 checks)."""
+
+from __future__ import annotations
+
+import enum
+
+import libcst as cst
+
+from .namespace import Namespace
+from .parse import ParsedFunction
+from .refusals import local_names
+
+UNKNOWN = object()
+_COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
+            cst.LessThanEqual: lambda a, b: a <= b, cst.GreaterThan: lambda a, b: a > b,
+            cst.GreaterThanEqual: lambda a, b: a >= b}
+_TYPES = {"int": int, "float": float, "bool": bool, "str": str, "bytes": bytes, "tuple": tuple, "complex": complex}
+
+
+def opaque(v: object) -> bool:
+    return v is None or isinstance(v, str | bytes | enum.Enum | type)
+
+
+class Values:
+    """Evaluates expressions of one function given `env` (name -> known value)."""
+
+    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
+        self.parsed, self.ns, self.helpers = parsed, ns, helpers
+        self.locals = local_names(parsed.func)  # never module globals, whatever the module binds
+
+    def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
+        the analysis's, with its int64 checks)."""
+        try:
+            return self._value(node, env)
+        except Exception:  # noqa: BLE001 - a comparison the values do not support stays to the lanes
+            return UNKNOWN
+
+    def _value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        if isinstance(node, cst.Name):
+            if node.value in env:
+                return env[node.value]
+            if node.value in ("None", "True", "False"):
+                return {"None": None, "True": True, "False": False}[node.value]
+            return UNKNOWN if node.value in self.locals else self.glob(node.value)
+        if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+            return node.evaluated_value
+        if isinstance(node, cst.Integer | cst.Float):
+            return node.evaluated_value
+        if isinstance(node, cst.UnaryOperation):
+            inner = self._value(node.expression, env)
+            if inner is UNKNOWN:
+                return UNKNOWN
+            if isinstance(node.operator, cst.Not):
+                return not inner
+            if isinstance(node.operator, cst.Minus) and type(inner) in (int, float):
+                return -inner  # type: ignore[operator]
+            return UNKNOWN
+        if isinstance(node, cst.BooleanOperation):
+            left = self._value(node.left, env)
+            if left is UNKNOWN:
+                return UNKNOWN
+            if bool(left) == isinstance(node.operator, cst.Or):
+                return left
+            return self._value(node.right, env)
+        if isinstance(node, cst.Tuple):
+            items = [self._value(e.value, env) for e in node.elements]
+            return UNKNOWN if any(i is UNKNOWN for i in items) or any(
+                isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
+        if isinstance(node, cst.Comparison):
+            return self.compare(node, env)
+        if isinstance(node, cst.Call):
+            return self.call(node, env)
+        if isinstance(node, cst.Attribute):
+            if isinstance(node.value, cst.Name) and node.value.value not in env and self.ns.globals is not None:
+                self.ns.resolve(node.value.value)  # watched: the kernel holds while the name does
+                cls = self.ns.globals.get(node.value.value)
+                if isinstance(cls, enum.EnumMeta):
+                    member = cls.__members__.get(node.attr.value, UNKNOWN)
+                    return member
+            base = self._value(node.value, env)
+            if isinstance(base, enum.Enum) and node.attr.value in ("name", "value"):
+                return getattr(base, node.attr.value)
+        return UNKNOWN
+
+    def compare(self, node: cst.Comparison, env: dict[str, object]) -> object:
+        left = self._value(node.left, env)
+        if left is UNKNOWN:
+            return UNKNOWN
+        for comp in node.comparisons:
+            right = self._value(comp.comparator, env)
+            if right is UNKNOWN:
+                return UNKNOWN
+            op = comp.operator
+            if isinstance(op, cst.Is | cst.IsNot):
+                if not (_identity_ok(left) or _identity_ok(right)):
+                    return UNKNOWN  # `is` on strings or numbers: an accident of interning
+                result = (left is right) == isinstance(op, cst.Is)
+            elif isinstance(op, cst.In | cst.NotIn):
+                if not isinstance(right, tuple | str):
+                    return UNKNOWN
+                result = (left in right) == isinstance(op, cst.In)
+            else:
+                    result = _COMPARE[type(op)](left, right)  # known values: compared as the scalar function does
+            if not result:
+                return False
+            left = right
+        return True
+
+    def call(self, node: cst.Call, env: dict[str, object]) -> object:
+        if not isinstance(node.func, cst.Name) or node.func.value in env:
+            return UNKNOWN
+        name = node.func.value
+        if not node.args and name in self.helpers and self.ns.resolve(name).kind == "function":
+            return self.helpers[name]
+        args = [a for a in node.args if not a.keyword and not a.star]
+        if len(args) != len(node.args):
+            return UNKNOWN
+        if name == "isinstance" and len(args) == 2 and self._builtin(name):
+            subject = self._value(args[0].value, env)
+            if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
+                return UNKNOWN
+            classes = self._value(args[1].value, env)
+            return UNKNOWN if classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
+        if name == "type" and len(args) == 1 and self._builtin(name) and _is_static_subject(args[0].value, env):
+            subject = self._value(args[0].value, env)
+            return UNKNOWN if subject is UNKNOWN else type(subject)
+        if name == "len" and len(args) == 1 and self._builtin(name):
+            subject = self._value(args[0].value, env)
+            return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
+        return UNKNOWN
+
+    def _builtin(self, name: str) -> bool:
+        glob = self.ns.resolve(name)
+        return glob.kind in ("builtin", "unknown") and glob.name == name and (
+            self.ns.globals is None or name not in self.ns.globals)
+
+    def glob(self, name: str) -> object:
+        glob = self.ns.resolve(name)  # recorded in `seen`: the kernel is valid while it holds
+        if glob.kind == "constant":
+            return glob.value
+        if name in _TYPES and self._builtin(name):
+            return _TYPES[name]
+        if self.ns.globals is not None and name in self.ns.globals:
+            value = self.ns.globals[name]
+            if opaque(value) and not isinstance(value, type):
+                return value
+        return UNKNOWN
+
+
+def _identity_ok(v: object) -> bool:
+    return v is None or isinstance(v, bool | enum.Enum | type)
+
+
+def _is_static_subject(node: cst.BaseExpression, env: dict[str, object]) -> bool:
+    return isinstance(node, cst.Name) and node.value in env

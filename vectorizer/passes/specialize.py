@@ -1,0 +1,356 @@
+"""Specialize a function on the values that are the same for every lane and are not numbers.
+
+Before (`method` given as "fast", `tol` omitted: its default None; `isIP()` a helper whose value
+this call computed once, False)::
+
+    if method == "fast":
+        y = x * 2.0
+    else:
+        raise ValueError("unknown method")
+    if tol is None:
+        tol = 1e-12
+    if isIP():
+        y = y * 1.8
+    return y + tol
+
+After::
+
+    y = x * 2.0
+    tol = 1e-12
+    return y + tol
+
+Comparisons (`==`, `!=`, `is`, `is not`, `in`), truth tests, `not`, `and`/`or`, `x if c else y`,
+`isinstance`/`type` of such values are computed here; an `if` whose test is decided keeps only
+its taken branch (when the taken branch ends in `raise`, the chain stays with uniform literal
+tests, `0 == 0` for the taken one and `0 != 0` before it, so its other branches are still there
+to type the result, and every lane raises as the scalar loop's first does). A local assigned such a
+value (`Method2 = "VDI"`) is one too, until it is assigned again; a name assigned in a loop or in
+an undecided branch stops being one. Bools and ints among them become literals; any other read
+that remains (a None used as a number, passed on to a call...) is refused with its position.
+The specialized parameters leave the signature: the kernel takes the numbers alone.
+
+The nodes off the path to a change keep their identity (positions, origin comments). Runs before
+the fence's second, strict look (pipeline._start), which refuses the strings and Nones left.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+import libcst as cst
+
+from ..core.tree import target_names, walk
+from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
+from ..frontend.namespace import Namespace
+from ..frontend.parse import ParsedFunction
+from ..frontend.static_values import UNKNOWN, Values, opaque
+
+
+def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
+               helpers: dict[str, object]) -> ParsedFunction:
+    """`parsed` specialized on `statics` (parameter -> value) and `helpers` (zero-argument module
+    function -> its value this call); itself when nothing applies."""
+    func = parsed.func
+    s = _Specializer(parsed, ns, helpers)
+    s.params = statics
+    if not statics and not s.relevant(func):
+        return parsed
+    s.block(func.body, dict(statics))
+    targets = set(s.replace) | set(s.remove) | set(s.take)
+    if not targets and not statics:
+        return parsed
+    finder = _Path(targets)
+    func.visit(finder)
+    apply = _Apply(s, finder.on_path | {id(func)})
+    new = func.visit(apply)
+    p = new.params
+    keep = [x for x in p.params if x.name.value not in statics]
+    if keep and not p.kwonly_params:  # no dangling comma where a removed parameter came last
+        keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    posonly = [x for x in p.posonly_params if x.name.value not in statics]
+    kwonly = [x for x in p.kwonly_params if x.name.value not in statics]
+    new = new.with_changes(params=p.with_changes(params=keep, posonly_params=posonly, kwonly_params=kwonly,
+                                                 posonly_ind=p.posonly_ind if posonly else cst.MaybeSentinel.DEFAULT,
+                                                 star_arg=p.star_arg if kwonly else cst.MaybeSentinel.DEFAULT))
+    positions = dict(parsed.positions)
+    lines = dict(parsed.lines) if parsed.lines is not None else None
+    for node, was in apply.moved:
+        if was in positions:
+            positions.setdefault(node, positions[was])
+        if lines is not None and was in lines:
+            lines.setdefault(node, lines[was])
+    found = dataclasses.replace(parsed, func=new, lines=lines)
+    found.__dict__["positions"] = positions  # the cached property, with the rebuilt nodes
+    return found
+
+
+class _Specializer(Values):
+    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
+        super().__init__(parsed, ns, helpers)
+        self.params: dict[str, object] = {}  # the specialized arguments
+        self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
+        self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
+        self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
+
+    def relevant(self, func: cst.FunctionDef) -> bool:
+        """Anything to decide without specialized arguments: a helper call, a string, None."""
+        for node in walk(func.body):
+            if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+                return True
+            if isinstance(node, cst.Name) and (node.value == "None" or node.value in self.helpers):
+                return True
+        return False
+
+    # -- statements ---------------------------------------------------------------------------
+    def block(self, block: cst.BaseSuite, env: dict[str, object]) -> None:
+        stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        for stmt in stmts:
+            self.statement(stmt, env)
+
+    def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
+        if isinstance(stmt, cst.If):
+            self.if_chain(stmt, env)
+        elif isinstance(stmt, cst.While | cst.For):
+            for name in _assigned(stmt):
+                env.pop(name, None)
+            if isinstance(stmt, cst.While):
+                self.rewrite(stmt.test, env)
+            else:
+                self.rewrite(stmt.iter, env)
+            self.block(stmt.body, env)
+            for name in _assigned(stmt):
+                env.pop(name, None)
+        elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            for small in stmt.body:
+                self.small(small, stmt, env)
+
+    def if_chain(self, top: cst.If, env: dict[str, object]) -> None:
+        node: cst.If | cst.Else | None = top
+        k = 0
+        tests: list[cst.BaseExpression] = []
+        while isinstance(node, cst.If):
+            value = self.truth(node.test, env)
+            if value is UNKNOWN:
+                break
+            tests.append(node.test)
+            if value:
+                break
+            node, k = node.orelse, k + 1
+        if node is not None and not (isinstance(node, cst.If) and value is UNKNOWN) and _raises(node.body):
+            # The taken branch raises: the chain stays, its tests uniform literals canonicalize
+            # keeps (`0 != 0`, `0 == 0`), so every branch is still there to type the result from.
+            for i, test in enumerate(tests):
+                self.replace[test] = _uniform(i == k and isinstance(node, cst.If))
+            self.block(node.body, env)
+            return
+        if node is None or isinstance(node, cst.Else) or value is True:
+            self.take[top] = (k, False)
+            if node is not None:
+                self.block(node.body, env)
+            return
+        if k:
+            self.take[top] = (k, False)  # from this undecided `elif` on, the chain stays
+        self.rewrite(node.test, env)
+        branches, rest = [], node.orelse
+        branches.append(node.body)
+        while rest is not None:
+            if isinstance(rest, cst.If):
+                self.rewrite(rest.test, env)
+                branches.append(rest.body)
+                rest = rest.orelse
+            else:
+                branches.append(rest.body)
+                rest = None
+        tainted: set[str] = set()
+        for body in branches:
+            self.block(body, dict(env))
+            tainted |= _assigned_in(body)
+        for name in tainted:
+            env.pop(name, None)
+
+    def small(self, small: cst.BaseSmallStatement, line: cst.CSTNode, env: dict[str, object]) -> None:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name = small.targets[0].target.value
+            value = self.value(small.value, env)
+            if value is not UNKNOWN and opaque(value):
+                env[name] = value
+                self.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
+                return
+            self.rewrite(small.value, env)
+            env.pop(name, None)
+        elif isinstance(small, cst.Assign | cst.AugAssign | cst.AnnAssign):
+            if small.value is not None:
+                self.rewrite(small.value, env)
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            for t in targets:
+                for name in target_names(t):
+                    env.pop(name, None)
+        elif isinstance(small, cst.Return) and small.value is not None:
+            self.rewrite(small.value, env)
+        elif isinstance(small, cst.Assert):
+            self.rewrite(small.test, env)
+
+    # -- expressions --------------------------------------------------------------------------
+    def truth(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        value = self.value(node, env)
+        if value is UNKNOWN:
+            return UNKNOWN
+        self.replace[node] = _literal(bool(value), node)
+        return bool(value)
+
+    def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
+        """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
+        if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
+            value = self.value(node, env)
+            if isinstance(node, cst.Name) and node.value in env:
+                if isinstance(value, bool | int) and not opaque(value):
+                    self.replace[node] = _literal(value, node)
+                elif isinstance(value, float) and value == value and abs(value) != float("inf"):
+                    self.replace[node] = _literal(value, node)
+                else:
+                    hint = (f"only tests of it are decided when the code is generated ({node.value} is None, "
+                            f'{node.value} == "fast", if {node.value}:); pass numbers for anything computed')
+                    if call is not None:
+                        callee = cst.Module([]).code_for_node(call.func)
+                        self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on, and "
+                                    f"it is passed on to {callee}(), which is not specialized on it",
+                                    f"test it in {self.parsed.name!r} and call {callee}() with numbers only",
+                                    UnsupportedCallError)
+                    if self.params.get(node.value, UNKNOWN) is value:  # still the argument: a bad input
+                        raise VectorizeInputError(f"argument {node.value!r} is {value!r} here, and the code uses it "
+                                                  "as a number", self.parsed.location(node), hint=hint)
+                    self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on", hint)
+            return
+        if isinstance(node, cst.Comparison | cst.UnaryOperation | cst.BooleanOperation | cst.Call | cst.IfExp):
+            value = self.value(node, env)
+            if value is not UNKNOWN and isinstance(value, bool | int) and not isinstance(value, enum.Enum):
+                self.replace[node] = _literal(value, node)
+                return
+            if isinstance(node, cst.BooleanOperation):
+                left = self.value(node.left, env)
+                if left is not UNKNOWN and bool(left) != isinstance(node.operator, cst.Or):
+                    self.rewrite(node.right, env)  # `method and x > 0` with a truthy method: `x > 0`
+                    self.replace[node] = _in_place_of(self.replace.get(node.right, node.right), node)
+                    return
+            if isinstance(node, cst.IfExp):
+                test = self.truth(node.test, env)
+                if test is not UNKNOWN:
+                    chosen = node.body if test else node.orelse
+                    self.rewrite(chosen, env)
+                    self.replace[node] = _in_place_of(self.replace.get(chosen, chosen), node)
+                    return
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.rewrite(child, env)
+            elif isinstance(child, cst.Arg | cst.ComparisonTarget | cst.Element | cst.SubscriptElement):
+                for sub in child.children:
+                    if isinstance(sub, cst.BaseExpression):
+                        self.rewrite(sub, env, node if isinstance(node, cst.Call) and isinstance(child, cst.Arg) else None)
+                    elif isinstance(sub, cst.Index):
+                        self.rewrite(sub.value, env)
+
+    def refuse(self, node: cst.CSTNode, message: str, hint: str, cls: type = UnsupportedSyntaxError) -> None:
+        raise cls(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
+
+
+def _assigned(stmt: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+    for node in walk(stmt):
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
+            names.update(target_names(node.target))
+    return names
+
+
+def _assigned_in(block: cst.BaseSuite) -> set[str]:
+    return _assigned(block)
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    last = stmts[-1] if stmts else None
+    return isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
+
+
+def _in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
+    """`new` where `old` was: with `old`'s parentheses, which an operand of a lower-precedence
+    operator (`and`, `or`, `x if c else y`) needs exactly when `old` had them."""
+    return new.with_changes(lpar=old.lpar, rpar=old.rpar) if old.lpar else new
+
+
+def _uniform(value: bool) -> cst.Comparison:
+    return cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.Equal() if value else cst.NotEqual(), cst.Integer("0"))])
+
+
+def _literal(value: object, like: cst.CSTNode) -> cst.BaseExpression:
+    paren = {"lpar": like.lpar, "rpar": like.rpar} if hasattr(like, "lpar") else {}  # type: ignore[attr-defined]
+    if isinstance(value, bool):
+        return cst.Name("True" if value else "False", **paren)
+    text = repr(value)
+    node: cst.BaseExpression = cst.Integer(text.lstrip("-")) if isinstance(value, int) else cst.Float(text.lstrip("-"))
+    if text.startswith("-"):
+        return cst.UnaryOperation(cst.Minus(), node, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node.with_changes(**paren)
+
+
+class _Path(cst.CSTVisitor):
+    def __init__(self, targets: set[cst.CSTNode]) -> None:
+        self.targets = targets
+        self.on_path: set[int] = set()
+        self.stack: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node in self.targets:
+            self.on_path.update(id(n) for n in self.stack)
+            self.on_path.add(id(node))
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, s: _Specializer, on_path: set[int]) -> None:
+        self.s, self.on_path = s, on_path
+        self.moved: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (new node, the parsed node it stands for)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.on_path and node not in self.s.replace
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
+        result = self._leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and result is not original_node:
+            self.moved.append((result, original_node))  # errors and origin comments point where it was
+        return result
+
+    def _leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN202 - libcst's union
+        s = self.s
+        if original_node in s.replace:
+            return s.replace[original_node]
+        if original_node in s.remove:
+            return cst.RemoveFromParent()
+        if isinstance(updated_node, cst.IndentedBlock) and not updated_node.body:  # its one statement removed
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        if isinstance(original_node, cst.If) and original_node in s.take:
+            k, keep = s.take[original_node]
+            node: cst.CSTNode | None = updated_node
+            for _ in range(k):
+                node = node.orelse  # type: ignore[union-attr]
+            if node is None:
+                return cst.RemoveFromParent()
+            if isinstance(node, cst.If) and not keep and not _decided(node, s, original_node, k):
+                return node  # the chain from an undecided `elif` on
+            body = node.body  # type: ignore[union-attr]
+            stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
+            return cst.FlattenSentinel(stmts) if stmts else cst.RemoveFromParent()
+        return updated_node
+
+
+def _decided(node: cst.If, s: _Specializer, top: cst.If, k: int) -> bool:
+    """Whether branch k of the chain at `top` was taken (its test decided True)."""
+    orig: cst.CSTNode | None = top
+    for _ in range(k):
+        orig = orig.orelse  # type: ignore[union-attr]
+    return isinstance(orig, cst.If) and isinstance(s.replace.get(orig.test), cst.Name) \
+        and s.replace[orig.test].value == "True"  # type: ignore[attr-defined]
