@@ -268,7 +268,6 @@ class VectorizedFunction:
             if isinstance(kernel, Kernel):
                 return kernel.returns_tuple, tuple(t.partition(":")[0] for t in kernel.result_types)
         from .frontend.arity import static_structure
-
         return static_structure(self.scalar, gen.namespace)
 
     # -- specializations ---------------------------------------------------------------------
