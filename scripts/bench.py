@@ -23,7 +23,9 @@ Ratios pair the samples of each round (the median of the per-round ratios: `add_
 The first call of each variant at each size is timed apart: it includes Numba/JAX compilation and
 vectorizer's transformation, reported separately as first-call overhead (first call minus the
 median call). Results are printed as Markdown (per-element times and ratios) and written as JSON;
-`--chart` also draws a PNG (needs matplotlib: pip install "vectorizer[bench]").
+`--chart DIR` also draws the charts, one question each (scripts/bench_charts.py: speed-up over the
+Python loop; time against the best hand-written version), and `--from-json RUN.json --chart DIR`
+redraws them from a saved run (needs matplotlib: pip install "vectorizer[bench]").
 
 Exit status: 0 when every variant that ran agrees with the oracle, 1 when any disagrees (each is
 named), 2 for a usage error. `--quick` is a smoke test (a few kernels, small sizes): its numbers
@@ -637,7 +639,21 @@ def machine_info() -> dict[str, Any]:
             "platform": platform.platform(), "load_average": None}
     if hasattr(os, "getloadavg"):
         info["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    info.update(simd_info())
     return info
+
+
+def simd_info() -> dict[str, Any]:
+    """Which SIMD kernels NumPy runs here: its math kernels differ between AVX2 and AVX-512 (a few
+    ulp, and by position), so every figure says which were active (and NPY_DISABLE_CPU_FEATURES)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        return {}
+    active = sorted(name for name, on in features.items() if on)
+    level = "AVX-512" if features.get("AVX512_SKX") else "AVX2" if features.get("AVX2") else "below AVX2"
+    return {"numpy_simd": level, "numpy_cpu_features": active,
+            "npy_disable_cpu_features": os.environ.get("NPY_DISABLE_CPU_FEATURES", "")}
 
 
 def parallel_info() -> dict[str, Any]:
@@ -889,44 +905,6 @@ def fixed_overheads(results: list[dict[str, Any]], sizes: Sequence[int]) -> None
             r["fixed_overhead_us"] = max(fixed, 0.0)
 
 
-def draw_chart(doc: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    sizes = doc["config"]["sizes"]
-    kernels = [k["name"] for k in doc["kernels"]]
-    variants = [v for v in doc["variants"]]
-    index = {(r["kernel"], r["size"], r["variant"]): r for r in doc["results"]}
-    fig, axes = plt.subplots(1, len(sizes), figsize=(5.2 * len(sizes), 0.42 * len(kernels) + 2.2),
-                             sharex=True, sharey=True, squeeze=False)
-    markers = "osD^v<>phX*"
-    y = np.arange(len(kernels))
-    for ax, size in zip(axes[0], sizes):
-        for j, v in enumerate(variants):
-            xs = [index.get((k, size, v["key"])) for k in kernels]
-            pts = [(r["ns_per_element"], i) for i, r in enumerate(xs) if r and r["status"] == "ok"]
-            if not pts:
-                continue
-            ax.scatter([p[0] for p in pts], [p[1] + (j - len(variants) / 2) * 0.06 for p in pts],
-                       marker=markers[j % len(markers)], s=26, label=v["label"], alpha=0.85)
-        ax.set_xscale("log")
-        ax.set_title(f"n = {fmt_size(size)}")
-        ax.set_xlabel("ns per element (log)")
-        ax.grid(True, axis="x", which="both", alpha=0.3)
-    axes[0][0].set_yticks(y, kernels)
-    axes[0][0].invert_yaxis()
-    handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="lower center", ncol=min(5, len(names)), frameon=False)
-    fig.suptitle("vectorizer benchmark: time per element (lower is better)")
-    height = fig.get_size_inches()[1]
-    fig.tight_layout(rect=(0, min(0.75 / height, 0.3), 1, 1 - 0.35 / height))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 # ---------------------------------------------------------------------------------------------
 # Command line
 
@@ -963,7 +941,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, default=Path("bench-results/bench.json"),
                         help="where to write the results (default bench-results/bench.json)")
     parser.add_argument("--markdown", type=Path, help="also write the Markdown report here")
-    parser.add_argument("--chart", type=Path, help="draw a PNG chart here (needs matplotlib)")
+    parser.add_argument("--chart", type=Path, metavar="DIR",
+                        help="draw the charts (speedup.png, vs_best.png: scripts/bench_charts.py) into DIR "
+                        "(needs matplotlib)")
+    parser.add_argument("--from-json", type=Path, metavar="RUN.json",
+                        help="run nothing: draw --chart (default DIR: docs/) from a saved run's JSON")
     parser.add_argument("--list", action="store_true", help="list the kernels and exit")
     args = parser.parse_args(argv)
     if args.repeats is not None and args.repeats < 1:
@@ -982,6 +964,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.sizes = args.sizes or list(QUICK_SIZES if args.quick else FULL_SIZES)
     args.repeats = args.repeats or (QUICK_REPEATS if args.quick else FULL_REPEATS)
     args.max_repeats = args.repeats * (1 if args.quick else EXTRA_ROUNDS)  # quick rounds go on
+    if args.from_json is not None and args.chart is None:
+        args.chart = Path("docs")
     if args.chart is not None:
         try:
             importlib.import_module("matplotlib")
@@ -993,6 +977,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.from_json is not None:
+        from bench_charts import draw_charts
+
+        for path in draw_charts(json.loads(args.from_json.read_text()), args.chart):
+            print(f"wrote {path}")
+        return 0
     if args.list:
         for k in bench_kernels.KERNELS:
             print(f"{k.name:20} {k.category:26} {'quick ' if k.quick else '      '}{k.summary}")
@@ -1051,8 +1041,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.markdown.write_text(markdown_header(doc) + "\n" + body)
         log(f"wrote {args.markdown}")
     if args.chart:
-        draw_chart(doc, args.chart)
-        log(f"wrote {args.chart}")
+        from bench_charts import draw_charts
+
+        for path in draw_charts(json.loads(json.dumps(_strict_json(doc))), args.chart):
+            log(f"wrote {path}")
     if bench.failures:
         print("FAILED: variants disagree with the scalar oracle:", file=sys.stderr)
         for failure in bench.failures:
