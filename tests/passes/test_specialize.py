@@ -267,3 +267,24 @@ def test_a_refusal_left_after_the_specialization_keeps_its_position():
     with pytest.raises(VectorizeError) as info:  # `y is None` on a local number: still refused
         vectorize(local_is_none, fallback="error")(np.array([1.0]))
     assert "test_specialize.py:" in str(info.value) and "y is None" in str(info.value)
+
+
+class Label(str):
+    """A str subclass as a default (pygeodesy's Str_): keyed by its class and characters."""
+
+
+DEGREES = Label("deg")
+
+
+def to_unit(phi: float, unit=DEGREES) -> float:
+    if unit == "deg":
+        return phi * 57.29577951308232
+    return phi
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_str_subclass_default_specializes(backend):
+    vf = vectorize(to_unit, backend=backend, fallback="error")
+    check(vf, to_unit, FLOATS)
+    check(vf, to_unit, FLOATS, Label("rad"))
+    assert len({k for k in vf._kernels}) == 2

@@ -39,6 +39,9 @@ def static_key(value: object) -> str:
         return f"tuple({','.join(static_key(v) for v in value)})"
     if type(value) in _KEYED:
         return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, str | bytes):  # a subclass (pygeodesy's Str_): its class and its characters
+        base = str if isinstance(value, str) else bytes
+        return f"{type(value).__module__}.{type(value).__qualname__}:{base.__repr__(value)}"
     raise InputError(f"a {type(value).__name__} has no deterministic value to key a specialization")
 
 
@@ -185,5 +188,10 @@ def annotated_key(signature: inspect.Signature) -> tuple[tuple, dict[str, object
     kinds = {int: "i", float: "f", bool: "b", "int": "i", "float": "f", "bool": "b"}
     params = list(signature.parameters.values())
     fixed = {p.name: p.default for p in params if p.default is not p.empty and is_static(p.default)}
+    for name, value in list(fixed.items()):
+        try:
+            static_key(value)
+        except InputError:  # no key: not pre-specialized here (a call passing it is refused there)
+            del fixed[name]
     key = tuple(entry(fixed[p.name]) if p.name in fixed else (kinds.get(p.annotation, "f"), False, ()) for p in params)
     return key, fixed
