@@ -1,14 +1,13 @@
-"""Read, parse, link, desugar and fence a function: the checks that need no argument types."""
+"""Read, parse, link, desugar and fence a function: the checks that need no argument types.
+
+api.py imports this module at its top: the compiler's modules (libcst and the passes) are
+imported inside `prepare`, so that a warm process, served from the cache, never imports them."""
 
 from __future__ import annotations
 
 import types
 
-from . import fence
-from .desugar import desugar
-from .linking import link_root
 from .namespace import Namespace
-from .parse import parse_function
 from .source import source_of
 
 
@@ -16,6 +15,11 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """(parsed function, namespace): other modules' names linked (linking.py), local tables,
     reductions and call statements desugared (desugar.py), then fenced leniently (a call's values
     may still specialize it: the strict fence runs in pipeline._specialized)."""
+    from . import fence
+    from .desugar import desugar
+    from .linking import link_root
+    from .parse import parse_function
+
     namespace = namespace or Namespace.of_function(func)
     parsed = link_root(parse_function(source_of(func)), namespace)
     parsed = desugar(parsed, namespace)
