@@ -242,7 +242,7 @@ def test_cache_clean_empties_the_cache_and_nothing_else(src, tmp_path):
     (cache / "notes.txt").write_text("mine")  # the user's own file in that directory
     done = vectorizer_cli("cache", "clean", env=env)
     assert done.returncode == 0, done.stderr
-    assert f"removed {len(entries)} file" in done.stderr
+    assert f"removed {len(entries)} entr" in done.stderr  # "1 entry", "2 entries"
     assert sorted(p.name for p in cache.iterdir()) == ["notes.txt"]
     report, _ = drive(src, env, calls=CALLS[:1])  # a cold start again, still correct
     assert report["libcst"] and report["calls"][0]["value"] == CLIPPED
@@ -251,5 +251,5 @@ def test_cache_clean_empties_the_cache_and_nothing_else(src, tmp_path):
 def test_cache_clean_on_a_missing_cache_is_fine(tmp_path):
     done = vectorizer_cli("cache", "clean", env=clean_env(tmp_path))
     assert done.returncode == 0, done.stderr
-    assert "removed 0 files" in done.stderr
+    assert "removed 0 entries" in done.stderr
     assert not (tmp_path / "cache").exists()
