@@ -72,6 +72,9 @@ def _panel(ax, kernels: list[str], values: dict[str, list[float | None]], refere
                             textcoords="offset points", va="center", fontsize=7, color="grey")
     ax.axvline(reference, color="black", linewidth=1)
     ax.set_xscale("log")
+    # Room on both sides for the labels (a bar left of the line ends at its label, not at the names).
+    shown_all = [v for vals in values.values() for v in vals if v] + [reference]
+    ax.set_xlim(min(shown_all) / 3.5, max(shown_all) * 3.5)
     ax.set_yticks(y, kernels)
     ax.set_xlabel(xlabel)
     ax.grid(True, axis="x", which="major", alpha=0.3)

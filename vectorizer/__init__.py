@@ -41,7 +41,7 @@ _api.numpy_face = _numpy_face
 
 def _explain_face() -> object:
     """`VectorizedFunction.explain`'s report (faces/explain.py), imported on first use."""
-    from .faces.explain import explain
+    from .faces import explain
 
     return explain
 

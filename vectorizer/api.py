@@ -52,6 +52,7 @@ class VectorizedFunction:
     otypes: str | list | None = None
     signature: str | None = None
     cache: bool = False  # an attribute: the module `cache` (the disk cache) is unaffected
+    _explain: bool | str | os.PathLike = False  # vectorize(f, explain=...): report each new specialization
 
     def __init__(self, func: types.FunctionType, options: Options) -> None:
         self.scalar = func
@@ -96,8 +97,7 @@ class VectorizedFunction:
 
     @property
     def backend(self) -> str:
-        """The backend of the last specialization used: "numpy" or "numba", or "python" when it
-        runs the scalar function element by element (a fallback, or VECTORIZER_DISABLE=1)."""
+        """The last specialization's backend: "numpy", "numba", or "python" (element by element)."""
         if disabled():
             return "python"
         kernel = self._generations.current().kernels.get(self._last) if self._last is not None else None
@@ -121,9 +121,7 @@ class VectorizedFunction:
         (batched/uniform names, masked `if`s and loops, checks, exact operations, refusals). With
         sample arguments (as for a call) it explains that specialization and profiles one call;
         with `html` it also writes a self-contained HTML report there (faces/explain.py)."""
-        if explain_face is None:
-            raise RuntimeError("vectorizer's explain report (faces/explain.py) is not registered")
-        return explain_face()(self, sample_args, sample_kwargs, html=html)
+        return explain_face().explain(self, sample_args, sample_kwargs, html=html)
 
     def __repr__(self) -> str:
         return f"<vectorized {self.scalar.__module__}.{self.scalar.__qualname__}>"
@@ -239,9 +237,8 @@ class VectorizedFunction:
 
     @property
     def auto_trial(self) -> Trial | None:
-        """backend="auto": what calls of at least `EXPLORE_LANES` lanes measured for the
-        last specialization used, at the size of its last such call (time a lane on each backend,
-        and the backend chosen there, None while still measuring), else None."""
+        """backend="auto": what calls of `EXPLORE_LANES`+ lanes measured for the last specialization
+        used, at its last such size (time a lane per backend, the one chosen or None), else None."""
         race = self._generations.current().races.get(self._last) if self._last is not None else None
         return race.last if race is not None else None
 
@@ -277,6 +274,8 @@ class VectorizedFunction:
             backend = self._resolve_backend(key, gen)
             found = self._build(gen, key, backend)
             gen.kernels[key] = found
+            if self._explain:
+                explain_face().announce(self, key)
             if self.options.backend == "auto" and backend == "numba" and isinstance(found, Kernel):
                 gen.races[key] = None  # measured from the first large call
             gen.rewatch()
@@ -348,22 +347,20 @@ class VectorizedFunction:
             warnings.warn(warning, stacklevel=user_stacklevel())
 
 
-# numpy.vectorize's parameters, callables that are not Python functions and object inputs are
-# served by a face above this layer (faces/npcompat.py): the package's __init__ registers a
-# function that imports it on first use, so that api.py imports no face.
-numpy_face: Callable[[], Any] | None = None
-explain_face: Callable[[], Any] | None = None  # faces/explain.py's `explain`, registered the same way
+# numpy.vectorize's parameters, non-function callables and object inputs are served by a face
+# (faces/npcompat.py), the explain report by faces/explain.py: vectorizer/__init__ registers
+# functions that import them on first use, so that api.py imports no face.
+numpy_face: Callable[[], Any] = lambda: None
+explain_face: Callable[[], Any] = lambda: None
 
 
 def _face() -> Any:
-    if numpy_face is None:
-        raise RuntimeError("vectorizer's numpy.vectorize front (faces/npcompat.py) is not registered")
     return numpy_face()
 
 
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
               cache: bool = False, signature: str | None = None, *, backend: str = "numpy", fallback: str = "warn",
-              reassociate: bool = False, vector_math: bool = False):
+              reassociate: bool = False, vector_math: bool = False, explain: bool | str | os.PathLike = False):
     """Make a scalar function accept arrays: `@vectorize`, `@vectorize(backend="auto")`, or
     `vectorize(f, otypes=..., excluded=..., signature=...)` as a drop-in for `numpy.vectorize`.
 
@@ -384,6 +381,8 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
             time where the function has no loop (elsewhere they keep the C library's). Needs
             Numba, Linux with glibc 2.35+ and an AVX2 CPU; elsewhere NumPy's or the C library's
             functions run, after one `JitWarning`.
+        explain: True prints `.explain()`'s report of each new specialization on stderr; a path
+            writes it there as HTML. It changes no code (not part of any cache key).
     """
     options = Options(backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
 
@@ -393,6 +392,7 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
         if not isinstance(f, types.FunctionType):  # builtins, methods, partials: numpy.vectorize's semantics
             return _face().foreign(f, options, otypes, doc, excluded, cache, signature)
         vf = VectorizedFunction(f, options)
+        vf._explain = explain
         if otypes is None and doc is None and excluded is None and not cache and signature is None and not vf._variadic:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
         return _face().NumpyVectorized(vf, otypes, doc, excluded, cache, signature)

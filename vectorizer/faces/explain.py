@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..engine.inputs import InputError, canonical
 from ..engine.kernels import Kernel
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeInputError
 from ..frontend.source import source_of
-from ..pipeline import _start
+from ..pipeline import Statics, _start
 from . import explain_code, explain_profile
 
 # tag -> (meaning, ANSI colour)
@@ -72,9 +73,10 @@ class Explanation:
 
 
 def explain(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, html: Any = None,
-            color: bool = False) -> str:
-    """The text report for `vf`; with `html` (a path) also write the HTML report there."""
-    expl = build(vf, args, kwargs or {})
+            color: bool = False, key: Any = None, ndims: list[int] | None = None) -> str:
+    """The text report for `vf`; with `html` (a path) also write the HTML report there. `key`
+    (a specialization's key, instead of sample arguments) explains that one, without a profile."""
+    expl = build(vf, args, kwargs or {}, key, ndims)
     if html is not None:
         from .explain_html import render_html
 
@@ -83,7 +85,20 @@ def explain(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None
     return render_text(expl, color)
 
 
-def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) -> Explanation:
+def announce(vf: VectorizedFunction, key: Any) -> None:
+    """`vectorize(f, explain=...)`: report each new specialization as it is made, on stderr
+    (explain=True), or as an HTML report written to the path given (explain="report.html")."""
+    target = vf._explain
+    html = None if target is True else os.fspath(target)
+    text = explain(vf, key=key, html=html, color=sys.stderr.isatty())
+    sys.stderr.write(f"vectorizer: explain report written to {html}\n" if html else f"vectorizer explain:\n{text}\n")
+
+
+def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, key: Any = None,
+          ndims: list[int] | None = None) -> Explanation:
+    """The explanation of one specialization: of the sample arguments' (laid out as `ndims`
+    per-example dimensions each, as vmap and signature= give them), else of `key`, else of the
+    annotations."""
     func = vf.scalar
     src = source_of(func)
     text_lines = src.text.splitlines()
@@ -95,15 +110,17 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) 
         bound.apply_defaults()
         try:
             arrays = [canonical(n, bound.arguments[n]) for n in vf._names]
-            batch = Batch(vf._names, arrays)
+            batch = Batch(vf._names, arrays, ndims)
         except InputError as exc:
             raise VectorizeInputError(str(exc)) from None
         key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-    else:
+    elif key is None:
         key = vf._annotated_key()
     params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
-              for n, (kind, uniform, shape) in zip(vf._names, key)}
-    spec = ", ".join(f"{n}: {_type_name(v.type)} {'batched' if v.batched else 'uniform'}" for n, v in params.items())
+              for n, (kind, uniform, shape) in zip(vf._names, key) if kind in "bif"}
+    fixed, helpers = vf._specs.get(key, ({}, {}))  # None/str/enum options: the code made for them
+    spec = ", ".join([f"{n}: {_type_name(v.type)} {'batched' if v.batched else 'uniform'}" for n, v in params.items()]
+                     + [f"{n}={v!r} (specialized on)" for n, v in fixed.items()])
     shown = os.path.relpath(src.filename) if not os.path.relpath(src.filename).startswith("..") else src.filename
     expl = Explanation(func.__qualname__, shown, "vectorized", spec, lines)
     if vf.options.backend != "numpy":
@@ -112,7 +129,8 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None) 
     gen = vf._generations.current()
     try:
         parsed, namespace = prepare(func, gen.namespace)
-        parsed, facts, _ = _start(parsed, namespace, params, vf.options, lanes=False)
+        parsed, facts, _ = _start(parsed, namespace, params, vf.options, lanes=False,
+                                  statics=Statics(fixed, helpers) if fixed or helpers else None)
     except VectorizeError as exc:
         _refused(expl, exc, by_number, vf)
         return expl

@@ -90,6 +90,21 @@ class NumpyVectorized:
                                  hint="call the function once, then read .source")
         return self._vf.source
 
+    def explain(self, *sample_args: Any, html: Any = None, **sample_kwargs: Any) -> str:
+        """As VectorizedFunction.explain; sample arguments are laid out as for a call (excluded
+        arguments and signature= core dimensions included)."""
+        from . import explain
+
+        if not sample_args and not sample_kwargs:
+            return self._vf.explain(html=html)
+        bound = self._signature.bind(*sample_args, **sample_kwargs)
+        bound.apply_defaults()
+        mapped = self._mapped(len(sample_args), sample_kwargs)
+        core, _ = self._core_dims(mapped, bound.arguments) if self._core else ({}, {})
+        values = [bound.arguments[n] for n in self._params]
+        ndims = [len(core.get(n, ())) if n in mapped else np.ndim(v) for n, v in zip(self._params, values)]
+        return explain.explain(self._vf, tuple(values), {}, html=html, ndims=ndims)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._fell_back = False
         bound = self._signature.bind(*args, **kwargs)
@@ -204,6 +219,17 @@ class ElementByElement:
 
     def __repr__(self) -> str:
         return f"<vectorized {self._numpy.pyfunc!r} (element by element)>"
+
+    def explain(self, *sample_args: Any, html: Any = None, **sample_kwargs: Any) -> str:
+        """No compiled code to explain: says why it runs through numpy.vectorize."""
+        text = f"{self.__name__}: runs through numpy.vectorize, element by element (no generated code): {self._why}"
+        if html is not None:
+            import html as html_lib
+
+            with open(html, "w", encoding="utf-8") as out:
+                out.write(f"<!doctype html><meta charset='utf-8'><title>{html_lib.escape(self.__name__)}</title>"
+                          f"<pre>{html_lib.escape(text)}</pre>\n")
+        return text
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not self._warned:
