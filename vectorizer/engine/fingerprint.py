@@ -84,7 +84,9 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                         namespaces[id(obj.__globals__)] = home
                         todo.append((obj, home))
                         parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
-                    elif not isinstance(obj, (type, types.ModuleType)):
+                    elif isinstance(obj, type):
+                        parts.append(f"{key}:{path}={class_text(obj)}")
+                    elif not isinstance(obj, types.ModuleType):
                         parts.append(f"{key}:{path}=value:{_const(obj)}")
     for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
         if ns is not namespace:
@@ -104,7 +106,16 @@ def opaque_value(namespace: Namespace, name: str) -> str:
         return f"={value.__module__}.{value.__qualname__}{[(m.name, repr(m.value)) for m in value]}"
     if value is None or isinstance(value, str | bytes | enum.Enum):
         return f"={static_key(value)}"
+    if isinstance(value, type):
+        return f"={class_text(value)}"
     return ""
+
+
+def class_text(cls: type) -> str:
+    """A class as key text: its name and the lane kinds that are instances of it (what an
+    `isinstance(lane, cls)` folded by frontend/static_checks.py depends on)."""
+    kinds = [k for k in (bool, int, float) if issubclass(k, cls)]
+    return f"class:{cls.__module__}.{cls.__qualname__}:{','.join(k.__name__ for k in kinds)}"
 
 
 @functools.lru_cache(maxsize=256)

@@ -12,6 +12,8 @@ them through, passes/static_checks.py folds them to `True`/`False`); any other `
 from __future__ import annotations
 
 import builtins
+import inspect
+import types
 
 import libcst as cst
 
@@ -54,7 +56,7 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
         holds = _classes(node.args[1].value, ns)
         if holds is None:
             return ("isinstance() is decided from a lane's kind (bool, int or float); the second argument must be "
-                    "int, float, bool, complex, str or a tuple of them")
+                    "a class (int, float, bool, complex, str, np.ndarray, numbers.Real...) or a tuple of them")
         return _subject(node.args[0].value, params, assigned, "isinstance()", holds)
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         comp = node.comparisons[0]
@@ -92,7 +94,27 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
         return None if any(p is None for p in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
     if isinstance(node, cst.Name) and node.value in _ISINSTANCE and _is_builtin(node, ns, node.value):
         return frozenset(_ISINSTANCE[node.value])
+    cls = _class_object(node, ns)
+    if isinstance(cls, type):  # np.ndarray, numbers.Real, decimal.Decimal, a class of the module...
+        return frozenset(k for k in KINDS if issubclass(getattr(builtins, k), cls))
     return None
+
+
+def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
+    """The class a global name or a dotted path through modules and classes names (`ndarray`,
+    `np.ndarray`, `numbers.Real`), read from the live module; ABSENT when it is not one. The content
+    hash covers the dotted paths a function reads (engine/fingerprint.py `reached`)."""
+    if isinstance(node, cst.Name):
+        if ns.globals is None or node.value not in ns.globals:
+            return ABSENT
+        ns.resolve(node.value)  # recorded in `seen`: the cache key follows the binding
+        return ns.seen.get(node.value, ABSENT)
+    if isinstance(node, cst.Attribute):
+        container = _class_object(node.value, ns)
+        if not isinstance(container, types.ModuleType | type):
+            return ABSENT
+        return inspect.getattr_static(container, node.attr.value, ABSENT)  # no property or descriptor runs
+    return ABSENT
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
