@@ -297,3 +297,26 @@ def test_compiled_pytrees_on_the_numba_backend() -> None:
     assert_same(got, (Quote(stack([o[0].bid for o in outs], 0), stack([o[0].ask for o in outs], 0)),
                       stack([o[1] for o in outs], 0)))
     assert f._last_vf is not None and f._last_vf.backend == "numba"
+
+
+def overwrite(p):
+    p["x"] = p["x"] * 2.0
+    return {"y": p["x"]}
+
+
+def overwrite_tuple(t):
+    t[0] = 1.0
+    return t[0] + t[1]
+
+
+def test_writes_into_a_pytree_parameter_run_example_by_example() -> None:
+    """`p["x"] = ...` is not turned into a local variable: a tuple refuses item assignment."""
+    x = np.array([1.0, -0.0, np.nan])
+    with pytest.warns(FallbackWarning, match=r"assigns to a part of a pytree parameter \(what became p_x\)"):
+        got = vmap(overwrite)({"x": x})
+    assert_same(got, {"y": x * 2.0})
+    with pytest.warns(FallbackWarning, match="assigns to a part"), pytest.raises(TypeError) as raised:
+        vmap(overwrite_tuple)((x, x))
+    with pytest.raises(TypeError) as loop:
+        overwrite_tuple((1.0, 2.0))
+    assert str(raised.value) == str(loop.value)

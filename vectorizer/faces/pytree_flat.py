@@ -91,6 +91,9 @@ def specialize(fun: types.FunctionType, trees: dict[str, Structure]) -> Flat:
     if left is not None:
         raise Refused(f"parameter {left} is used other than by constant subscripts or attributes that reach "
                       "a leaf (p['x'], p.w, t[0]) or by unpacking (a, b = t)" + rewriter.note(left))
+    written = _assigned(new.body, {leaf for names in leaves.values() for leaf in names.values()})
+    if written is not None:
+        raise Refused(f"it assigns to a part of a pytree parameter (what became {written})")
     out, order = rewriter.result(new.body)
     if not trees and out == "opaque":
         raise Refused("unchanged")  # no pytree in or out: the engine's own verdict stands
@@ -107,6 +110,52 @@ def specialize(fun: types.FunctionType, trees: dict[str, Structure]) -> Flat:
     fn.__qualname__, fn.__module__ = fun.__qualname__, fun.__module__
     names = tuple(cst.ensure_type(q.name, cst.Name).value for q in params)
     return Flat(fn, out, order, names)
+
+
+def _assigned(tree: Any, names: set[str]) -> str | None:
+    """The first of `names` bound in `tree` (an assignment, del, for or with target), or None: a
+    leaf name bound there was a write `p["x"] = ...` to the container, which the rewrite must not
+    turn into a local variable (a tuple refuses item assignment; `del p["x"]` raises KeyError)."""
+    import libcst as cst
+
+    found: list[str] = []
+
+    def targets(node: Any) -> None:
+        if isinstance(node, cst.Name) and node.value in names:
+            found.append(node.value)
+        elif isinstance(node, cst.Tuple | cst.List):
+            for e in node.elements:
+                targets(e.value)
+        elif isinstance(node, cst.StarredElement | cst.Element):
+            targets(node.value)
+
+    class Visit(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            targets(node.target)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            targets(node.target)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            targets(node.target)
+
+        def visit_Del(self, node: cst.Del) -> None:
+            targets(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            targets(node.target)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            targets(node.target)
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            targets(node.name)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            targets(node.target)
+
+    tree.visit(Visit())
+    return found[0] if found else None
 
 
 def _fresh(name: str, path: tuple, taken: set[str]) -> str:
