@@ -320,3 +320,15 @@ def test_writes_into_a_pytree_parameter_run_example_by_example() -> None:
     with pytest.raises(TypeError) as loop:
         overwrite_tuple((1.0, 2.0))
     assert str(raised.value) == str(loop.value)
+
+
+def test_a_shared_float32_number_keeps_numpys_float32_arithmetic() -> None:
+    """A leaf shared by every example is passed as it is: np.float32 arithmetic per example."""
+    x, w = np.array([1.0, 3.0, 1e-8]), np.float32(0.1)
+    with pytest.warns(FallbackWarning, match=r"p\['w'\] is a float32 number shared by every example"):
+        got = vmap(spread_w, ({"x": 0, "w": None},))({"x": x, "w": w})
+    assert_same(got, {"y": stack([spread_w({"x": v, "w": w})["y"] for v in x.tolist()], 0)})
+
+
+def spread_w(p):
+    return {"y": p["w"] * 3.0 + p["x"]}

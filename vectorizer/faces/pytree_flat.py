@@ -81,10 +81,10 @@ def specialize(fun: types.FunctionType, trees: dict[str, Structure]) -> Flat:
     params = []
     for param in [*p.posonly_params, *p.params, *p.kwonly_params]:
         name = param.name.value
-        if name not in trees:
-            params.append(cst.Param(cst.Name(name)))
-        else:
-            params += [cst.Param(cst.Name(leaf)) for leaf in leaves[name].values()]
+        new_names = [name] if name not in trees else list(leaves[name].values())
+        params += [cst.Param(cst.Name(n)) for n in new_names]
+        if new_names:  # the original's comma and whitespace (its newlines): the body keeps its lines
+            params[-1] = params[-1].with_changes(comma=param.comma, whitespace_after_param=param.whitespace_after_param)
     new = fdef.with_changes(decorators=(), leading_lines=(), returns=None, body=body,
                             params=cst.Parameters(params=params))
     left = _leftover(new.body, set(trees))

@@ -66,6 +66,11 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
         kind = np.asarray(leaf).dtype.kind if isinstance(leaf, int | float | np.generic | np.ndarray) else None
         if kind is None or kind not in "biuf":
             return False, f"{path} is a {type(leaf).__name__}, not a number or an array of numbers"
+        if all(a is None for a in axes[path]) and isinstance(leaf, np.generic | np.ndarray) and np.ndim(leaf) == 0 \
+                and leaf.dtype not in (np.float64, np.int64, np.bool_):
+            # shared by every example, the loop passes it as it is (float32 arithmetic, say), where
+            # generated code computes with Python numbers
+            return False, f"{path} is a {leaf.dtype} number shared by every example (in_axes None)"
         values[path] = np.asarray(leaf)
     vf = _engine(vm, flat)
     if isinstance(vf, str):
@@ -74,6 +79,7 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
     kinds = (flat.fn, tuple((a.dtype.kind, a.ndim - len(vm.levels)) for a in arrays))  # leaf kinds
     if kinds in vm._flats:
         return False, vm._flats[kinds]
+    vm._last_vf = vf  # .source shows it, even after a call that raised
     with warnings.catch_warnings():  # the engine's own fallback: vmap's loop instead, saying why below
         warnings.simplefilter("ignore", FallbackWarning)
         result = vf.call_lanes(arrays, [a.ndim - len(vm.levels) for a in arrays])
@@ -81,8 +87,8 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
     if isinstance(refused, VectorizeError):  # it ran element by element: the loop's semantics (an
         # empty batch's result shapes, say) are vmap's, so the examples run through vmap's loop
         vm._flats[kinds] = why = refused.message + (f" at {refused.location}" if refused.location else "")
+        vm._last_vf = None
         return False, why
-    vm._last_vf = vf
     outs = list(result) if isinstance(result, tuple) else [result]
     if flat.out == "opaque":
         out: Structure = ("tuple", tuple, tuple(range(len(outs))), (None,) * len(outs)) \
