@@ -332,3 +332,16 @@ def test_a_shared_float32_number_keeps_numpys_float32_arithmetic() -> None:
 
 def spread_w(p):
     return {"y": p["w"] * 3.0 + p["x"]}
+
+
+@pytest.mark.numba
+def test_nested_compiled_pytrees_with_a_loop_on_the_numba_backend() -> None:
+    x = np.array([[1.0, -0.0, np.inf], [np.nan, 5.0, 1e-300]])
+    v = np.array([0.5, -2.0])
+    inner = vmap(fall, (Particle(0, None), None))
+    f = vmap(inner, (Particle(0, 0), None), Particle(1, 0), backend="numba")  # the outer level's options run
+    got = compiled(f, Particle(x, v), 0.01)
+    outs = [[fall(Particle(x[i, j].item(), v[i].item()), 0.01) for j in range(3)] for i in range(2)]
+    assert_same(got, Particle(np.array([[o.x for o in row] for row in outs]).T,
+                              np.array([[o.v for o in row] for row in outs])))
+    assert f._last_vf is not None and f._last_vf.backend == "numba"

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..api import VectorizedFunction
 from ..errors import FallbackWarning, VectorizeError, VectorizeValueError
-from ..options import Options
+from ..options import Options, disabled
 from .pytree import Structure, broadcast_prefix, flatten, node_kind, unflatten
 from .pytree_flat import Flat, Refused, specialize
 from .vmap_loop import top_level_axes
@@ -59,6 +59,8 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
         for k, (path, leaf) in enumerate(leaves):
             values[path] = leaf
             axes[path] = [level[k] for level in per_level]
+    if disabled():  # VECTORIZER_DISABLE: no transformation; the loop vmap stands for
+        return False, "VECTORIZER_DISABLE is set"
     flat = _specialization(vm, trees)
     if isinstance(flat, str):
         return False, flat
