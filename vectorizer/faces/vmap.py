@@ -92,7 +92,8 @@ class Vmapped:
     @property
     def source(self) -> str:
         """The generated module of the last call's specialization: it depends on the per-example
-        shapes, which only a call gives, so there is none before the first call."""
+        shapes, which only a call gives, so there is none before the first call. After a call
+        with pytrees that ran as generated code, the function of their leaves."""
         if self._vf is None:
             raise VectorizeError(f"vmap({self.__name__}).source: it runs example by example, with no generated code")
         if self._last_vf is not None:
