@@ -345,3 +345,28 @@ def test_nested_compiled_pytrees_with_a_loop_on_the_numba_backend() -> None:
     assert_same(got, Particle(np.array([[o.x for o in row] for row in outs]).T,
                               np.array([[o.v for o in row] for row in outs])))
     assert f._last_vf is not None and f._last_vf.backend == "numba"
+
+
+def pair_of(x):
+    return x + 1.0, x - 1.0
+
+
+def leaf_is_a_tuple(p):
+    return {"a": pair_of(p["x"])}
+
+
+def leaf_is_a_tuple_next_to_another(p):
+    return {"a": pair_of(p["x"]), "b": p["x"]}
+
+
+@pytest.mark.parametrize("fun", [leaf_is_a_tuple, leaf_is_a_tuple_next_to_another])
+def test_a_literal_whose_leaf_is_a_tuple_at_run_time_takes_the_loop(fun) -> None:
+    """The source shows one leaf where the value is a tuple: the engine's verdict sends it to the loop."""
+    x = np.array([0.0, -0.0, np.inf, np.nan])
+    with pytest.warns(FallbackWarning, match="runs example by example"):
+        got = vmap(fun)({"x": x})
+    outs = [fun({"x": v}) for v in x.tolist()]
+    want = {"a": (stack([o["a"][0] for o in outs], 0), stack([o["a"][1] for o in outs], 0))}
+    if "b" in outs[0]:
+        want["b"] = stack([o["b"] for o in outs], 0)
+    assert_same(got, want)

@@ -82,10 +82,16 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
     if kinds in vm._flats:
         return False, vm._flats[kinds]
     vm._last_vf = vf  # .source shows it, even after a call that raised
-    with warnings.catch_warnings():  # the engine's own fallback: vmap's loop instead, saying why below
-        warnings.simplefilter("ignore", FallbackWarning)
-        result = vf.call_lanes(arrays, [a.ndim - len(vm.levels) for a in arrays])
-    refused = vf._generations.current().kernels.get(vf._last) if vf._last is not None else None
+    vf._last = None
+    try:
+        with warnings.catch_warnings():  # the engine's own fallback: vmap's loop instead, saying why below
+            warnings.simplefilter("ignore", FallbackWarning)
+            result = vf.call_lanes(arrays, [a.ndim - len(vm.levels) for a in arrays])
+    except Exception:
+        if not isinstance(_refusal(vf), VectorizeError):
+            raise  # the function's own exception, from generated code
+        result = None  # the engine's element-by-element run failed (a nested tuple result): the loop decides
+    refused = _refusal(vf)
     if isinstance(refused, VectorizeError):  # it ran element by element: the loop's semantics (an
         # empty batch's result shapes, say) are vmap's, so the examples run through vmap's loop
         vm._flats[kinds] = why = refused.message + (f" at {refused.location}" if refused.location else "")
@@ -108,6 +114,11 @@ def compiled_call(vm: Vmapped, args: tuple, kwargs: dict[str, Any]) -> tuple[boo
     per_level = [_out_axes(level[1], shape) for level in vm.levels]
     placed = [vm._place(outs[order[j]], sizes, [level[j] for level in per_level], paths[j]) for j in range(len(order))]
     return True, unflatten(out, placed)
+
+
+def _refusal(vf: VectorizedFunction) -> Any:
+    """The engine's verdict on the last call's kernel (a VectorizeError: it ran element by element)."""
+    return vf._generations.current().kernels.get(vf._last) if vf._last is not None else None
 
 
 def _out_axes(out_axes: Any, shape: Any) -> list[Any]:
