@@ -23,6 +23,8 @@ from .errors import (
 _LAZY = {
     "ImportHookWarning": "faces.importhook",
     "install_import_hook": "faces.importhook",
+    "register_pytree_node": "faces.pytree_registry",
+    "register_pytree_node_class": "faces.pytree_registry",
     "vectorize_this_package": "faces.importhook",
     "vmap": "faces.vmap",
 }
@@ -77,6 +79,8 @@ __all__ = [
     "VectorizedFunction",
     "__version__",
     "install_import_hook",
+    "register_pytree_node",
+    "register_pytree_node_class",
     "vectorize",
     "vectorize_this_package",
     "vmap",

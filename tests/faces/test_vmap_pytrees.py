@@ -53,6 +53,10 @@ def total(parts):
     return parts[0] + parts[1]
 
 
+def maybe_total(parts):
+    return total(parts)
+
+
 def maybe_add(x, extra):
     return x if extra is None else x + extra
 
@@ -257,11 +261,11 @@ def test_axis_size_with_no_mapped_leaf_and_out_axes_none() -> None:
 
 def test_a_function_returning_a_dict_of_arrays() -> None:
     """The issue's first finding: vmap(f) with f returning a dict failed in float()."""
-    def moments(v):  # refused by the engine (a dict): one FallbackWarning, then the loop
-        return {"mean": v.mean(), "centered": v - v.mean()}
+    def moments(v):  # a dict literal of leaves, but one leaf is a per-example array next to another
+        return {"mean": v.mean(), "centered": v - v.mean()}  # leaf, which the engine refuses: the loop
 
     x = np.array([[1.0, 2.0, 6.0], [-1.0, 0.0, 1.0]])
-    with pytest.warns(FallbackWarning, match="dicts are not supported") as caught:
+    with pytest.warns(FallbackWarning, match="runs example by example.*an array cannot be used as a number") as caught:
         got = vmap(moments)(x)
     assert [w.filename for w in caught if issubclass(w.category, FallbackWarning)] == [__file__]  # the caller's line
     assert_same(got, {"centered": stack([moments(r)["centered"] for r in x], 0),
@@ -342,10 +346,12 @@ def test_bad_specifications_and_fallback_error() -> None:
         vmap(dict_model, in_axes=({"x": 0.0},))
     with pytest.raises(VectorizeValueError, match="must be an int, None, or a tuple"):
         vmap(dict_model, out_axes={"y": True})
-    with pytest.raises(VectorizeError, match=r"cannot run as generated code: argument parts is a pytree"):
-        vmap(total, fallback="error")(Pair(np.ones(2), np.ones(2)))
-    with pytest.raises(VectorizeError, match="dicts are not supported"):
-        vmap(dict_model, fallback="error")
+    with pytest.raises(VectorizeError, match=r"cannot run as generated code: parameter parts is used other than"):
+        vmap(maybe_total, fallback="error")(Pair(np.ones(2), np.ones(2)))
+    np.testing.assert_array_equal(vmap(total, fallback="error")(Pair(np.ones(2), np.ones(2))), np.full(2, 2.0))
+    strict = vmap(dict_model, fallback="error")  # pytree functions are judged at the call, on their leaves
+    with pytest.raises(VectorizeError, match="an array cannot be used as a number"):
+        strict({"x": np.ones((3, 2)), "w": np.ones((3, 2)), "b": np.zeros(3)})
 
 
 def test_callables_that_are_not_python_functions_run_example_by_example() -> None:

@@ -6,7 +6,9 @@ rebuilds a tree from its structure and new leaves, and `broadcast_prefix` gives 
 value the axis a prefix tree (vmap's `in_axes`/`out_axes`) assigns it, with JAX's error when the
 prefix does not fit. Dicts are flattened in sorted key order, as JAX does; None is a container
 with no leaves in a value, and a leaf (no axis) in a prefix. Dataclass instances are containers
-of their `__init__` fields (JAX needs them registered first; here any dataclass is one).
+of their `__init__` fields (JAX needs them registered first; here any dataclass is one). Types
+registered with `register_pytree_node` (faces/pytree_registry.py) are containers of the children
+their flatten function gives, their structure also holding its aux data.
 """
 
 from __future__ import annotations
@@ -16,15 +18,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import VectorizeValueError
+from .pytree_registry import flatten_node, is_registered, unflatten_node
 
-# A structure: None for a leaf, else (kind, type, keys, child structures).
-Structure = tuple[str, type, tuple, tuple] | None
+# A structure: None for a leaf, else (kind, type, keys, child structures), with the aux data
+# appended for a registered node (kind 'custom').
+Structure = tuple | None
 
 
 def node_kind(x: Any) -> str | None:
-    """'dict', 'namedtuple', 'tuple', 'list', 'dataclass', 'none', or None for a leaf."""
+    """'custom' (registered), 'dict', 'namedtuple', 'tuple', 'list', 'dataclass', 'none', or None
+    for a leaf."""
     if x is None:
         return "none"
+    if is_registered(x):  # first: a registered namedtuple or dataclass type is its own node
+        return "custom"
     if isinstance(x, dict):
         return "dict"
     if isinstance(x, tuple):
@@ -48,11 +55,20 @@ def _keys(x: Any, kind: str) -> tuple:
         return tuple(f.name for f in dataclasses.fields(x) if f.init)
     if kind == "none":
         return ()
+    if kind == "custom":
+        return tuple(range(len(flatten_node(x)[0])))
     return tuple(range(len(x)))
 
 
 def _child(x: Any, kind: str, key: Any) -> Any:
+    if kind == "custom":
+        return flatten_node(x)[0][key]
     return getattr(x, key) if kind in ("namedtuple", "dataclass") else x[key]
+
+
+def _aux(x: Any, kind: str) -> tuple:
+    """What a structure holds beyond its keys: a registered node's aux data."""
+    return (flatten_node(x)[1],) if kind == "custom" else ()
 
 
 def key_str(kind: str, key: Any) -> str:
@@ -68,6 +84,10 @@ def flatten(tree: Any, path: str = "", none_is_leaf: bool = False) -> tuple[list
         if kind is None:
             leaves.append((at, x))
             return None
+        if kind == "custom":
+            children, aux = flatten_node(x)
+            return kind, type(x), tuple(range(len(children))), tuple(
+                walk(c, at + key_str(kind, k)) for k, c in enumerate(children)), aux
         keys = _keys(x, kind)
         return kind, type(x), keys, tuple(walk(_child(x, kind, k), at + key_str(kind, k)) for k in keys)
 
@@ -81,8 +101,10 @@ def unflatten(structure: Structure, leaves: Iterator[Any] | list[Any]) -> Any:
     def build(s: Structure) -> Any:
         if s is None:
             return next(it)
-        kind, cls, keys, children = s
+        kind, cls, keys, children = s[:4]
         values = [build(c) for c in children]
+        if kind == "custom":
+            return unflatten_node(cls, s[4], values)
         if kind == "none":
             return None
         if kind == "dict":
@@ -106,14 +128,24 @@ def _rebuild_dict(cls: type, keys: tuple, values: list) -> Any:
 def same_structure(a: Structure, b: Structure) -> bool:
     if a is None or b is None:
         return a is b
-    return a[0] == b[0] and a[1] is b[1] and a[2] == b[2] and all(map(same_structure, a[3], b[3]))
+    return (a[0] == b[0] and a[1] is b[1] and a[2] == b[2] and _same_aux(a[4:], b[4:])
+            and all(map(same_structure, a[3], b[3])))
+
+
+def _same_aux(a: tuple, b: tuple) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # aux data that does not compare to a bool (arrays): identity
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def describe(s: Structure) -> str:
     """A structure in a few words, for an error."""
     if s is None:
         return "a leaf"
-    kind, cls, keys, _ = s
+    kind, cls, keys, _ = s[:4]
+    if kind == "custom":
+        return f"a {cls.__name__} node with {len(keys)} children"
     if kind in ("dict", "namedtuple", "dataclass"):
         return f"a {cls.__name__} with keys {list(keys)!r}"
     if kind == "none":
@@ -152,7 +184,8 @@ def broadcast_prefix(prefix: Any, tree: Any, what: str, at: str) -> list[Any]:
         pk, xk = node_kind(p), node_kind(x)
         _, ps = flatten_spec(p)
         _, xs = flatten(x)
-        if pk != xk or type(p) is not type(x) and pk != "dict" or _keys(p, pk) != _keys(x, xk):  # type: ignore[arg-type]
+        if (pk != xk or type(p) is not type(x) and pk != "dict" or _keys(p, pk) != _keys(x, xk)  # type: ignore[arg-type]
+                or not _same_aux(_aux(p, pk), _aux(x, xk))):  # type: ignore[arg-type]
             raise VectorizeValueError(f"vmap {what} specification must be a tree prefix of the corresponding value: "
                                       f"at {here} the specification is {describe(ps)} but the value is {describe(xs)}")
         for k in _keys(p, pk):  # type: ignore[arg-type]

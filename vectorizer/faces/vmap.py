@@ -7,13 +7,15 @@
 an int, None, or a prefix tree of its argument (`in_axes=({"x": 0, "w": None},)`); keyword
 arguments are mapped over axis 0. `out_axes` is likewise an int, None, or a prefix tree of the
 result. Arguments and results may be pytrees as JAX has them: tuples, lists, dicts, namedtuples,
-dataclasses (faces/pytree.py). Arguments and results that are arrays and numbers run as generated
-code: each mapped argument has its mapped axis moved to the front; arguments not mapped at a level
-get a size-1 axis there, so nested vmaps become one call of the generated code over a grid of
-lanes (the levels broadcast), and each lane's slice is the per-example array the function sees.
-Pytrees, callables that are not Python functions and functions the engine refuses run example by
-example instead (vmap_loop.py), after one `FallbackWarning` (a `VectorizeError` with
-fallback="error"). `out_axes` puts each level's axis in the output, innermost level first; None
+dataclasses, registered nodes (faces/pytree.py). Arguments and results that are arrays and
+numbers run as generated code: each mapped argument has its mapped axis moved to the front;
+arguments not mapped at a level get a size-1 axis there, so nested vmaps become one call of the
+generated code over a grid of lanes (the levels broadcast), and each lane's slice is the
+per-example array the function sees. A call with pytrees runs the same way on the function
+specialized on their leaves (vmap_compile.py, pytree_flat.py) when the function only reads leaves
+by constant subscripts and returns pytree literals. Other pytree calls, callables that are not
+Python functions and functions the engine refuses run example by example instead (vmap_loop.py),
+after one `FallbackWarning` per reason (a `VectorizeError` with fallback="error"). `out_axes` puts each level's axis in the output, innermost level first; None
 requires the output not to vary along that level. `axis_size` gives the size of a level that maps
 no argument.
 """
@@ -31,7 +33,9 @@ import numpy as np
 
 from ..api import VectorizedFunction, vectorize
 from ..errors import FallbackWarning, VectorizeError, VectorizeValueError, user_stacklevel
+from ..options import Options
 from .pytree import check_spec, is_axis, node_kind
+from .vmap_compile import UNCHANGED, compiled_call
 from .vmap_loop import loop_vmap
 
 Axis = int | None
@@ -59,8 +63,13 @@ class Vmapped:
         self.base: Callable[..., Any] = inner.scalar if isinstance(inner, VectorizedFunction) else inner
         self._vf: VectorizedFunction | None = None
         if isinstance(inner, VectorizedFunction) or isinstance(inner, types.FunctionType):
+            # fallback="error" refuses at the call: a function of pytrees the engine refuses as it
+            # is may run as generated code once specialized on the leaves (vmap_compile.py)
             self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
-                inner, backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
+                inner, backend=backend, fallback="warn", reassociate=reassociate, vector_math=vector_math)
+            if not isinstance(inner, VectorizedFunction):
+                self._vf.options = Options(backend=backend, fallback=fallback, reassociate=reassociate,
+                                           vector_math=vector_math)
         elif not callable(inner):
             raise TypeError(f"vmap needs a callable, got {type(inner).__name__}")
         elif fallback == "error":
@@ -69,6 +78,9 @@ class Vmapped:
         self._fallback = fallback
         self._refused: tuple[Any, str | None] = (None, None)  # (generation, why the engine refuses it)
         self._warned: set[str] = set()
+        self._flats: dict = {}  # pytree structures -> the function of their leaves, or why not
+        self._flat_vfs: dict = {}  # function of leaves -> its VectorizedFunction
+        self._last_vf: VectorizedFunction | None = None  # what the last compiled call ran
         functools.update_wrapper(self, self.base)
         if not hasattr(self, "__name__"):  # a functools.partial, a callable object
             self.__name__ = type(self.base).__name__
@@ -80,9 +92,12 @@ class Vmapped:
     @property
     def source(self) -> str:
         """The generated module of the last call's specialization: it depends on the per-example
-        shapes, which only a call gives, so there is none before the first call."""
+        shapes, which only a call gives, so there is none before the first call. After a call
+        with pytrees that ran as generated code, the function of their leaves."""
         if self._vf is None:
             raise VectorizeError(f"vmap({self.__name__}).source: it runs example by example, with no generated code")
+        if self._last_vf is not None:
+            return self._last_vf.source
         if self._vf._last is None:
             raise VectorizeError(f"vmap({self.__name__}).source: the generated code is made per specialization "
                                  "(argument kinds and per-example shapes) at the first call; there is none yet",
@@ -91,6 +106,11 @@ class Vmapped:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         why = self._loop_reason(args, kwargs)
+        if why is not None and self._vf is not None:
+            done, out = compiled_call(self, args, kwargs)  # pytrees: the function of their leaves
+            if done:
+                return out
+            why = why if out == UNCHANGED else out
         if why is not None:
             if self._fallback == "error":
                 raise VectorizeError(f"vmap({self.__name__}) cannot run as generated code: {why}",
@@ -102,6 +122,7 @@ class Vmapped:
             in_axes, out_axes, axis_size = self.levels[0]
             return loop_vmap(self.fun, self._names(len(args)), args, kwargs, in_axes, out_axes, axis_size)
         assert self._vf is not None and self.__signature__ is not None
+        self._last_vf = None
         params = list(self.__signature__.parameters)
         bound = self.__signature__.bind(*args, **kwargs)
         positional = list(args)
@@ -120,7 +141,8 @@ class Vmapped:
         ndims = [a.ndim - len(self.levels) for a in arrays]
         result = self._vf.call_lanes(arrays, ndims)
         outs = list(result) if isinstance(result, tuple) else [result]
-        outs = [self._place(np.asarray(o), sizes, len(outs), k) for k, o in enumerate(outs)]
+        outs = [self._place(np.asarray(o), sizes, [_out_entry(level[1], len(outs), k) for level in self.levels])
+                for k, o in enumerate(outs)]
         return tuple(outs) if isinstance(result, tuple) else outs[0]
 
     def _names(self, count: int) -> list[str]:
@@ -161,7 +183,8 @@ class Vmapped:
                     arrays[name] = np.expand_dims(a, depth)
                     continue
                 if not -rest <= axis < rest:
-                    raise VectorizeValueError(f"vmap was asked to map argument {name!r} over axis {axis}, but it has "
+                    shown = name if "[" in name or "." in name else repr(name)  # a leaf's path as it is
+                    raise VectorizeValueError(f"vmap was asked to map argument {shown} over axis {axis}, but it has "
                                               f"rank {rest}" + (" (a number cannot be mapped)" if rest == 0 else ""))
                 arrays[name] = np.moveaxis(a, depth + axis % rest, depth)
                 seen[name] = arrays[name].shape[depth]
@@ -172,30 +195,38 @@ class Vmapped:
                 raise VectorizeValueError("vmap needs at least one mapped argument (in_axes not None), or axis_size")
             size = next(iter(seen.values())) if seen else axis_size
             if axis_size is not None and size != axis_size:
-                raise VectorizeValueError(f"vmap axis_size={axis_size} but the mapped axes have size {size}")
+                raise VectorizeValueError(f"vmap axis_size={axis_size} but the mapped axes have size {size} "
+                                          f"({', '.join(seen)})")
             sizes.append(size)  # type: ignore[arg-type]
         return list(arrays.values()), sizes
 
-    def _place(self, out: np.ndarray, sizes: list[int], count: int, k: int) -> np.ndarray:
-        """Give each level's axis its size and its place in the output, innermost level first."""
+    def _place(self, out: np.ndarray, sizes: list[int], axes: list[Axis], at: str = "") -> np.ndarray:
+        """Give each level's axis its size and its place in the output (`axes`: one per level),
+        innermost level first; errors name the output leaf `at`."""
+        where = f" (at {at})" if at else ""
         for depth in reversed(range(len(self.levels))):
-            out_axes = self.levels[depth][1]
-            axis = out_axes[k] if isinstance(out_axes, tuple | list) else out_axes
-            if isinstance(out_axes, tuple | list) and len(out_axes) != count:
-                raise VectorizeValueError(f"vmap out_axes has {len(out_axes)} entries for {count} returned values")
+            axis = axes[depth]
             if out.shape[depth] != sizes[depth]:
                 out = np.broadcast_to(out, out.shape[:depth] + (sizes[depth],) + out.shape[depth + 1:])
             if axis is None:
                 first = np.take(out, [0], axis=depth) if out.shape[depth] else None
                 if first is not None and not np.array_equal(out, np.broadcast_to(first, out.shape), equal_nan=True):
-                    raise VectorizeValueError("vmap out_axes=None, but the output varies along the mapped axis")
+                    raise VectorizeValueError(f"vmap out_axes=None, but the output varies along the mapped axis{where}")
                 out = np.take(out, 0, axis=depth) if out.shape[depth] else out.sum(axis=depth)
                 continue
             rank = out.ndim - depth
             if not -rank <= axis < rank:
-                raise VectorizeValueError(f"vmap out_axes {axis} is out of bounds for an output of rank {rank - 1}")
+                raise VectorizeValueError(f"vmap out_axes {axis} is out of bounds for an output of rank {rank - 1}{where}")
             out = np.moveaxis(out, depth, depth + axis % rank)
         return np.array(out)
+
+
+def _out_entry(out_axes: Any, count: int, k: int) -> Axis:
+    if isinstance(out_axes, tuple | list):
+        if len(out_axes) != count:
+            raise VectorizeValueError(f"vmap out_axes has {len(out_axes)} entries for {count} returned values")
+        return out_axes[k]
+    return out_axes
 
 
 def _entry(in_axes: Any, index: int, count: int) -> Axis:
