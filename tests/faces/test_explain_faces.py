@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pytest
 
-from vectorizer import FallbackWarning, vectorize
+from vectorizer import FallbackWarning, vectorize, vmap
 
 SOURCE = textwrap.dedent('''\
     import math
@@ -39,6 +39,12 @@ SOURCE = textwrap.dedent('''\
 
     def norm(v) -> float:
         return math.sqrt(v[0] * v[0] + v[1] * v[1])
+
+
+    def pick(p):
+        if p["x"] > 0.0:
+            return {"y": p["x"] * p["w"]}
+        return {"y": -p["x"]}
 
 
     def refused(x: float) -> float:
@@ -142,3 +148,33 @@ def test_element_by_element_callable_says_why_there_is_no_code(tmp_path):
     target = tmp_path / "cos.html"
     f.explain(html=target)
     assert "numpy.vectorize" in target.read_text(encoding="utf-8")
+
+
+def test_vmap_explains_the_lanes_a_call_would_run(module):
+    f = vmap(module.norm, in_axes=(1,))  # examples along axis 1: one example is a column of 2
+    v = np.array([[3.0, -0.0, np.inf], [4.0, 1e-160, 1.0]])
+    assert np.array_equal(f(v), [module.norm(col) for col in v.T.tolist()])
+    report = f.explain(v)
+    assert "v: float[2] batched" in report and "vectorized" in report.splitlines()[0]
+    g = vmap(module.demo, in_axes=(0, 0, None))
+    x = np.array([2.0, -3.0])
+    assert "n: int uniform" in g.explain(x, x + 1.0, 4)
+
+
+def test_vmap_of_pytrees_explains_the_function_of_the_leaves_after_a_call(module):
+    f = vmap(module.pick)
+    p = {"x": np.array([1.5, -2.0, 0.0]), "w": np.array([2.0, 3.0, -0.0])}
+    before = f.explain(p)
+    assert "a call decides whether it runs as generated code" in before
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)  # the compiled path: no fallback warning
+        out = f(p)
+    rows = [module.pick({"x": a, "w": b}) for a, b in zip(p["x"].tolist(), p["w"].tolist())]
+    assert np.array_equal(out["y"], [r["y"] for r in rows])
+    after = f.explain(p)
+    assert "vectorized" in after.splitlines()[0] and 'if p["x"] > 0.0:' not in after  # the leaves' function
+    assert "mask" in after
+
+
+def test_vmap_of_a_callable_that_is_no_function_says_why():
+    assert "no generated code" in vmap(math.cos).explain(np.array([0.0]))

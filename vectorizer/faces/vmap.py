@@ -121,8 +121,41 @@ class Vmapped:
                               stacklevel=user_stacklevel())
             in_axes, out_axes, axis_size = self.levels[0]
             return loop_vmap(self.fun, self._names(len(args)), args, kwargs, in_axes, out_axes, axis_size)
-        assert self._vf is not None and self.__signature__ is not None
+        assert self._vf is not None
         self._last_vf = None
+        arrays, sizes, ndims = self._lanes(args, kwargs)
+        result = self._vf.call_lanes(arrays, ndims)
+        outs = list(result) if isinstance(result, tuple) else [result]
+        outs = [self._place(np.asarray(o), sizes, [_out_entry(level[1], len(outs), k) for level in self.levels])
+                for k, o in enumerate(outs)]
+        return tuple(outs) if isinstance(result, tuple) else outs[0]
+
+    def explain(self, *sample_args: Any, html: Any = None, **sample_kwargs: Any) -> str:
+        """As VectorizedFunction.explain: of the specialization sample arguments (laid out as a call
+        lays them out: the mapped axes as lanes) would run, else of the last compiled pytree call's
+        function of the leaves, else of the annotations; for a call that would run example by
+        example, why."""
+        from . import explain
+
+        if self._vf is None:
+            return f"vmap({self.__name__}) runs example by example (no generated code): {self._loop_reason((), {})}"
+        if not (sample_args or sample_kwargs):
+            return (self._last_vf or self._vf).explain(html=html)
+        why = self._loop_reason(sample_args, sample_kwargs)
+        if why is not None and any(node_kind(v) is not None for v in (*sample_args, *sample_kwargs.values())):
+            if self._last_vf is not None:  # what the last call with pytrees ran: the function of its leaves
+                return self._last_vf.explain(html=html)
+            return (f"vmap({self.__name__}): {why}; a call decides whether it runs as generated code (a function "
+                    "of the pytree's leaves) or example by example (a FallbackWarning says why): call it once, "
+                    "then .explain() explains what ran")
+        if why is not None:  # refused: the reasons, line by line
+            return self._vf.explain(html=html)
+        arrays, _, ndims = self._lanes(sample_args, sample_kwargs)
+        return explain.explain(self._vf, tuple(arrays), {}, html=html, ndims=ndims)
+
+    def _lanes(self, args: tuple, kwargs: dict[str, Any]) -> tuple[list[np.ndarray], list[int], list[int]]:
+        """The call's arguments as the engine's lanes: arrays, the mapped sizes, per-example ndims."""
+        assert self.__signature__ is not None
         params = list(self.__signature__.parameters)
         bound = self.__signature__.bind(*args, **kwargs)
         positional = list(args)
@@ -138,12 +171,7 @@ class Vmapped:
                 axes[name] = [None] * len(self.levels)
             values[name] = np.asarray(value)
         arrays, sizes = self._lay_out(values, axes)
-        ndims = [a.ndim - len(self.levels) for a in arrays]
-        result = self._vf.call_lanes(arrays, ndims)
-        outs = list(result) if isinstance(result, tuple) else [result]
-        outs = [self._place(np.asarray(o), sizes, [_out_entry(level[1], len(outs), k) for level in self.levels])
-                for k, o in enumerate(outs)]
-        return tuple(outs) if isinstance(result, tuple) else outs[0]
+        return arrays, sizes, [a.ndim - len(self.levels) for a in arrays]
 
     def _names(self, count: int) -> list[str]:
         params = list(self.__signature__.parameters) if self.__signature__ is not None else []
