@@ -1,0 +1,81 @@
+"""Refuse, with the user's line and column, what the Numba backend's lanes cannot do with uniform
+tables (module-level 1-D arrays, core/tables.py), before any lane pass rebuilds the tree. The
+lowering itself is ops_to_lanes' (passes/ops_to_lanes/tables.py); this pass changes nothing.
+
+Before (and after: the same tree)::
+
+    def f(s):
+        n = _N
+        return np.sum(n * (s - 1.0) ** _I)      # supported: a reduction of tables and numbers
+
+Refused here (the NumPy backend runs them)::
+
+    t = _N * s              # an array-valued local:  file.py:2:9 error[VEC]: an array-valued expression ...
+    np.max(_N * s)          # a reduction other than np.sum / np.prod
+    np.sum(_N ** s)         # array ** number (NumPy's scalar-exponent shortcuts)
+    _N[i]                   # indexing a table (use a module-level tuple)
+
+Runs first in LANE_PASSES, so on the function and on every callee (LANE_CALLEE_PASSES).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..errors import VectorizeError
+from .base import Context
+from .ops_to_lanes.tables import HINT, Element, element_of, is_array, reduced
+
+
+def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
+    if not _reads_tables(func, ctx):
+        return func
+    facts = ctx.analyze(func)
+
+    def refuse(node: cst.CSTNode, message: str) -> VectorizeError:
+        location = ctx.parsed.location(node) if ctx.parsed is not None else None
+        return VectorizeError(message, location, hint=HINT, construct=type(node).__name__)
+
+    def visit(node: cst.CSTNode, parent: cst.CSTNode | None) -> None:
+        if isinstance(node, cst.Call):
+            name = _numpy_name(node, ctx)
+            arg = reduced(name, node, facts)
+            if arg is not None:
+                element_of(name, arg, Element(facts, lambda n: "x", refuse))  # type: ignore[arg-type]
+                return
+            if any(is_array(facts.vals.get(a.value)) for a in node.args) and not _is_len(node, ctx):
+                raise refuse(node, f"{'np.' + name if name else 'this call'} of an array on the Numba backend "
+                             "(only np.sum and np.prod of tables are supported there)")
+        val = facts.vals.get(node) if isinstance(node, cst.BaseExpression) else None
+        if is_array(val):
+            alias = isinstance(node, cst.Name) and (isinstance(parent, cst.Assign | cst.Call | cst.AssignTarget))
+            if not alias:
+                raise refuse(node, "an array-valued expression on the Numba backend (only np.sum / np.prod of "
+                             "module-level 1-D arrays combined with numbers by + - * / ** are supported there)")
+        for child in node.children:
+            visit(child, node)
+
+    visit(func.body, func)
+    return func
+
+
+def _reads_tables(func: cst.FunctionDef, ctx: Context) -> bool:
+    """Whether any global name the function reads is a table (most functions: no analysis here)."""
+    from ..core.tables import Table
+    from ..core.tree import walk
+
+    names = {n.value for n in walk(func) if isinstance(n, cst.Name)}
+    return any(isinstance(ctx.namespace.resolve(n).value, Table) for n in names
+               if ctx.namespace.resolve(n).kind == "constant")
+
+
+def _numpy_name(node: cst.Call, ctx: Context) -> str | None:
+    func = node.func
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+            and ctx.namespace.resolve(func.value.value).kind == "numpy":
+        return func.attr.value
+    return None
+
+
+def _is_len(node: cst.Call, ctx: Context) -> bool:
+    return isinstance(node.func, cst.Name) and node.func.value == "len"
