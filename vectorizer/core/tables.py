@@ -41,8 +41,12 @@ class Table:
 
     def source(self) -> str:
         """The array as source text, exact (float reprs round-trip; nan and inf spelled)."""
-        items = ", ".join(_item(v) for v in self.values)
-        return f"np.array([{items}], dtype=np.{'bool_' if self.dtype == 'bool' else self.dtype})"
+        items = [_item(v) for v in self.values]
+        dtype = f"dtype=np.{'bool_' if self.dtype == 'bool' else self.dtype}"
+        if sum(len(i) + 2 for i in items) <= 80:
+            return f"np.array([{', '.join(items)}], {dtype})"
+        rows = [", ".join(items[at:at + 4]) for at in range(0, len(items), 4)]  # a long table: 4 a line
+        return "np.array([\n" + "".join(f"    {row},\n" for row in rows) + f"], {dtype})"
 
 
 def _item(v: object) -> str:

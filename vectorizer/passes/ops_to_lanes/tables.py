@@ -40,11 +40,13 @@ import libcst as cst
 from ...analysis.facts import BINOPS, UNOPS, Facts
 from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
 from ...errors import VectorizeError
+from ...rules.tables import REDUCTIONS as _REDUCTIONS
+from ...rules.tables import element_op
 
 if TYPE_CHECKING:
     from .exprs import LaneExpressions
 
-REDUCTIONS = ("sum", "prod")
+REDUCTIONS = tuple(_REDUCTIONS)
 HINT = "use backend='numpy' (or 'auto'), which runs the array code"
 
 
@@ -90,8 +92,8 @@ def reduction(exprs: LaneExpressions, node: cst.Call) -> str | None:
     if name == "sum" and t is FLOAT:
         body.append(f"    return 0.0 + _vz_pairwise_sum(out, 0, {size})")  # NumPy starts from the identity
     else:
-        start = {"sum": "0", "prod": "1"}[name] + (".0" if t is FLOAT else "")  # type: ignore[index]
-        op = "+" if name == "sum" else "*"
+        op, start = _REDUCTIONS[name]  # type: ignore[index]
+        start += ".0" if t is FLOAT else ""
         body += [f"    acc = {start}", f"    for k in range({size}):", f"        acc = acc {op} out[k]", "    return acc"]
     exprs.lane.module.functions[("table", helper)] = (helper, "\n".join(body) + "\n")
     exprs.lane.module.never_fail.add(helper)
@@ -151,26 +153,10 @@ class Element:
 
     def binary(self, node: cst.CSTNode, op: str, left: tuple[str, Type, bool], right: tuple[str, Type, bool]
                ) -> tuple[str, Type, bool]:
-        (lt, ltype, _), (rt, rtype, rweak) = left, right
-        if BOOL in (ltype, rtype):
-            raise self.refuse(node, "bool array arithmetic on the Numba backend")
-        result = FLOAT if FLOAT in (ltype, rtype) else INT  # NumPy 2: a Python number takes the array's kind
-        if op == "/":
-            return f"(float({lt}) / float({rt}))", FLOAT, False
-        if op == "**":
-            if result is not FLOAT:
-                raise self.refuse(node, "an int power of an int array on the Numba backend (NumPy's "
-                              "int power wraps and raises for negative exponents)")
-            if rweak:
-                raise self.refuse(node, "array ** number on the Numba backend (NumPy takes shortcuts for "
-                              "some scalar exponents: x * x for 2, sqrt for 0.5)")
-            lt, rt = (x if t is FLOAT else f"float({x})" for x, t in ((lt, ltype), (rt, rtype)))
-            return f"_vz_libm_pow({lt}, {rt})", FLOAT, False
-        if op not in ("+", "-", "*"):
-            raise self.refuse(node, f"the operator {op!r} on arrays on the Numba backend")
-        if result is FLOAT:
-            lt, rt = (x if t is FLOAT else f"float({x})" for x, t in ((lt, ltype), (rt, rtype)))
-        return f"({lt} {op} {rt})", result, False
-
+        found = element_op(op, left[1], right[1], right[2])  # rules/tables.py: NumPy's semantics per element
+        if isinstance(found, str):
+            raise self.refuse(node, f"{found} on the Numba backend")
+        template, result = found
+        return template.format(left[0], right[0]), result, False
 
 __all__ = ["REDUCTIONS", "Element", "element_of", "is_array", "reduced", "reduction", "refuse_array"]
