@@ -171,3 +171,21 @@ def test_math_on_python_ints_from_tables() -> None:
     """sanity of the fixture: the exponents are int64 tables, so `x ** I` is NumPy's float power"""
     assert T.I8.dtype == np.int64 and isinstance(T.h8(1.0), np.floating)
     assert math.isfinite(T.h8(1.0))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_changed_in_place_is_read_again(backend: str, tmp_path, monkeypatch) -> None:
+    """Tables are read at each call as the scalar function reads them: an item assigned in place
+    and a rebound name both give new code (the Watch compares a table's bytes)."""
+    (tmp_path / "table_mod.py").write_text("import numpy as np\nN = np.array([1.0, 2.0, 3.0])\n\n\n"
+                                           "def f(s):\n    return np.sum(N * s)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import table_mod
+
+    vf = vec(table_mod.f, backend)
+    x = np.array([1.0, 2.0, -0.5])
+    check(vf, table_mod.f, x)
+    table_mod.N[0] = 10.0
+    check(vf, table_mod.f, x)
+    table_mod.N = np.array([1.0, 1.0, 1.0, 4.0])
+    check(vf, table_mod.f, x)
