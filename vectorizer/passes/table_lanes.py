@@ -13,7 +13,7 @@ Refused here (the NumPy backend runs them)::
     t = _N * s              # an array-valued local:  file.py:2:9 error[VEC]: an array-valued expression ...
     np.max(_N * s)          # a reduction other than np.sum / np.prod
     np.sum(_N ** s)         # array ** number (NumPy's scalar-exponent shortcuts)
-    _N[i]                   # indexing a table (use a module-level tuple)
+    f(_N)                   # a table passed to a function
 
 Runs first in LANE_PASSES, so on the function and on every callee (LANE_CALLEE_PASSES).
 """
@@ -48,7 +48,9 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
                              "(only np.sum and np.prod of tables are supported there)")
         val = facts.vals.get(node) if isinstance(node, cst.BaseExpression) else None
         if is_array(val):
-            alias = isinstance(node, cst.Name) and (isinstance(parent, cst.Assign | cst.Call | cst.AssignTarget))
+            # `n = N` (an alias Numba holds as the array) and `len(N)` (a constant; other calls
+            # with an array argument are refused above)
+            alias = isinstance(node, cst.Name) and isinstance(parent, cst.Assign | cst.Arg | cst.AssignTarget)
             if not alias:
                 raise refuse(node, "an array-valued expression on the Numba backend (only np.sum / np.prod of "
                              "module-level 1-D arrays combined with numbers by + - * / ** are supported there)")
