@@ -189,3 +189,18 @@ def test_a_table_changed_in_place_is_read_again(backend: str, tmp_path, monkeypa
     check(vf, table_mod.f, x)
     table_mod.N = np.array([1.0, 1.0, 1.0, 4.0])
     check(vf, table_mod.f, x)
+
+
+@pytest.mark.numba
+@pytest.mark.parametrize(("name", "expected"), [("h9", "numba"), ("backward", "numba"), ("array_local", "numpy"),
+                                                ("maximum", "numpy"), ("power_of_table", "numpy"), ("dot", "numpy")])
+def test_auto_runs_on_numpy_what_lanes_refuse(name: str, expected: str) -> None:
+    """backend="auto" keeps the NumPy backend for table uses the lanes refuse (never the
+    element-by-element fallback), and Numba for np.sum / np.prod of tables."""
+    pytest.importorskip("numba")
+    f = getattr(T, name)
+    vf = vectorize(f, backend="auto", fallback="error")
+    args = (np.array([1.0, 2.0]), np.array([3.0, 5.0])) if name == "backward" else (np.array([1.0, 2.0]),)
+    with rerun_warnings("numba"):
+        check(vf, f, *args)
+    assert vf.backend == expected

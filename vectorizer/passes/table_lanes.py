@@ -23,6 +23,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..errors import VectorizeError
+from ..frontend.namespace import Namespace
 from .base import Context
 from .ops_to_lanes.tables import HINT, Element, element_of, is_array, reduced
 
@@ -81,3 +82,43 @@ def _numpy_name(node: cst.Call, ctx: Context) -> str | None:
 
 def _is_len(node: cst.Call, ctx: Context) -> bool:
     return isinstance(node.func, cst.Name) and node.func.value == "len"
+
+
+def numpy_only(func: cst.FunctionDef, namespace: Namespace) -> bool:
+    """Whether the function reads tables in a way the lanes refuse, judged from the syntax alone
+    (for backend="auto", engine/costmodel.py, which parses no types): a table or an alias of one
+    (`n = N`) anywhere but in the argument of np.sum / np.prod, `len(...)`, or an alias; or, in such
+    an argument, a power whose exponent reads no table (`array ** number`)."""
+    from ..core.tables import Table
+    from ..core.tree import walk
+
+    def is_table(name: str) -> bool:
+        glob = namespace.resolve(name)
+        return glob.kind == "constant" and isinstance(glob.value, Table)
+
+    names = {n.value for n in walk(func) if isinstance(n, cst.Name)}
+    tables = {n for n in names if is_table(n)}
+    if not tables:
+        return False
+    for node in walk(func):  # aliases, to a fixpoint over `a = N; b = a`
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in tables:
+            tables |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+
+    def reads(node: cst.CSTNode) -> bool:
+        return any(isinstance(n, cst.Name) and n.value in tables for n in walk(node))
+
+    def outside(node: cst.CSTNode, parent: cst.CSTNode | None) -> bool:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in REDUCED \
+                and isinstance(node.func.value, cst.Name) and namespace.resolve(node.func.value.value).kind == "numpy":
+            return any(isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Power) and reads(n.left)
+                       and not reads(n.right) for n in walk(node))
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+            return False
+        if isinstance(node, cst.Name) and node.value in tables:
+            return not isinstance(parent, cst.Assign | cst.AssignTarget)
+        return any(outside(child, node) for child in node.children)
+
+    return outside(func.body, func)
+
+
+REDUCED = ("sum", "prod")
