@@ -148,7 +148,8 @@ def test_lanes_refuse_with_location(name: str, construct: str, words: str) -> No
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("name", "why"), [("single", "dtype is float32"), ("matrix", "2 dimensions")])
+@pytest.mark.parametrize(("name", "why"), [("single", "dtype is float32"), ("matrix", "2 dimensions"),
+                                         ("huge", "100001 elements")])
 def test_arrays_that_are_no_tables_are_refused(name: str, backend: str, why: str) -> None:
     f = getattr(T, name)
     with pytest.raises(VectorizeError, match=why) as info:

@@ -29,6 +29,7 @@ K9 = _exponents(9, -50, 50)
 FLAGS = np.array([True, False, True])
 SINGLE = np.array([1.0, 2.0, 3.0], dtype=np.float32)
 MATRIX = np.ones((2, 3))
+HUGE = np.zeros(100_001)
 
 
 def h3(s):
@@ -133,3 +134,7 @@ def single(s):
 
 def matrix(s):
     return np.sum(MATRIX * s)
+
+
+def huge(s):
+    return np.sum(HUGE * s)

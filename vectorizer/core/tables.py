@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 TABLE_DTYPES = {"float64": "f", "int64": "i", "bool": "b"}
+MAX_SIZE = 100_000  # a table is text in the generated module and in the cache key
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def _item(v: object) -> str:
 def table_of(value: object) -> Table | None:
     """The table of a 1-D float64/int64/bool NumPy array with at least one element; None for
     anything else (a 2-D array, a float32 or object array, an empty one, a non-array)."""
-    if not is_array(value) or unsupported_array(value) is not None:
+    if not is_table(value):
         return None
     return Table(tuple(value.tolist()), str(value.dtype))  # type: ignore[attr-defined]
 
@@ -77,4 +78,11 @@ def unsupported_array(value: object) -> str | None:
         return f"it has {value.ndim} dimensions (only 1-D arrays are supported)"  # type: ignore[attr-defined]
     if value.size == 0:  # type: ignore[attr-defined]
         return "it is empty"
+    if value.size > MAX_SIZE:  # type: ignore[attr-defined]
+        return f"it has {value.size} elements (tables of up to {MAX_SIZE} are emitted into the code)"  # type: ignore[attr-defined]
     return None
+
+
+def is_table(value: object) -> bool:
+    """`table_of(value) is not None`, without copying the values."""
+    return is_array(value) and unsupported_array(value) is None

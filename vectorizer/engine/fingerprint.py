@@ -25,7 +25,7 @@ import threading
 import types
 from collections.abc import Callable
 
-from ..core.tables import is_array, table_of
+from ..core.tables import is_array, is_table
 from ..frontend.namespace import ABSENT, Namespace
 from ..frontend.reach import attribute, reached
 from .statics import static_key
@@ -153,7 +153,7 @@ class Watch:
             self.fresh = _with_lists(self.fresh, tuple((o, items) for _, o, items in self.lists))
         # A 1-D array read as a table (core/tables.py): its bytes when it was read, so that an item
         # assigned in place (`N[0] = 2.0`) counts as a new value, as a list's does (~0.2 µs a table).
-        tables = tuple((o, o.tobytes()) for o in [*seen.values(), *(obj for _, _, obj in reads)] if table_of(o) is not None)
+        tables = tuple((o, o.tobytes()) for o in [*seen.values(), *(obj for _, _, obj in reads)] if is_table(o))
         if tables:
             self.fresh = _with_tables(self.fresh, tables)
 

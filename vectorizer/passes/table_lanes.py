@@ -67,9 +67,15 @@ def _reads_tables(func: cst.FunctionDef, ctx: Context) -> bool:
     from ..core.tables import Table
     from ..core.tree import walk
 
-    names = {n.value for n in walk(func) if isinstance(n, cst.Name)}
-    return any(isinstance(ctx.namespace.resolve(n).value, Table) for n in names
+    return any(isinstance(ctx.namespace.resolve(n).value, Table) for n in _global_names(func, walk)
                if ctx.namespace.resolve(n).kind == "constant")
+
+
+def _global_names(func: cst.FunctionDef, walk) -> set[str]:
+    """The names read that are no locals (resolving a local would record it in the Watch)."""
+    from ..frontend.refusals import local_names
+
+    return {n.value for n in walk(func) if isinstance(n, cst.Name)} - local_names(func)
 
 
 def _numpy_name(node: cst.Call, ctx: Context) -> str | None:
@@ -96,8 +102,7 @@ def numpy_only(func: cst.FunctionDef, namespace: Namespace) -> bool:
         glob = namespace.resolve(name)
         return glob.kind == "constant" and isinstance(glob.value, Table)
 
-    names = {n.value for n in walk(func) if isinstance(n, cst.Name)}
-    tables = {n for n in names if is_table(n)}
+    tables = {n for n in _global_names(func, walk) if is_table(n)}
     if not tables:
         return False
     for node in walk(func):  # aliases, to a fixpoint over `a = N; b = a`
