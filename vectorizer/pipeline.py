@@ -49,6 +49,7 @@ from .passes import (
     share_branch_math,
     specialize,
     static_checks,
+    table_lanes,
     vector_math,
     vectorize_loops,
     while_to_masked,
@@ -111,6 +112,9 @@ NUMPY_PASSES: list[Pass] = [
 ]
 
 LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
+    # What lanes cannot do with module-level arrays is refused while the nodes still have their
+    # positions (ops_to_lanes lowers the rest: np.sum / np.prod of tables).
+    Pass("table_lanes", table_lanes.transform),
     Pass("annotate_origins", annotate_origins.transform),
     Pass("cut_recursion", cut_recursion.transform),
     Pass("canonicalize", canonicalize.transform),

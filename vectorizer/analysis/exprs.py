@@ -14,7 +14,19 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val, join, type_of_python
+from ..core.tables import Table
+from ..core.types import (
+    BOOL,
+    FLOAT,
+    INT,
+    ArrayType,
+    TupleType,
+    Type,
+    Val,
+    join,
+    type_of_dtype,
+    type_of_python,
+)
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
 from ..frontend.fence_exprs import int_method
 from ..rules import scalar as rules
@@ -138,6 +150,8 @@ class ExpressionAnalysis:
                                  "assign it a value before the 'if' or loop", VectorizeError)
             return bind.val
         glob = self.ns.resolve(name)
+        if glob.kind == "constant" and isinstance(glob.value, Table):  # a uniform 1-D array (core/tables.py)
+            return Val(ArrayType(type_of_dtype(glob.value.kind), (len(glob.value),)), False)
         if glob.kind == "constant":
             items = glob.value if isinstance(glob.value, tuple) else (glob.value,)
             if any(isinstance(v, int) and not -INT64_MAX - 1 <= v <= INT64_MAX for v in items):

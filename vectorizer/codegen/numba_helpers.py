@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from . import numba_intmath
+from . import numba_intmath, numba_tables
 
 POW = '''
 def _vz_make_pow():
@@ -181,10 +181,13 @@ def mentions(code: str, name: str) -> bool:
 def helper_source(code: str) -> str:
     """The helpers `code` (lane functions) calls, as module text ("" if none)."""
     parts = []
-    if mentions(code, "_vz_pow"):
+    if mentions(code, "_vz_pow") or mentions(code, "_vz_libm_pow"):  # NumPy's float power calls pow itself
         parts.append(POW.strip("\n"))
     if mentions(code, "_vz_hypot"):
         parts.append(hypot_source().strip("\n"))
+    tables = numba_tables.table_source(code)  # np.sum of a uniform table: NumPy's pairwise sum
+    if tables:
+        parts.append(tables)
     intmath = numba_intmath.intmath_source(code)  # math.remainder, comb, factorial...
     if intmath:
         parts.append(intmath)

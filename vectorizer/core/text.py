@@ -24,6 +24,9 @@ def literal(value: object) -> str:
         return repr(value)
     if isinstance(value, tuple):
         return "(" + ", ".join(literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    source = getattr(value, "source", None)  # a uniform table (core/tables.py): np.array([...])
+    if callable(source):
+        return source()
     raise TypeError(value)
 
 

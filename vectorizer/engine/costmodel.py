@@ -11,8 +11,8 @@ zeta_partial 320 vs 368). So:
 
 * NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
   algorithms; the C library's, which Numba calls, differ), and the NumPy functions on numbers
-  whose values lane code cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py), in the
-  function or a callee;
+  whose values lane code cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py), and
+  uniform tables used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
   included) calls exp/log/pow and never leaves the loop early, in a function without `while`,
   on a CPU where NumPy's float64 exp/log are SIMD kernels (AVX-512; `numpy_has_simd_math`);
@@ -34,6 +34,7 @@ import libcst as cst
 from ..errors import VectorizeError
 from ..frontend.namespace import Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
+from ..passes import table_lanes
 from ..passes.ops_to_lanes.numpy_calls import (
     REFUSED,  # NumPy functions on numbers the Numba backend refuses
 )
@@ -122,6 +123,8 @@ def _parse(glob) -> ParsedFunction | None:
 
 
 def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> bool:
+    if table_lanes.numpy_only(func, namespace):  # tables the lanes refuse (passes/table_lanes.py)
+        return True
     for node in _walk(func):
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
             kind = namespace.resolve(node.value.value).kind

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from ..core.tables import is_array, unsupported_array
 from ..errors import UnsupportedCallError
 from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from . import hints
@@ -127,6 +128,10 @@ class ExpressionFence:
             self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
         elif glob.kind == "math":
             self.refuse(node, "the 'math' module can only be used as math.<name>", "call math.<function>(...) or read math.pi etc.")
+        elif is_array(array := (self.ns.globals or {}).get(name)):  # core/tables.py says which arrays are tables
+            self.refuse(node, f"the module-level array {name!r} cannot be read here: {unsupported_array(array)}",
+                        "module-level arrays are read as uniform tables when 1-D float64, int64 or bool "
+                        "(np.asarray(a, dtype=np.float64))", UnsupportedCallError)
         else:
             self.refuse(node, f"the name {name!r} is not a local variable, a module-level number or tuple, "
                         "a math function or a function of this module",

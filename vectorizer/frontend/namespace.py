@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable
 
 from ..core.record import Record
+from ..core.tables import table_of
 from .source import FunctionSource, source_from_text, source_of
 
 # Builtins with an exact batched meaning (see rules.py).
@@ -169,6 +170,9 @@ def normalize_constant(value: object) -> object:
         return tuple(normalize_constant(v) for v in value)
     if isinstance(value, (bool, int, float)):
         return value
+    table = table_of(value)  # an array another module gives (frontend/linking.py)
+    if table is not None:
+        return table
     return value.item()  # type: ignore[attr-defined]
 
 
@@ -203,6 +207,9 @@ def _classify_object(name: str, value: object, module: str) -> Global:
         return Global("unknown", f"{value.__module__}.{value.__qualname__}")
     if is_constant(value):
         return Global("constant", name, normalize_constant(value))
+    table = table_of(value)  # a 1-D float64/int64/bool array: a uniform table (core/tables.py)
+    if table is not None:
+        return Global("constant", name, table)
     return Global("unknown", name)
 
 

@@ -9,6 +9,7 @@ import math
 import numbers
 import types
 
+from ..core.tables import is_table
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Namespace
 
 
@@ -40,8 +41,8 @@ def plain_constant(value: object) -> bool:
     """A number of an exact built-in or NumPy type (not an IntEnum or a float subclass, whose
     arithmetic may differ), or a flat tuple of them."""
     if type(value) is tuple:
-        return all(plain_constant(v) and type(v) is not tuple for v in value)  # type: ignore[union-attr]
-    if type(value) in (bool, int, float):
+        return all(plain_constant(v) and type(v) is not tuple and not is_table(v) for v in value)  # type: ignore[union-attr]
+    if type(value) in (bool, int, float) or is_table(value):  # a 1-D table (core/tables.py)
         return True
     return isinstance(value, numbers.Real) and type(value).__module__ == "numpy"
 def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str, object, object, str]]:

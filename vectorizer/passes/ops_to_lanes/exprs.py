@@ -32,7 +32,7 @@ from ...errors import VectorizeError
 from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ..base import paren, static_check
-from . import numpy_calls
+from . import numpy_calls, tables
 from .scalarize import scalar
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ class LaneExpressions:
 
     def expr(self, node: cst.BaseExpression) -> str:
         val = self.facts.vals.get(node)
+        if tables.is_array(val) and not isinstance(node, cst.Name):  # only inside np.sum / np.prod
+            tables.refuse_array(self, node)
         if val is not None and val.const is not None and not isinstance(val.type, TupleType) and not isinstance(node, cst.Name):
             return literal(val.const)
         if isinstance(node, cst.Name):
@@ -226,6 +228,9 @@ class LaneExpressions:
         return "(" + " and ".join(parts) + ")"
 
     def call(self, node: cst.Call) -> str:
+        reduced = tables.reduction(self, node)  # np.sum(table * x ** table): passes/ops_to_lanes/tables.py
+        if reduced is not None:
+            return reduced
         glob = self.facts.calls.get(node)
         if glob is not None:
             return self.module_call(node, glob)

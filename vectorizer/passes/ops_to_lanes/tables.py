@@ -1,0 +1,162 @@
+"""Reductions over uniform tables in lane code (`ops_to_lanes`): `np.sum(E)` / `np.prod(E)` where
+`E` combines module-level 1-D arrays (core/tables.py) and the lane's numbers elementwise.
+
+Before (one lane; `_N` float64, `_I` int64, module-level arrays)::
+
+    suma = np.sum(n * (sigma - 1.09) ** _I)
+
+After: the lane's numbers are computed (with their Python checks) in the lane, and a helper
+computes every element with NumPy's own arithmetic, then reduces them as NumPy does::
+
+    suma = _vz_table_sum(n, (sigma - 1.09), _I)
+
+    def _vz_table_sum(a0, s1, a2):
+        out = np.empty(27, dtype=np.float64)
+        for k in range(27):
+            out[k] = a0[k] * _vz_libm_pow(s1, float(a2[k]))
+        return 0.0 + _vz_pairwise_sum(out, 0, 27)
+
+Why it is exact: NumPy's element loops are IEEE operations on float64 after casting (Python
+floats and ints are weak scalars: a Python float with an int64 array gives float64, a Python
+int with an int64 array int64); `float ** array` is the C library's `pow` on float64 (no
+shortcut: NumPy's fast paths only take scalar exponents), reached here through `_vz_libm_pow`,
+which LLVM cannot turn into multiplications; `np.sum` of float64 is `0.0 + pairwise_sum` (the
+identity, then NumPy's pairwise summation: codegen/numba_tables.py); `np.prod` is a sequential
+product from 1.0; int sums and products wrap in any order alike.
+
+Everything else with an array in it is refused here with its location (the NumPy backend runs
+it): array-valued locals other than a table's alias, `array ** number` (NumPy's scalar-exponent
+shortcuts), int powers, bool arithmetic, NumPy functions inside the reduction, ints and floats
+mixed in one variable (`num`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ...analysis.facts import BINOPS, UNOPS, Facts
+from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
+from ...errors import VectorizeError
+from ...rules.tables import REDUCTIONS as _REDUCTIONS
+from ...rules.tables import element_op
+
+if TYPE_CHECKING:
+    from .exprs import LaneExpressions
+
+REDUCTIONS = tuple(_REDUCTIONS)
+HINT = "use backend='numpy' (or 'auto'), which runs the array code"
+
+
+def is_array(val: Val | None) -> bool:
+    return val is not None and isinstance(val.type, ArrayType)
+
+
+def reduced(name: str | None, node: cst.Call, facts: Facts) -> cst.BaseExpression | None:
+    """The array `E` of `np.sum(E)` / `np.prod(E)` (`name`: the NumPy function called, or None)."""
+    if name not in REDUCTIONS or len(node.args) != 1 or node.args[0].keyword is not None:
+        return None
+    arg = node.args[0].value
+    return arg if is_array(facts.vals.get(arg)) else None
+
+
+def element_of(name: str, arg: cst.BaseExpression, builder: Element) -> tuple[str, Type, int]:
+    """(element text, element type, size) of the reduced array `arg`, or the builder's refusal."""
+    shape = builder.facts.val(arg).type.shape  # type: ignore[union-attr]
+    if len(shape) != 1 or shape[0] is None:
+        raise builder.refuse(arg, f"np.{name} of an array of shape {shape} on the Numba backend (tables of "
+                             "one length only)")
+    text, t, _ = builder.element(arg)
+    if t is BOOL:
+        raise builder.refuse(arg, f"np.{name} of a bool array on the Numba backend")
+    return text, t, shape[0]
+
+
+def reduction(exprs: LaneExpressions, node: cst.Call) -> str | None:
+    """Lane text of `np.sum(E)` / `np.prod(E)` of an array expression; None if `node` is no such call."""
+    name = exprs.numpy_function(node)
+    arg = reduced(name, node, exprs.facts)
+    if arg is None:
+        return None
+    builder = Element(exprs.facts, exprs.expr, lambda n, m: refusal(exprs, n, m))
+    text, t, size = element_of(name, arg, builder)  # type: ignore[arg-type]
+    helper = exprs.ctx.namer.fresh(f"_vz_table_{name}")
+    params = ", ".join(p for p, _ in builder.params)
+    dtype = "float64" if t is FLOAT else "int64"
+    body = [f"def {helper}({params}):",
+            f"    out = np.empty({size}, dtype=np.{dtype})",
+            f"    for k in range({size}):",
+            f"        out[k] = {text}"]
+    if name == "sum" and t is FLOAT:
+        body.append(f"    return 0.0 + _vz_pairwise_sum(out, 0, {size})")  # NumPy starts from the identity
+    else:
+        op, start = _REDUCTIONS[name]  # type: ignore[index]
+        start += ".0" if t is FLOAT else ""
+        body += [f"    acc = {start}", f"    for k in range({size}):", f"        acc = acc {op} out[k]", "    return acc"]
+    exprs.lane.module.functions[("table", helper)] = (helper, "\n".join(body) + "\n")
+    exprs.lane.module.never_fail.add(helper)
+    return f"{helper}({', '.join(arg_text for _, arg_text in builder.params)})"
+
+
+def refuse_array(exprs: LaneExpressions, node: cst.BaseExpression) -> None:
+    """An array-valued expression outside a supported reduction (the location is table_lanes')."""
+    raise refusal(exprs, node, "an array-valued expression on the Numba backend (only np.sum / np.prod of "
+                  "module-level 1-D arrays combined with numbers by + - * / ** are supported there)")
+
+
+def refusal(exprs: LaneExpressions, node: cst.CSTNode, message: str) -> VectorizeError:
+    parsed = exprs.ctx.parsed
+    location = parsed.location(node) if parsed is not None else None
+    return VectorizeError(message, location, hint=HINT, construct=type(node).__name__)
+
+
+class Element:
+    """The element `k` of an array expression, as Numba text over the helper's parameters.
+    `lower` gives the lane's text of a number operand; `refuse(node, message)` the error
+    (passes/table_lanes.py runs this on the user's tree first, to refuse with a location)."""
+
+    def __init__(self, facts: Facts, lower: Callable[[cst.BaseExpression], str],
+                 refuse: Callable[[cst.CSTNode, str], VectorizeError]) -> None:
+        self.facts = facts
+        self.lower = lower
+        self.refuse = refuse
+        self.params: list[tuple[str, str]] = []  # (helper parameter, the lane's text for it)
+
+    def param(self, text: str) -> str:
+        name = f"p{len(self.params)}"
+        self.params.append((name, text))
+        return name
+
+    def element(self, node: cst.BaseExpression) -> tuple[str, Type, bool]:
+        """(text, element type, weak): weak for a Python number (NumPy's weak scalar promotion)."""
+        val = self.facts.val(node)
+        if not is_array(val):
+            t = val.type
+            if t not in (INT, FLOAT) or val.numpy:  # a bool: Numba has no float(bool); num: int or float per lane
+                raise self.refuse(node, f"a {getattr(t, 'value', t)} value combined with an array on the Numba backend")
+            return self.param(self.lower(node)), t, True  # the lane's own checks, in the lane
+        if isinstance(node, cst.Name):
+            return f"{self.param(self.lower(node))}[k]", val.type.elem, False  # type: ignore[union-attr]
+        if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
+            op = BINOPS[type(node.operator)]
+            left, right = self.element(node.left), self.element(node.right)
+            return self.binary(node, op, left, right)
+        if isinstance(node, cst.UnaryOperation) and UNOPS.get(type(node.operator)) in ("-", "+"):
+            text, t, weak = self.element(node.expression)
+            if t is BOOL:
+                raise self.refuse(node, "a sign of a bool array on the Numba backend")
+            return (f"(-{text})" if UNOPS[type(node.operator)] == "-" else text), t, weak
+        raise self.refuse(node, f"{type(node).__name__} inside np.sum / np.prod of arrays on the Numba backend "
+                      "(supported: + - * / ** of module-level 1-D arrays and numbers)")
+
+    def binary(self, node: cst.CSTNode, op: str, left: tuple[str, Type, bool], right: tuple[str, Type, bool]
+               ) -> tuple[str, Type, bool]:
+        found = element_op(op, left[1], right[1], right[2])  # rules/tables.py: NumPy's semantics per element
+        if isinstance(found, str):
+            raise self.refuse(node, f"{found} on the Numba backend")
+        template, result = found
+        return template.format(left[0], right[0]), result, False
+
+__all__ = ["REDUCTIONS", "Element", "element_of", "is_array", "reduced", "reduction", "refuse_array"]

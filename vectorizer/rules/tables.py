@@ -1,0 +1,46 @@
+"""NumPy's elementwise arithmetic on one element of a uniform table (core/tables.py) and its
+reductions, for code that computes a table expression element by element (the Numba lanes:
+passes/ops_to_lanes/tables.py). The array code (NumPy backend) calls NumPy itself.
+
+    op    operands (after NumPy 2's promotion)       one element                 why exact
+    + - * float64                                   float(a) op float(b)        IEEE, after the cast NumPy makes
+    + - * int64                                     a op b                      int64 wraps in both
+    /     any                                       float(a) / float(b)         true_divide casts to float64
+    **    float64, array exponent                   _vz_libm_pow(a, b)          NumPy's loop calls C's pow
+    sum   float64: 0.0 + pairwise_sum (codegen/numba_tables.py); int64: any order
+    prod  sequential from 1.0 (1): NumPy's multiply reduction is a plain loop
+
+A Python number is a weak scalar (NEP 50): it takes the array's type unless it is a float with an
+int array (then float64). Refused, with the reason: bools (NumPy's bool arithmetic is logical),
+an int power (NumPy wraps and raises for negative exponents), `array ** number` (NumPy's
+shortcuts for scalar exponents: x * x for 2, sqrt for 0.5, 1 / x for -1), other operators.
+"""
+
+from __future__ import annotations
+
+from ..core.types import BOOL, FLOAT, INT, Type
+
+REDUCTIONS = {"sum": ("+", "0"), "prod": ("*", "1")}  # name -> (operator, start)
+
+
+def element_op(op: str, left: Type, right: Type, right_weak: bool) -> tuple[str, Type] | str:
+    """(template over {0} and {1}, result type) of one element of `left op right`, or why not."""
+    if BOOL in (left, right):
+        return "bool array arithmetic"
+    result = FLOAT if FLOAT in (left, right) else INT
+
+    def floats(template: str) -> str:  # ints cast to float64, as NumPy's loops do
+        a, b = ("{0}" if left is FLOAT else "float({0})"), ("{1}" if right is FLOAT else "float({1})")
+        return template.format(a, b)
+
+    if op == "/":
+        return floats("({} / {})"), FLOAT
+    if op == "**":
+        if result is not FLOAT:
+            return "an int power of an int array (NumPy's int power wraps and raises for negative exponents)"
+        if right_weak:
+            return "array ** number (NumPy takes shortcuts for some scalar exponents: x * x for 2, sqrt for 0.5)"
+        return floats("_vz_libm_pow({}, {})"), FLOAT
+    if op not in ("+", "-", "*"):
+        return f"the operator {op!r} on arrays"
+    return (floats(f"({{}} {op} {{}})") if result is FLOAT else f"({{0}} {op} {{1}})"), result
