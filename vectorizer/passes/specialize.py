@@ -116,8 +116,11 @@ class _Specializer(Values):
     # -- statements ---------------------------------------------------------------------------
     def block(self, block: cst.BaseSuite, env: dict[str, object]) -> None:
         stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
             self.statement(stmt, env)
+            if isinstance(stmt, cst.If) and self._returned(stmt):
+                self.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
+                break
 
     def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
         if isinstance(stmt, cst.If):
@@ -135,6 +138,19 @@ class _Specializer(Values):
         elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             for small in stmt.body:
                 self.small(small, stmt, env)
+
+    def _returned(self, top: cst.If) -> bool:
+        """Whether the chain at `top` was decided on a branch that ends in `return`."""
+        if top not in self.take or self.take[top][1]:
+            return False
+        node: cst.CSTNode | None = top
+        for _ in range(self.take[top][0]):
+            node = node.orelse  # type: ignore[union-attr]
+        if node is None or (isinstance(node, cst.If) and not _decided(node, self, top, self.take[top][0])):
+            return False
+        stmts = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]  # type: ignore[union-attr]
+        last = stmts[-1] if stmts else None
+        return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)
 
     def if_chain(self, top: cst.If, env: dict[str, object]) -> None:
         node: cst.If | cst.Else | None = top
