@@ -177,6 +177,13 @@ class ExpressionFence:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
                 return
+        if isinstance(base, cst.Call) and _made_by_other_module(self.ns, self.locals, base.func):
+            maker = cst.Module([]).code_for_node(base)
+            self.refuse(node, f"'.{attr}' of {maker}: an object made on each lane from values that differ per lane "
+                        "is not vectorized (another module's class or function runs once, when the code is "
+                        "generated, only when all its arguments are the same for every lane)",
+                        hints.attribute(node, called), UnsupportedCallError)
+            return
         self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
                     "of numbers and functions of modules and classes (static methods)",
                     hints.attribute(node, called), UnsupportedCallError)
@@ -298,3 +305,12 @@ def _static_locals(fence: ExpressionFence) -> set[str]:
                     and namespace_like((fence.ns.globals or {}).get(value.value)):
                 found.add(node.targets[0].target.value)
     return found
+
+
+def _made_by_other_module(ns: Namespace, locals_: set[str], func: cst.BaseExpression) -> bool:
+    """`datetime.date` in `datetime.date(y, m, d).weekday()`: a class or function reached through a
+    global module or class (not math or NumPy), or a global class."""
+    if isinstance(func, cst.Attribute):
+        func = func.value
+        return isinstance(func, cst.Name) and func.value not in locals_ and namespace_like((ns.globals or {}).get(func.value))
+    return isinstance(func, cst.Name) and func.value not in locals_ and isinstance((ns.globals or {}).get(func.value), type)

@@ -50,6 +50,9 @@ def evaluable(obj: object) -> bool:
     elif isinstance(obj, type):
         if issubclass(obj, BaseException | enum.Enum) or obj.__module__ == "builtins":
             return False
+        if not (obj.__new__ is object.__new__ and (obj.__init__ is object.__init__
+                                                    or isinstance(obj.__init__, types.FunctionType))):
+            return False  # a C type (datetime.date...) or a custom __new__: code this module does not see
         module = obj.__module__
     elif isinstance(obj, types.FunctionType):
         if obj.__name__ == "<lambda>" or obj.__closure__:

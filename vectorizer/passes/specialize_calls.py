@@ -27,8 +27,8 @@ import types
 import libcst as cst
 
 from ..errors import UnsupportedCallError
-from ..frontend.namespace import is_constant, normalize_constant
-from ..frontend.static_calls import UNDECIDED, static_arguments
+from ..frontend.namespace import ABSENT, is_constant, normalize_constant
+from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
 from ..frontend.static_objects import describe, is_static, is_static_object
 
 
@@ -42,6 +42,13 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
         if node in s.why and (isinstance(node, cst.Attribute) or _static_base(s, node)):
             s.refuse(node, f"{code}: {s.why[node]}", "read numbers, bools, strings or None from it, or pass the value "
                      "in as an argument", UnsupportedCallError)
+        if isinstance(node, cst.Call) and callee_object(s, node.func, env) is not ABSENT:
+            callee = cst.Module([]).code_for_node(node.func)
+            s.refuse(node, f"{callee}() is another module's class or function, not vectorized: vectorizer calls it "
+                     "once, when the code is generated, only when every argument is the same for every lane "
+                     "(a literal, None, a str, an enum member, an object given as an argument), and here one "
+                     "differs per lane", f"compute {callee}(...) with numbers inside the function, or outside it "
+                     "and pass the result in as an argument", UnsupportedCallError)
         return False
     if isinstance(value, bool | int) and not isinstance(value, enum.Enum):
         if isinstance(node, cst.Call):
