@@ -4,6 +4,7 @@ pymap3d passes its `ell` (issue 30)."""
 
 from __future__ import annotations
 
+import datetime
 import enum
 import math
 
@@ -94,3 +95,7 @@ def uses_list(x, holder):
 def bad_name(x):
     ell = Ellipsoid.from_name("nowhere")
     return x * ell.semimajor_axis
+
+
+def per_lane_object(y, m, d):
+    return datetime.date(y, m, d).weekday()

@@ -116,3 +116,11 @@ def test_what_is_evaluated_when_the_code_is_generated():
     for obj in (print, open, random.random, fx.Ellipsoid(1.0, 0.5).__init__, lambda: 1.0, fx.Direction, ValueError,
                 np.sqrt, dict):
         assert not evaluable(obj), obj
+
+
+def test_an_object_made_per_lane_is_refused_saying_so():
+    with pytest.raises(VectorizeError) as info:
+        vectorize(fx.per_lane_object, fallback="error")
+    text = str(info.value)
+    assert "'.weekday' of datetime.date(y, m, d)" in text and "differ per lane" in text, text
+    assert "static_fixture.py:" in text and "hint:" in text, text
