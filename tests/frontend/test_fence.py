@@ -152,7 +152,8 @@ CASES = [
     Case("other_module_call", "other_refused(x)", ("other_refused", "'try'"), stage="call"),
     # attributes of modules, classes and locals: decided by the specialization (issue 30), else
     # refused at the call
-    Case("module_attribute", "fractions.Fraction", ("attribute",), stage="call", cls=UnsupportedCallError),
+    Case("module_attribute", "fractions.Fraction(x)", ("fractions.Fraction()", "differs per lane"), stage="call",
+         cls=UnsupportedCallError),
     Case("value_attribute", "x.real", (".real",), stage="call", cls=UnsupportedCallError),
     Case("list_literal", "[x, 1.0]", ("list",)),
     Case("dict_literal", "{1: x}", ("dict",)),
