@@ -17,6 +17,7 @@ class Direction(enum.Enum):
 class Const:
     SCALE = 2.5
     NAME = "const"
+    NESTED = [[(1.0, 2.0, 3.0)]]  # pysolar's coefficient tables: a list of lists of tuples
 
 
 class Ellipsoid:
@@ -99,3 +100,13 @@ def bad_name(x):
 
 def per_lane_object(y, m, d):
     return datetime.date(y, m, d).weekday()
+
+
+def nested_table(x):
+    return x + Const.NESTED[0][0][0]
+
+
+def class_name_test(x):
+    if Const.NAME == "const":
+        return x * Const.SCALE
+    return x

@@ -124,3 +124,11 @@ def test_an_object_made_per_lane_is_refused_saying_so():
     text = str(info.value)
     assert "'.weekday' of datetime.date(y, m, d)" in text and "differ per lane" in text, text
     assert "static_fixture.py:" in text and "hint:" in text, text
+
+
+def test_class_attributes_read_as_globals_are_and_a_nested_list_is_refused():
+    check(vectorize(fx.class_name_test, fallback="error"), fx.class_name_test, HOSTILE)
+    with pytest.raises(VectorizeError) as info:
+        vectorize(fx.nested_table, fallback="error")(FINITE)
+    text = str(info.value)
+    assert "Const.NESTED: a list (not a flat list of numbers)" in text and "static_fixture.py:" in text, text

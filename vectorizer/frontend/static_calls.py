@@ -30,7 +30,7 @@ import types
 
 import libcst as cst
 
-from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace
+from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, is_constant
 from .reach import attribute as static_attribute
 from .reach import namespace_like
 from .static_objects import embeddable, instance_attribute, is_static, is_static_object, value_key
@@ -103,6 +103,11 @@ def attribute_value(values, node: cst.Attribute, env: dict[str, object]) -> obje
                 if linker is not None:
                     linker.reads.append((owner, name, found))  # watched as the linker's reads are
                 return _normal(found)
+            if isinstance(found, dict | set) or isinstance(found, list) and not is_constant(tuple(found)):
+                # (arrays and flat lists of numbers: left to the array rules and the fence)
+                values.why[node] = (f"a {type(found).__name__} (not a flat list of numbers), which the engine cannot "
+                                    "hold in generated code (it holds numbers, flat tuples or lists of numbers, "
+                                    "str, None and enum members)")
     return UNDECIDED
 
 

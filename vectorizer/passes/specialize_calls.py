@@ -40,8 +40,8 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
     code = cst.Module([]).code_for_node(node)
     if value is UNDECIDED:
         if node in s.why and (isinstance(node, cst.Attribute) or _static_base(s, node)):
-            s.refuse(node, f"{code}: {s.why[node]}", "read numbers, bools, strings or None from it, or pass the value "
-                     "in as an argument", UnsupportedCallError)
+            s.refuse(node, f"{code}: {s.why[node]}", "read only numbers, bools, strings, None or enum members this "
+                     "way; pass anything else in as an argument", UnsupportedCallError)
         if isinstance(node, cst.Call) and callee_object(s, node.func, env) is not ABSENT:
             callee = cst.Module([]).code_for_node(node.func)
             s.refuse(node, f"{callee}() is another module's class or function, not vectorized: vectorizer calls it "
