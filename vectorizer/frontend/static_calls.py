@@ -120,8 +120,8 @@ def _held(values, node: cst.CSTNode, found: object, spelled: str) -> object:  # 
 
 
 def _normal(value: object) -> object:
-    """NumPy scalars become the Python scalars a lane computing with them... would not see: they
-    are kept as the module-level constants are (frontend/namespace.normalize_constant)."""
+    """NumPy scalars become Python scalars, as module-level constants do
+    (frontend/namespace.normalize_constant)."""
     if isinstance(value, tuple):
         return tuple(_normal(v) for v in value)
     if type(value).__module__ == "numpy" and hasattr(value, "item"):

@@ -39,7 +39,7 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
     value = s.value(node, env)
     code = cst.Module([]).code_for_node(node)
     if value is UNDECIDED:
-        if node in s.why and (isinstance(node, cst.Attribute) or _static_base(s, node)):
+        if node in s.why:  # an attribute the engine cannot hold, a call evaluated now that raised
             s.refuse(node, f"{code}: {s.why[node]}", "read only numbers, bools, strings, None or enum members this "
                      "way; pass anything else in as an argument", UnsupportedCallError)
         if isinstance(node, cst.Call) and callee_object(s, node.func, env) is not ABSENT:
@@ -89,10 +89,6 @@ def relevant(s, node: cst.Attribute | cst.Call) -> bool:  # noqa: ANN001
         return any(is_static(d) for d in glob.value.__defaults__ or ()) or \
             any(is_static(d) for d in (glob.value.__kwdefaults__ or {}).values())
     return False
-
-
-def _static_base(s, node: cst.Call) -> bool:  # noqa: ANN001
-    return node in s.why  # a call evaluated now that raised or returned what the engine cannot hold
 
 
 def _literal(s, value: object, node: cst.CSTNode) -> cst.BaseExpression:  # noqa: ANN001
