@@ -132,3 +132,12 @@ def test_class_attributes_read_as_globals_are_and_a_nested_list_is_refused():
         vectorize(fx.nested_table, fallback="error")(FINITE)
     text = str(info.value)
     assert "Const.NESTED: a list (not a flat list of numbers)" in text and "static_fixture.py:" in text, text
+
+
+def test_the_content_key_covers_the_classes_a_static_call_may_run(monkeypatch):
+    from vectorizer.engine.fingerprint import content_key
+    from vectorizer.frontend.namespace import Namespace
+
+    before = content_key(fx.radius, Namespace.of_function(fx.radius))
+    monkeypatch.setitem(fx.Ellipsoid.models, "wgs84", (2.0, 1.0))  # what from_name("wgs84") reads
+    assert content_key(fx.radius, Namespace.of_function(fx.radius)) != before

@@ -15,7 +15,10 @@ frontend/static_values.py, and the specialized copies of callees that receive su
   so a function of its arguments returns the same value on every lane, as JAX assumes of the
   Python code it runs while tracing. C builtins (print, open, random.random...) are never called:
   their side effects or their state would differ from the loop's. A call that raises is left in
-  place: the strict fence refuses it, never silently.
+  place: the strict fence refuses it, never silently. The disk cache's content key holds the
+  code and plain class attributes of the classes the function reads (engine/fingerprint.py), so
+  an edited `Ellipsoid.models` makes new code in a new process; a class attribute changed in
+  place while the process runs is not seen (pass such a value as an argument).
 * A call of a function of the vectorized code with static arguments (`geodetic2ecef(lat, lon, h,
   ell)`, and parameters left at a static default such as `ell=None`) calls a copy of the callee
   specialized on them (`geodetic2ecef_static`), made per lowering (`Variants`): the static
