@@ -44,8 +44,8 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
                      "way; pass anything else in as an argument", UnsupportedCallError)
         if isinstance(node, cst.Call) and callee_object(s, node.func, env) is not ABSENT:
             callee = cst.Module([]).code_for_node(node.func)
-            s.refuse(node, f"{callee}() is another module's class or function, not vectorized: vectorizer calls it "
-                     "once, when the code is generated, only when every argument is the same for every lane "
+            s.refuse(node, f"{callee}() is a class, a classmethod or a function vectorizer does not vectorize: it "
+                     "calls it once, when the code is generated, only when every argument is the same for every lane "
                      "(a literal, None, a str, an enum member, an object given as an argument), and here one "
                      "differs per lane", f"compute {callee}(...) with numbers inside the function, or outside it "
                      "and pass the result in as an argument", UnsupportedCallError)
