@@ -31,6 +31,8 @@ from .errors import VectorizeError
 from .frontend import fence
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
+from .frontend.static_calls import Variants
+from .frontend.static_objects import describe
 from .options import Options
 from .passes import (
     annotate_origins,
@@ -240,12 +242,14 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     """The user's tree with its kind checks folded (before the analysis, which types literals, not
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
     the context the passes share."""
-    parsed = _specialized(parsed, namespace, statics)
+    variants = Variants()  # callees specialized on static arguments, this lowering's (frontend/static_calls.py)
+    parsed = _specialized(parsed, namespace, statics, variants)
     parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
     callees.locate = parsed.location  # a callee's refusal names the call in this function
-    if statics is not None and statics.helpers:
-        callees.rewrite = lambda callee: specialize.specialize(callee, namespace, {}, statics.helpers)
+    helpers = statics.helpers if statics is not None else {}
+    callees.rewrite = lambda callee, name, home: specialize.specialize(
+        callee, namespace, variants.statics.get(name, {}), helpers, variants, home)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = _namer(parsed, callees, reserved)
     if not lanes:
@@ -268,11 +272,12 @@ class Statics:
     helpers: dict[str, object]
 
 
-def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None) -> ParsedFunction:
+def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None,
+                 variants: Variants | None = None) -> ParsedFunction:
     """The function decided on its specialized values, then fenced again strictly: the fence at
     decoration let strings, None and `is` pass for the specialization to decide."""
     found = specialize.specialize(parsed, namespace, statics.params if statics else {},
-                                  statics.helpers if statics else {})
+                                  statics.helpers if statics else {}, variants)
     fence.check(found, namespace)
     return found
 
@@ -281,7 +286,7 @@ def _noted(source: str, statics: Statics | None) -> str:
     """The module with a second header line naming the values it is specialized on."""
     if statics is None or not (statics.params or statics.helpers):
         return source
-    values = [f"{n}={v!r}" for n, v in statics.params.items()] + [f"{n}()={v!r}" for n, v in statics.helpers.items()]
+    values = [f"{n}={describe(v)}" for n, v in statics.params.items()] + [f"{n}()={v!r}" for n, v in statics.helpers.items()]
     first, _, rest = source.partition("\n")
     return f"{first}\n# Specialized on {', '.join(values)}: the branches they decide are decided here.\n{rest}"
 

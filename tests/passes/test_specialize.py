@@ -186,6 +186,10 @@ def passes_none(x, ell=None):
     return other(x, ell)
 
 
+def passes_none_on(x, ell=None):
+    return uses_none(x, ell)
+
+
 def test_refusals_name_the_construct_in_the_users_function():
     with pytest.raises(VectorizeError) as info:
         vectorize(noisy, fallback="error")(np.array([1.0, 2.0]))
@@ -197,10 +201,12 @@ def test_refusals_name_the_construct_in_the_users_function():
     assert "'offset' is None here" in text and "return x + offset" in text and "hint:" in text
     assert isinstance(info.value, VectorizeInputError)
     assert vectorize(uses_none, fallback="error")(np.array([1.0]), 2.0).tolist() == [3.0]
+    # issue 30: a static value passed on specializes the callee (tests/passes/test_static_objects.py)
+    assert vectorize(passes_none, fallback="error")(np.array([1.0, -0.0])).tolist() == [passes_none(1.0), passes_none(-0.0)]
     with pytest.raises(VectorizeError) as info:
-        vectorize(passes_none, fallback="error")(np.array([1.0]))
+        vectorize(passes_none_on, fallback="error")(np.array([1.0]))
     text = str(info.value)
-    assert "'ell' is None here" in text and "passed on to other()" in text and "return other(x, ell)" in text
+    assert "'offset' is None here" in text and "uses_none" in text and "return uses_none(x, ell)" in text
 
 
 def test_batched_strings_and_objects_are_refused():

@@ -34,8 +34,10 @@ class Callees:
         self.assumed: dict[tuple, tuple[Val, ...]] = {}  # recursion: (function, argument types) -> result
         # Where a node of the vectorized function is: a callee's refusal is reported at its call.
         self.locate: Callable[[cst.CSTNode], SourceLocation | None] | None = None
-        # The specialization of each callee on this call's helper values (passes/specialize.py).
-        self.rewrite: Callable[[ParsedFunction], ParsedFunction] | None = None
+        # The specialization of each callee (passes/specialize.py) on this call's helper values and,
+        # for a copy made for static arguments, on them: (parsed, its Global's name, its own
+        # module's globals) -> parsed.
+        self.rewrite: Callable[[ParsedFunction, str, dict | None], ParsedFunction] | None = None
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
@@ -48,11 +50,14 @@ class Callees:
                     f"or enum members and calls only such helpers; {glob.name} does more",
                     hint=f"compute {glob.name}() outside and pass its value in as an argument")
             linker = linker_of(self.namespace)
+            home = None
             if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
-                parsed = linker.link(parsed, linker.home(glob))
+                own = linker.home(glob)
+                parsed = linker.link(parsed, own)
+                home = own.globals if own is not self.namespace else None
             parsed = desugar(parsed, self.namespace, callee=True)
             if self.rewrite is not None:
-                parsed = self.rewrite(parsed)
+                parsed = self.rewrite(parsed, glob.name, home)
             fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
             self.parsed[glob.name] = parsed
         return self.parsed[glob.name]

@@ -85,8 +85,9 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                         namespaces[id(obj.__globals__)] = home
                         todo.append((obj, home))
                         parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
-                    elif isinstance(obj, type):
-                        parts.append(f"{key}:{path}={class_text(obj)}")
+                    elif isinstance(obj, type):  # isinstance folds (static_checks) and classmethods run when
+                        # the code is generated (frontend/static_calls.py) depend on what it is
+                        parts.append(f"{key}:{path}={class_text(obj)}\n{_class_text(obj)}")
                     elif not isinstance(obj, types.ModuleType):
                         parts.append(f"{key}:{path}=value:{_const(obj)}")
     for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
@@ -215,6 +216,22 @@ def _with_lists(fresh: Callable[[], bool], lists: tuple) -> Callable[[], bool]:
 
 
 _TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)
+
+
+def _class_text(cls: type) -> str:
+    """A class as the specialization may run it (`Ellipsoid.from_name("wgs84")`, issue 30): the
+    code of its methods and its plain class attributes (`models`), over its Python bases."""
+    lines = [f"{cls.__module__}.{cls.__qualname__}"]
+    for base in cls.__mro__:
+        if base is object or base.__module__ == "builtins":
+            continue
+        for name, value in sorted(vars(base).items(), key=lambda item: item[0]):
+            func = getattr(value, "__func__", value)
+            if isinstance(func, types.FunctionType):
+                lines.append(f"{base.__qualname__}.{name}=" + _code_text(func.__code__)[0])
+            elif type(value) in (dict, list, tuple, str, bytes, int, float, bool, type(None)):
+                lines.append(f"{base.__qualname__}.{name}={value!r}")
+    return "\n".join(lines)
 
 
 def _code_text(code: types.CodeType) -> tuple[str, list[str]]:

@@ -23,6 +23,7 @@ import inspect
 import types
 from collections.abc import Callable
 
+from ..frontend.static_objects import is_static_object, object_key
 from .inputs import InputError
 
 _KEYED = (type(None), bool, int, float, str, bytes)
@@ -42,6 +43,11 @@ def static_key(value: object) -> str:
     if isinstance(value, str | bytes):  # a subclass (pygeodesy's Str_): its class and its characters
         base = str if isinstance(value, str) else bytes
         return f"{type(value).__module__}.{type(value).__qualname__}:{base.__repr__(value)}"
+    if is_static_object(value):  # its class and its attributes' values (frontend/static_objects.py)
+        try:
+            return object_key(value)
+        except TypeError as exc:
+            raise InputError(f"a {type(value).__qualname__} object: {exc}") from None
     raise InputError(f"a {type(value).__name__} has no deterministic value to key a specialization")
 
 
@@ -90,12 +96,13 @@ class Plan:
         for i, v in enumerate(values):
             t = type(v)
             if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
-                    or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits)):
+                    or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)):
                 try:
                     static_key(v)
                 except InputError as exc:
                     raise InputError(f"argument {names[i]!r}: {exc}; a uniform argument that is not a number must be "
-                                     "None, a str, bytes, a bool, an enum member or a tuple of them") from None
+                                     "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
+                                     "attributes are such values") from None
                 found[names[i]] = v
         return found
 

@@ -11,11 +11,13 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.tables import is_array, unsupported_array
+from ..core.tree import walk
 from ..errors import UnsupportedCallError
 from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from . import hints
 from .namespace import ABSENT, SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
+from .reach import namespace_like
 from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
 from .static_checks import assigned_names, recognize
 
@@ -146,6 +148,8 @@ class ExpressionFence:
         if self.specializable and not called and isinstance(base, cst.Name) and base.value not in self.locals \
                 and isinstance((self.ns.globals or {}).get(base.value), enum.EnumMeta):
             return  # an enum member (Mode.FAST): compared by the specialization, or refused after it
+        if self.specializable and maybe_static_attribute(self, base, called):
+            return  # ell.semimajor_axis, Ellipsoid.from_name(...): decided by the specialization, or refused after it
         if isinstance(base, cst.Name) and base.value in self.locals:  # x.shape, x.sum()
             if (called and attr in METHODS) or (not called and attr in ("shape", "ndim", "size", "T")):
                 return
@@ -178,6 +182,13 @@ class ExpressionFence:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
                 return
+        if isinstance(base, cst.Call) and _made_by_other_module(self.ns, self.locals, base.func):
+            maker = cst.Module([]).code_for_node(base)
+            self.refuse(node, f"'.{attr}' of {maker}: an object made on each lane from values that differ per lane "
+                        "is not vectorized (another module's class or function runs once, when the code is "
+                        "generated, only when all its arguments are the same for every lane)",
+                        hints.attribute(node, called), UnsupportedCallError)
+            return
         self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
                     "of numbers and functions of modules and classes (static methods)",
                     hints.attribute(node, called), UnsupportedCallError)
@@ -237,6 +248,8 @@ class ExpressionFence:
                 self.refuse(node, f"keyword arguments to {name}() are not supported", f"call {name}() with positional arguments")
         elif glob.kind in ("function", "math_func"):
             pass
+        elif self.specializable and glob.kind == "unknown" and isinstance((self.ns.globals or {}).get(name), type):
+            pass  # a class called with static arguments: evaluated by the specialization, or refused after it
         elif glob.kind == "unknown" and glob.name.split(".")[0] in SIDE_EFFECT_MODULES:
             self.refuse(node, f"{glob.name}: {SIDE_EFFECT_MODULES[glob.name.split('.')[0]]}; it cannot be vectorized",
                         "compute it outside and pass it in as an argument", UnsupportedCallError)
@@ -269,3 +282,40 @@ def int_method(node: cst.Call) -> str | None:
     if isinstance(func, cst.Attribute) and func.attr.value in INT_METHODS and not node.args:
         return f"int.{func.attr.value}"
     return None
+
+
+
+def maybe_static_attribute(fence: ExpressionFence, base: cst.BaseExpression, called: bool) -> bool:
+    """An attribute the specialization may decide (issue 30, frontend/static_calls.py): read on a
+    parameter or on a local assigned from a global class or module's attribute or call (a static
+    object, when it is one), or on a global class or module."""
+    if not isinstance(base, cst.Name):
+        return False
+    if base.value in fence.locals:
+        if "static_locals" not in fence.__dict__:
+            fence.__dict__["static_locals"] = _static_locals(fence)
+        return not called and base.value in fence.__dict__["static_locals"]
+    owner = (fence.ns.globals or {}).get(base.value)
+    return owner is not None and namespace_like(owner)
+
+
+def _static_locals(fence: ExpressionFence) -> set[str]:
+    found = set(fence.params)
+    for node in walk(fence.parsed.func.body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            value = node.value.func if isinstance(node.value, cst.Call) else node.value
+            while isinstance(value, cst.Attribute):
+                value = value.value
+            if isinstance(value, cst.Name) and value.value not in fence.locals \
+                    and namespace_like((fence.ns.globals or {}).get(value.value)):
+                found.add(node.targets[0].target.value)
+    return found
+
+
+def _made_by_other_module(ns: Namespace, locals_: set[str], func: cst.BaseExpression) -> bool:
+    """`datetime.date` in `datetime.date(y, m, d).weekday()`: a class or function reached through a
+    global module or class (not math or NumPy), or a global class."""
+    if isinstance(func, cst.Attribute):
+        func = func.value
+        return isinstance(func, cst.Name) and func.value not in locals_ and namespace_like((ns.globals or {}).get(func.value))
+    return isinstance(func, cst.Name) and func.value not in locals_ and isinstance((ns.globals or {}).get(func.value), type)

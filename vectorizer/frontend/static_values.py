@@ -10,11 +10,13 @@ import enum
 
 import libcst as cst
 
+from . import static_calls
 from .namespace import Namespace
 from .parse import ParsedFunction
 from .refusals import local_names
+from .static_calls import UNDECIDED as UNKNOWN
+from .static_objects import is_static_object
 
-UNKNOWN = object()
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
             cst.LessThanEqual: lambda a, b: a <= b, cst.GreaterThan: lambda a, b: a > b,
             cst.GreaterThanEqual: lambda a, b: a >= b}
@@ -25,12 +27,21 @@ def opaque(v: object) -> bool:
     return v is None or isinstance(v, str | bytes | enum.Enum | type)
 
 
+def held(v: object) -> bool:
+    """A value a local may hold through the specialization: opaque, or a static object."""
+    return opaque(v) or is_static_object(v)
+
+
 class Values:
     """Evaluates expressions of one function given `env` (name -> known value)."""
 
-    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
+    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object],
+                 home: dict | None = None) -> None:
         self.parsed, self.ns, self.helpers = parsed, ns, helpers
         self.locals = local_names(parsed.func)  # never module globals, whatever the module binds
+        self.home = home  # a callee's own module globals (names the vectorized function's module lacks)
+        self.memo: dict[tuple, tuple] = {}  # calls evaluated now (frontend/static_calls.py)
+        self.why: dict[cst.CSTNode, str] = {}  # why an attribute or a call is not decided: for the refusal
 
     def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
         """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
@@ -85,10 +96,13 @@ class Values:
             base = self._value(node.value, env)
             if isinstance(base, enum.Enum) and node.attr.value in ("name", "value"):
                 return getattr(base, node.attr.value)
+            return static_calls.attribute_value(self, node, env)  # objects, classes, modules (issue 30)
         return UNKNOWN
 
     def compare(self, node: cst.Comparison, env: dict[str, object]) -> object:
         left = self._value(node.left, env)
+        if left is UNKNOWN and len(node.comparisons) == 1:
+            return self._never_equal(node.left, node.comparisons[0], env)
         if left is UNKNOWN:
             return UNKNOWN
         for comp in node.comparisons:
@@ -113,13 +127,13 @@ class Values:
 
     def call(self, node: cst.Call, env: dict[str, object]) -> object:
         if not isinstance(node.func, cst.Name) or node.func.value in env:
-            return UNKNOWN
+            return static_calls.call_value(self, node, env)  # Ellipsoid.from_name("wgs84") (issue 30)
         name = node.func.value
         if not node.args and name in self.helpers and self.ns.resolve(name).kind == "function":
             return self.helpers[name]
         args = [a for a in node.args if not a.keyword and not a.star]
         if len(args) != len(node.args):
-            return UNKNOWN
+            return static_calls.call_value(self, node, env)
         if name == "isinstance" and len(args) == 2 and self._builtin(name):
             subject = self._value(args[0].value, env)
             if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
@@ -132,7 +146,22 @@ class Values:
         if name == "len" and len(args) == 1 and self._builtin(name):
             subject = self._value(args[0].value, env)
             return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
-        return UNKNOWN
+        return static_calls.call_value(self, node, env)  # a class or foreign function (issue 30)
+
+    def _never_equal(self, left: cst.BaseExpression, comp: cst.ComparisonTarget, env: dict[str, object]) -> object:
+        """`direction == SunDirection.SETTING` where `direction` is a number (every value that is
+        not decided here is one): a plain Enum member (no int/str mixin, identity equality)
+        never equals it, so `==`/`is` are False and `!=`/`is not` True. Only a name is compared
+        so: dropping any other operand could drop a call that raises."""
+        if not isinstance(left, cst.Name) or left.value in env or left.value not in self.locals:
+            return UNKNOWN
+        right = self._value(comp.comparator, env)
+        if not isinstance(right, enum.Enum) or isinstance(right, int | float | complex | str | bytes) \
+                or type(right).__eq__ is not object.__eq__:
+            return UNKNOWN
+        if isinstance(comp.operator, cst.Equal | cst.Is):
+            return False
+        return True if isinstance(comp.operator, cst.NotEqual | cst.IsNot) else UNKNOWN
 
     def _builtin(self, name: str) -> bool:
         glob = self.ns.resolve(name)

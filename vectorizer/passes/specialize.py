@@ -44,20 +44,27 @@ from ..core.tree import target_names, walk
 from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
-from ..frontend.static_values import UNKNOWN, Values, opaque
+from ..frontend.static_calls import Variants
+from ..frontend.static_objects import describe, is_static_object
+from ..frontend.static_values import UNKNOWN, Values, held, opaque
+from . import specialize_calls
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
-               helpers: dict[str, object]) -> ParsedFunction:
+               helpers: dict[str, object], variants: Variants | None = None,
+               home: dict | None = None) -> ParsedFunction:
     """`parsed` specialized on `statics` (parameter -> value) and `helpers` (zero-argument module
-    function -> its value this call); itself when nothing applies."""
+    function -> its value this call); itself when nothing applies. `variants`: the lowering's
+    callees specialized on static arguments (frontend/static_calls.py), None to refuse such
+    calls; `home`: a callee's own module globals."""
     func = parsed.func
-    s = _Specializer(parsed, ns, helpers)
+    s = _Specializer(parsed, ns, helpers, home)
     s.params = statics
+    s.variants = variants
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
-    targets = set(s.replace) | set(s.remove) | set(s.take)
+    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey)
     if not targets and not statics:
         return parsed
     finder = _Path(targets)
@@ -86,9 +93,11 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
 
 
 class _Specializer(Values):
-    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object]) -> None:
-        super().__init__(parsed, ns, helpers)
+    def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object], home: dict | None) -> None:
+        super().__init__(parsed, ns, helpers, home)
         self.params: dict[str, object] = {}  # the specialized arguments
+        self.variants: Variants | None = None
+        self.rekey: dict[cst.Arg, str] = {}  # positional arguments after a removed static one: keywords
         self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
         self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
@@ -100,13 +109,18 @@ class _Specializer(Values):
                 return True
             if isinstance(node, cst.Name) and (node.value == "None" or node.value in self.helpers):
                 return True
+            if isinstance(node, cst.Attribute | cst.Call) and specialize_calls.relevant(self, node):
+                return True  # maybe decided now (passes/specialize_calls.py)
         return False
 
     # -- statements ---------------------------------------------------------------------------
     def block(self, block: cst.BaseSuite, env: dict[str, object]) -> None:
         stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
-        for stmt in stmts:
+        for i, stmt in enumerate(stmts):
             self.statement(stmt, env)
+            if isinstance(stmt, cst.If) and self._returned(stmt):
+                self.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
+                break
 
     def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
         if isinstance(stmt, cst.If):
@@ -124,6 +138,19 @@ class _Specializer(Values):
         elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             for small in stmt.body:
                 self.small(small, stmt, env)
+
+    def _returned(self, top: cst.If) -> bool:
+        """Whether the chain at `top` was decided on a branch that ends in `return`."""
+        if top not in self.take or self.take[top][1]:
+            return False
+        node: cst.CSTNode | None = top
+        for _ in range(self.take[top][0]):
+            node = node.orelse  # type: ignore[union-attr]
+        if node is None or (isinstance(node, cst.If) and not _decided(node, self, top, self.take[top][0])):
+            return False
+        stmts = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]  # type: ignore[union-attr]
+        last = stmts[-1] if stmts else None
+        return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)
 
     def if_chain(self, top: cst.If, env: dict[str, object]) -> None:
         node: cst.If | cst.Else | None = top
@@ -173,7 +200,7 @@ class _Specializer(Values):
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             name = small.targets[0].target.value
             value = self.value(small.value, env)
-            if value is not UNKNOWN and opaque(value):
+            if value is not UNKNOWN and held(value):
                 env[name] = value
                 self.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
                 return
@@ -201,6 +228,8 @@ class _Specializer(Values):
 
     def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
         """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
+        if isinstance(node, cst.Attribute | cst.Call) and specialize_calls.rewrite(self, node, env):
+            return  # a decided attribute or call, or a call of a copy specialized on its static arguments
         if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
             value = self.value(node, env)
             if isinstance(node, cst.Name) and node.value in env:
@@ -213,14 +242,17 @@ class _Specializer(Values):
                             f'{node.value} == "fast", if {node.value}:); pass numbers for anything computed')
                     if call is not None:
                         callee = cst.Module([]).code_for_node(call.func)
-                        self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on, and "
+                        self.refuse(node, f"{node.value!r} is {describe(value)} here, a value the code is specialized on, and "
                                     f"it is passed on to {callee}(), which is not specialized on it",
                                     f"test it in {self.parsed.name!r} and call {callee}() with numbers only",
                                     UnsupportedCallError)
                     if self.params.get(node.value, UNKNOWN) is value:  # still the argument: a bad input
-                        raise VectorizeInputError(f"argument {node.value!r} is {value!r} here, and the code uses it "
+                        raise VectorizeInputError(f"argument {node.value!r} is {describe(value)} here, and the code uses it "
                                                   "as a number", self.parsed.location(node), hint=hint)
-                    self.refuse(node, f"{node.value!r} is {value!r} here, a value the code is specialized on", hint)
+                    if is_static_object(value):
+                        hint = (f"only attributes stored on it ({node.value}.name) are read when the code is generated; "
+                                "pass numbers for anything computed")
+                    self.refuse(node, f"{node.value!r} is {describe(value)} here, a value the code is specialized on", hint)
             return
         if isinstance(node, cst.Comparison | cst.UnaryOperation | cst.BooleanOperation | cst.Call | cst.IfExp):
             value = self.value(node, env)
@@ -245,6 +277,8 @@ class _Specializer(Values):
                 self.rewrite(child, env)
             elif isinstance(child, cst.Arg | cst.ComparisonTarget | cst.Element | cst.SubscriptElement):
                 for sub in child.children:
+                    if isinstance(child, cst.Arg) and sub is child.keyword:
+                        continue  # `deg=deg`: the keyword is no read of the name
                     if isinstance(sub, cst.BaseExpression):
                         self.rewrite(sub, env, node if isinstance(node, cst.Call) and isinstance(child, cst.Arg) else None)
                     elif isinstance(sub, cst.Index):
@@ -330,6 +364,9 @@ class _Apply(cst.CSTTransformer):
             return s.replace[original_node]
         if original_node in s.remove:
             return cst.RemoveFromParent()
+        if original_node in s.rekey:  # after a static argument that left the call: by keyword
+            return updated_node.with_changes(keyword=cst.Name(s.rekey[original_node]), equal=cst.AssignEqual(  # type: ignore[arg-type]
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
         if isinstance(updated_node, cst.IndentedBlock) and not updated_node.body:  # its one statement removed
             return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         if isinstance(original_node, cst.If) and original_node in s.take:

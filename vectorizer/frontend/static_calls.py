@@ -1,0 +1,266 @@
+"""Attribute reads and calls decided when the code is generated (issue 30), for the values of
+frontend/static_values.py, and the specialized copies of callees that receive such values.
+
+* `ell.semimajor_axis` on a static object (frontend/static_objects.py) is the number stored on it;
+  `Const.NAME` / `module.NAME` on a class or module the function reads as a global is its value
+  when that is a number, a str, None, an enum member or a tuple of those (the linker has already
+  made numbers and functions of other modules into names: frontend/linking.py).
+* A call is evaluated once, when the code is generated, when ALL of these hold (`evaluable`):
+  every argument is static (a literal, None, a str, an enum member, a static object...); the
+  callee is a Python function, a classmethod bound to its class, or a Python class (its
+  constructor), defined in a module that is not a side-effect module (random, time, os, sys, io,
+  builtins...); the callee is not a function of the vectorized code (those are inlined, or
+  specialized on their static arguments below); and its result is a value the engine can hold.
+  Why that is safe: each lane of the scalar function makes the same call with the same arguments,
+  so a function of its arguments returns the same value on every lane, as JAX assumes of the
+  Python code it runs while tracing. C builtins (print, open, random.random...) are never called:
+  their side effects or their state would differ from the loop's. A call that raises is left in
+  place: the strict fence refuses it, never silently. The disk cache's content key holds the
+  code and plain class attributes of the classes the function reads (engine/fingerprint.py), so
+  an edited `Ellipsoid.models` makes new code in a new process; a class attribute changed in
+  place while the process runs is not seen (pass such a value as an argument).
+* A call of a function of the vectorized code with static arguments (`geodetic2ecef(lat, lon, h,
+  ell)`, and parameters left at a static default such as `ell=None`) calls a copy of the callee
+  specialized on them (`geodetic2ecef_static`), made per lowering (`Variants`): the static
+  arguments leave the call, the arguments after them become keywords.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import types
+
+import libcst as cst
+
+from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, is_constant
+from .reach import attribute as static_attribute
+from .reach import namespace_like
+from .static_objects import embeddable, instance_attribute, is_static, is_static_object, value_key
+
+UNDECIDED = object()  # what Values gives for an undecided expression (its UNKNOWN, imported there)
+_IMPURE_ROOTS = frozenset({*SIDE_EFFECT_MODULES, "builtins", "io", "subprocess", "socket", "shutil", "threading",
+                           "multiprocessing", "logging", "pathlib", "tempfile", "secrets", "uuid", "numpy"})
+
+
+def evaluable(obj: object) -> bool:
+    """Whether a call of `obj` with static arguments may run when the code is generated (see the
+    module docstring)."""
+    if isinstance(obj, types.MethodType):
+        if not isinstance(obj.__self__, type) or not isinstance(obj.__func__, types.FunctionType):
+            return False  # a method bound to an instance: that object's state
+        module = obj.__func__.__module__
+    elif isinstance(obj, type):
+        if issubclass(obj, BaseException | enum.Enum) or obj.__module__ == "builtins":
+            return False
+        if not (obj.__new__ is object.__new__ and (obj.__init__ is object.__init__
+                                                    or isinstance(obj.__init__, types.FunctionType))):
+            return False  # a C type (datetime.date...) or a custom __new__: code this module does not see
+        module = obj.__module__
+    elif isinstance(obj, types.FunctionType):
+        if obj.__name__ == "<lambda>" or obj.__closure__:
+            return False
+        module = obj.__module__
+    else:
+        return False  # C builtins and callables of any other kind
+    return isinstance(module, str) and module.split(".")[0] not in _IMPURE_ROOTS
+
+
+def global_object(values, name: str) -> object:  # noqa: ANN001 - frontend.static_values.Values
+    """What a global name of the function is bound to: in the vectorized function's module, or
+    (a callee's name its module alone binds) in the callee's own module; ABSENT when neither."""
+    ns: Namespace = values.ns
+    if name in values.locals or ns.globals is None:
+        return ABSENT
+    if name in ns.globals:
+        ns.resolve(name)  # recorded in `seen`: the kernel holds while the module binds the same object
+        return ns.globals[name]
+    home = values.home
+    if home is not None and name in home and name not in ns.links:
+        obj = home[name]
+        linker = ns.linker
+        if linker is not None:
+            linker.reads.append((home, name, obj))  # engine/fingerprint.py watches it
+        return obj
+    return ABSENT
+
+
+def attribute_value(values, node: cst.Attribute, env: dict[str, object]) -> object:  # noqa: ANN001
+    """`node`'s value when decided (see the module docstring), else UNDECIDED; why an attribute
+    of a static object cannot be held is kept in `values.why` for the refusal."""
+    name = node.attr.value
+    base = values._value(node.value, env)
+    if base is not UNDECIDED and is_static_object(base):
+        found = instance_attribute(base, name)
+        if found is ABSENT:
+            values.why[node] = (f"{type(base).__qualname__} object has no attribute {name!r} stored on the instance "
+                                "(a property, a method or a class attribute is not read when the code is generated)")
+            return UNDECIDED
+        return _held(values, node, found, f"{type(base).__qualname__}.{name}")
+    if base is UNDECIDED and isinstance(node.value, cst.Name) and node.value.value not in env:
+        owner = global_object(values, node.value.value)
+        if owner is not ABSENT and namespace_like(owner) and not isinstance(owner, enum.EnumMeta):
+            found = static_attribute(owner, name)
+            if found is not ABSENT and embeddable(found):
+                linker = values.ns.linker
+                if linker is not None:
+                    linker.reads.append((owner, name, found))  # watched as the linker's reads are
+                return _normal(found)
+            if isinstance(found, dict | set) or isinstance(found, list) and not is_constant(tuple(found)):
+                # (arrays and flat lists of numbers: left to the array rules and the fence)
+                values.why[node] = (f"a {type(found).__name__} (not a flat list of numbers), which the engine cannot "
+                                    "hold in generated code (it holds numbers, flat tuples or lists of numbers, "
+                                    "str, None and enum members)")
+    return UNDECIDED
+
+
+def _held(values, node: cst.CSTNode, found: object, spelled: str) -> object:  # noqa: ANN001
+    if embeddable(found) is None:
+        values.why[node] = (f"{spelled} is a {type(found).__name__}, a value the engine cannot hold in generated code "
+                            "(numbers, bools, str, None, enum members, tuples of them and objects of such values)")
+        return UNDECIDED
+    return _normal(found)
+
+
+def _normal(value: object) -> object:
+    """NumPy scalars become Python scalars, as module-level constants do
+    (frontend/namespace.normalize_constant)."""
+    if isinstance(value, tuple):
+        return tuple(_normal(v) for v in value)
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        return value.item()  # type: ignore[attr-defined]
+    return value
+
+
+def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> object:  # noqa: ANN001
+    """The live object a call's callee names (a global, or an attribute of a global class or
+    module), ABSENT for anything else and for functions of the vectorized code."""
+    if isinstance(func, cst.Name):
+        if func.value in env or values.ns.resolve(func.value).kind != "unknown":
+            return ABSENT  # functions of the code, builtins, math: not evaluated here
+        return global_object(values, func.value)
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value not in env:
+        owner = global_object(values, func.value.value)
+        if owner is ABSENT or not namespace_like(owner):
+            return ABSENT
+        if isinstance(owner, types.ModuleType):
+            return vars(owner).get(func.attr.value, ABSENT)
+        try:
+            raw = inspect.getattr_static(owner, func.attr.value)
+        except AttributeError:
+            return ABSENT
+        if isinstance(raw, classmethod):
+            return getattr(owner, func.attr.value)  # bound to the class: no instance state
+        if isinstance(raw, staticmethod):
+            return raw.__func__
+        return raw if isinstance(raw, type) else ABSENT
+    return ABSENT
+
+
+def call_value(values, node: cst.Call, env: dict[str, object]) -> object:  # noqa: ANN001
+    """The value of a call evaluated now (see `evaluable`), else UNDECIDED."""
+    obj = callee_object(values, node.func, env)
+    if obj is ABSENT or not evaluable(obj):
+        return UNDECIDED
+    args: list[object] = []
+    kwargs: dict[str, object] = {}
+    for a in node.args:
+        if a.star:
+            return UNDECIDED
+        v = values._value(a.value, env)
+        if v is UNDECIDED or embeddable(v) is None:
+            return UNDECIDED
+        if a.keyword is not None:
+            kwargs[a.keyword.value] = v
+        else:
+            args.append(v)
+    memo_key = (node, tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
+    if memo_key in values.memo:  # one object per call site: `ell` is the same object at each read
+        return values.memo[memo_key][0]
+    try:
+        result = obj(*args, **kwargs)  # type: ignore[operator]
+    except Exception as exc:  # noqa: BLE001 - left in place: the strict fence refuses the call
+        values.why[node] = f"the call raised {type(exc).__name__} when the code was generated: {exc}"
+        return UNDECIDED
+    if embeddable(result) is None:
+        values.why[node] = f"the call returned a {type(result).__name__}, a value the engine cannot hold"
+        return UNDECIDED
+    values.memo[memo_key] = (result, args, kwargs)  # keeps the arguments alive: their ids stay theirs
+    return result
+
+
+class Variants:
+    """The callees specialized on static arguments during one lowering: name -> (statics)."""
+
+    def __init__(self) -> None:
+        self.statics: dict[str, dict[str, object]] = {}
+        self.names: dict[tuple, str] = {}
+
+    def name_for(self, ns: Namespace, glob: Global, statics: dict[str, object], avoid: set[str]) -> str | None:
+        """The name of `glob`'s copy specialized on `statics` (made on first use), None where a
+        value has no deterministic key."""
+        try:
+            key = (glob.name, tuple((k, value_key(v)) for k, v in sorted(statics.items())))
+        except TypeError:
+            return None
+        if key in self.names:
+            return self.names[key]
+        taken = set(ns.globals or ()) | set(ns.links) | set(self.statics) | avoid
+        base, n = f"{glob.name}_static", 1
+        name = base
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        ns.define(name, Global("function", name, glob.value))
+        linker = ns.linker
+        if linker is not None and glob.name in linker.homes:
+            linker.homes[name] = linker.homes[glob.name]  # its globals still mean its own module's
+        self.names[key] = name
+        self.statics[name] = dict(statics)
+        return name
+
+
+def static_arguments(values, node: cst.Call, env: dict[str, object]):  # noqa: ANN001, ANN201
+    """For a call of a function of the code: (its Global, parameter names in order, {param:
+    static value} for the static arguments and static defaults left, the static Arg nodes),
+    or None when no argument is static or the call cannot be bound here."""
+    if not isinstance(node.func, cst.Name) or node.func.value in env:
+        return None
+    glob = values.ns.resolve(node.func.value)
+    if glob.kind != "function" or not isinstance(glob.value, types.FunctionType):
+        return None
+    try:
+        sig = inspect.signature(glob.value)
+    except (TypeError, ValueError):
+        return None
+    params = list(sig.parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return None
+    names = [p.name for p in params]
+    statics: dict[str, object] = {}
+    static_args: list[cst.Arg] = []
+    bound: set[str] = set()
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    for i, a in enumerate(node.args):
+        if a.star:
+            return None
+        if a.keyword is None:
+            if i >= len(positional):
+                return None
+            pname = positional[i]
+        else:
+            pname = a.keyword.value
+            if pname not in names:
+                return None
+        bound.add(pname)
+        v = values.value(a.value, env)
+        if v is not UNDECIDED and is_static(v) and not isinstance(v, type):
+            statics[pname] = v
+            static_args.append(a)
+    for p in params:
+        if p.name not in bound and p.default is not p.empty and is_static(p.default) \
+                and not isinstance(p.default, type):
+            statics[p.name] = p.default  # left at a static default (ell=None): decided in the copy
+    if not statics:
+        return None
+    return glob, names, positional, statics, static_args

@@ -1,0 +1,129 @@
+"""The specialization's rewrite of attributes and calls decided when the code is generated
+(issue 30; the values: frontend/static_calls.py), a part of passes/specialize.py.
+
+Before (`ell` a static object: the argument given, or `Ellipsoid.from_name("wgs84")` evaluated
+when the code is generated; `transverse` a function of the code)::
+
+    N = ell.semimajor_axis ** 2 / hypot(ell.semimajor_axis * cos(lat), 1.0)
+    r = transverse(lat, ell, deg=False)
+
+After::
+
+    N = 6378137.0 ** 2 / hypot(6378137.0 * cos(lat), 1.0)
+    r = transverse_static(lat, deg=False)
+
+`transverse_static` is `transverse` specialized on `ell` (the lowering's `Variants`, which
+pipeline.py hands to the analysis's callees). A number becomes a literal; a tuple of numbers a
+module-level table (as a module-level tuple gives); an attribute whose value the engine cannot
+hold is refused at its position with the reason.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import types
+
+import libcst as cst
+
+from ..errors import UnsupportedCallError
+from ..frontend.namespace import ABSENT, is_constant, normalize_constant
+from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
+from ..frontend.static_objects import describe, is_static, is_static_object
+
+
+def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001 - the _Specializer
+    """Whether `node` was dealt with here (replaced, or the call redirected to a specialized copy)."""
+    if isinstance(node, cst.Call) and s.variants is not None and _redirect(s, node, env):
+        return True
+    value = s.value(node, env)
+    code = cst.Module([]).code_for_node(node)
+    if value is UNDECIDED:
+        if node in s.why:  # an attribute the engine cannot hold, a call evaluated now that raised
+            s.refuse(node, f"{code}: {s.why[node]}", "read only numbers, bools, strings, None or enum members this "
+                     "way; pass anything else in as an argument", UnsupportedCallError)
+        if isinstance(node, cst.Call) and callee_object(s, node.func, env) is not ABSENT:
+            callee = cst.Module([]).code_for_node(node.func)
+            s.refuse(node, f"{callee}() is a class, a classmethod or a function vectorizer does not vectorize: it "
+                     "calls it once, when the code is generated, only when every argument is the same for every lane "
+                     "(a literal, None, a str, an enum member, an object given as an argument), and here one "
+                     "differs per lane", f"compute {callee}(...) with numbers inside the function, or outside it "
+                     "and pass the result in as an argument", UnsupportedCallError)
+        return False
+    if isinstance(value, bool | int) and not isinstance(value, enum.Enum):
+        if isinstance(node, cst.Call):
+            return False  # isinstance(), len(), a helper's value: specialize.rewrite's literal
+        s.replace[node] = _literal(s, value, node)
+        return True
+    if type(value) is float:
+        if not math.isfinite(value):
+            s.refuse(node, f"{code} is {value!r} when the code is generated; only finite numbers are written into it",
+                     "pass the value in as an argument", UnsupportedCallError)
+        s.replace[node] = _literal(s, value, node)
+        return True
+    if isinstance(value, tuple) and value and is_constant(value):
+        taken = s.locals | set(s.ns.globals or ())
+        s.replace[node] = cst.Name(s.ns.define_table(_table_base(node), normalize_constant(value), taken))
+        return True
+    if isinstance(node, cst.Attribute) and (is_static_object(value) or value is None or isinstance(value, str | bytes)):
+        s.refuse(node, f"{code} is {describe(value)} when the code is generated, and it is used here as a number",
+                 "only tests of it (is None, == \"name\") and the numbers stored on it are decided", UnsupportedCallError)
+    return False
+
+
+def relevant(s, node: cst.Attribute | cst.Call) -> bool:  # noqa: ANN001
+    """Whether `node` may be decided here without a specialized argument: an attribute of a global
+    class or module, a call of a class, or a call of a function of the code that has a static
+    default (functions that have none are left as they are, their code unchanged)."""
+    if isinstance(node, cst.Attribute):
+        base = node.value
+        return isinstance(base, cst.Name) and base.value not in s.locals \
+            and s.ns.resolve(base.value).kind == "unknown" and (s.ns.globals or {}).get(base.value) is not None
+    func = node.func
+    if not isinstance(func, cst.Name) or func.value in s.locals:
+        return False
+    glob = s.ns.resolve(func.value)
+    if glob.kind == "unknown":
+        return isinstance((s.ns.globals or {}).get(func.value), type)
+    if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
+        return any(is_static(d) for d in glob.value.__defaults__ or ()) or \
+            any(is_static(d) for d in (glob.value.__kwdefaults__ or {}).values())
+    return False
+
+
+def _literal(s, value: object, node: cst.CSTNode) -> cst.BaseExpression:  # noqa: ANN001
+    from .specialize import _literal as literal
+
+    return literal(value, node)
+
+
+def _table_base(node: cst.BaseExpression) -> str:
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+    return "_".join(reversed(parts)).upper().lstrip("_") or "TABLE"
+
+
+def _redirect(s, node: cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001
+    """A call of a function of the code with static arguments: to its specialized copy."""
+    found = static_arguments(s, node, env)
+    if found is None:
+        return False
+    glob, _names, positional, statics, static_args = found
+    name = s.variants.name_for(s.ns, glob, statics, s.locals)
+    if name is None:
+        return False
+    s.replace[node.func] = cst.Name(name)
+    removed = False
+    for i, arg in enumerate(node.args):
+        if arg in static_args:
+            s.remove.add(arg)
+            removed = removed or arg.keyword is None
+        else:
+            if removed and arg.keyword is None:
+                s.rekey[arg] = positional[i]  # after a removed positional argument: by keyword
+            s.rewrite(arg.value, env, node)
+    return True
