@@ -158,3 +158,44 @@ def try_finally(x):
     finally:
         y = 0.0
     return y
+
+
+# -- a chain of `if i == k: return` over every value of `i % n` ------------------------------------
+def hsv_to_rgb(h, s, v):
+    if s == 0.0:
+        return v, v, v
+    i = int(h * 6.0)
+    f = (h * 6.0) - i
+    p = v * (1.0 - s)
+    q = v * (1.0 - s * f)
+    t = v * (1.0 - s * (1.0 - f))
+    i = i % 6
+    if i == 0:
+        return v, t, p
+    if i == 1:
+        return q, v, p
+    if i == 2:
+        return p, v, t
+    if i == 3:
+        return p, q, v
+    if i == 4:
+        return t, p, v
+    if i == 5:
+        return v, p, q
+    # Cannot get here
+
+
+def float_modulus(h):
+    i = h % 2  # a float: 0.5 is neither 0 nor 1, and Python returns None
+    if i == 0:
+        return 1.0
+    if i == 1:
+        return 2.0
+
+
+def gap_in_cases(h):
+    i = int(h) % 3
+    if i == 0:
+        return 1.0
+    if i == 2:
+        return 2.0

@@ -50,6 +50,10 @@ CASES = [
     (C.handler_raises, (HOSTILE,)),  # the handler's own exception, on the first negative lane
     (C.explicit_raise, (HOSTILE, np.array([[0], [2], [3], [4], [-1]]))),
     (C.explicit_raise, (HOSTILE, BIG[:, None])),
+    (C.hsv_to_rgb, (HOSTILE[np.isfinite(HOSTILE)], np.array([[0.0], [0.5], [1.0], [-0.0]]), 0.75)),
+    (C.hsv_to_rgb, (HOSTILE, 0.25, np.array([[0.75], [NAN]]))),  # int(nan), int(inf) raise
+    (C.hsv_to_rgb, (np.linspace(-2.0, 2.0, 97), 0.3, 0.9)),
+    (C.hsv_to_rgb, (BIG, 0.5, 1.0)),  # int(2**62 * 6.0) is beyond int64: those lanes are Python's
 ]
 
 
@@ -69,6 +73,8 @@ def test_matches_the_scalar_function(func, args, backend):
     (C.list_written, "lists are not supported", "b = [1.0, 2.0]"),
     (C.list_indexed_by_lane, "lists are not supported", "b = [1.0, x]"),
     (C.try_finally, "'try' with 'finally' is not supported", "try:"),
+    (C.float_modulus, "can reach its end without 'return'", "def float_modulus"),
+    (C.gap_in_cases, "can reach its end without 'return'", "def gap_in_cases"),
 ])
 def test_what_stays_refused_names_the_construct_and_where(func, construct, line_has):
     with pytest.raises(VectorizeError) as info:

@@ -28,8 +28,10 @@ that value is None in Python.
 
 First, `try`/`except` keeps its body and `else` (frontend/try_blocks.py: the lanes that may raise
 there are re-run through the scalar function, which runs the handlers). Then, on the result, in
-this order: local tuples of values (frontend/local_tuples.py), lists and
-tuples read at constant positions (frontend/local_lists.py), reductions
+this order: a last `if i == k` that every value of `i % n` before it makes true runs
+unconditionally (frontend/exhaustive_ifs.py), then local tuples of values
+(frontend/local_tuples.py), lists and tuples read at constant positions
+(frontend/local_lists.py), reductions
 over generator expressions (frontend/reductions.py) and calls under and/or/if-else
 (frontend/short_circuit.py). It runs where a function is parsed for vectorizing (api.prepare, the
 CLI, analysis/calls.py for callees), before the fence: the fence and the analysis would refuse
@@ -45,7 +47,7 @@ import math
 import libcst as cst
 
 from ..errors import UnsupportedSyntaxError
-from . import local_lists, local_tuples, try_blocks
+from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
 from .local_tuples import LocalTuples
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace, function_source
 from .parse import ParsedFunction, parse_function
@@ -69,6 +71,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tries = TryBlocks()
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
+    func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     used_as_value = _no_value_uses(func, namespace, local)
@@ -106,7 +109,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**tries.rebuilt, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**tries.rebuilt, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
