@@ -199,3 +199,16 @@ def gap_in_cases(h):
         return 1.0
     if i == 2:
         return 2.0
+
+
+# -- lambdas --------------------------------------------------------------------------------------
+SCALE = 2.0
+area = lambda r: math.pi * r * r * SCALE  # noqa: E731 - the shape of fluids' module-level lambdas
+spread = lambda x, k=3: (  # noqa: E731
+    math.sqrt(x) + k
+)
+two_on_a_line = lambda x: (lambda y: y + 1.0)(x)  # noqa: E731
+
+
+def make_scaled(a):
+    return lambda x: x * a

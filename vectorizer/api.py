@@ -38,6 +38,7 @@ from .errors import (
     VectorizeValueError,
     user_stacklevel,
 )
+from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
 from .options import Options, disabled
 
@@ -54,6 +55,7 @@ class VectorizedFunction:
     cache: bool = False  # an attribute: the module `cache` (the disk cache) is unaffected
 
     def __init__(self, func: types.FunctionType, options: Options) -> None:
+        func = as_def(func)  # a lambda: a copy named as the `def` it stands for (frontend/lambdas.py)
         self.scalar = func
         self.options = options
         functools.update_wrapper(self, func)

@@ -390,7 +390,8 @@ def test_fallback_raises_the_first_failing_lane_like_the_loop():
 
 
 def test_lambda_is_refused_with_source_unavailable():
-    square = lambda x: x * x  # noqa: E731
+    k = 2.0
+    square = lambda x: x * x * k  # noqa: E731 - a closure (k): a lambda without one is read as a def
     with pytest.raises(SourceUnavailableError) as info:
         vectorize(square, fallback="error")
     err = info.value
@@ -399,7 +400,8 @@ def test_lambda_is_refused_with_source_unavailable():
 
 
 def test_lambda_falls_back_with_one_warning():
-    square = lambda x: x * x  # noqa: E731
+    k = 2.0
+    square = lambda x: x * x * k  # noqa: E731 - a closure
     vf = vectorize(square)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -50,6 +50,9 @@ CASES = [
     (C.handler_raises, (HOSTILE,)),  # the handler's own exception, on the first negative lane
     (C.explicit_raise, (HOSTILE, np.array([[0], [2], [3], [4], [-1]]))),
     (C.explicit_raise, (HOSTILE, BIG[:, None])),
+    (C.area, (HOSTILE,)),
+    (C.spread, (HOSTILE,)),  # math.sqrt of a negative: ValueError on the first such lane
+    (C.spread, (POSITIVE, BIG[:, None])),
     (C.hsv_to_rgb, (HOSTILE[np.isfinite(HOSTILE)], np.array([[0.0], [0.5], [1.0], [-0.0]]), 0.75)),
     (C.hsv_to_rgb, (HOSTILE, 0.25, np.array([[0.75], [NAN]]))),  # int(nan), int(inf) raise
     (C.hsv_to_rgb, (np.linspace(-2.0, 2.0, 97), 0.3, 0.9)),
@@ -114,3 +117,19 @@ def test_try_lanes_run_the_handler_through_the_scalar_function():
     got = vf(x)
     assert got[1] == got[3] == 1.7976931348622732e+308  # the handler's value, exactly
     check(vf, C.trunc_exp, x, ulps=libm_ulps(C.trunc_exp, x, names=("exp",)))
+
+
+@pytest.mark.parametrize("func,reason", [
+    (C.two_on_a_line, "2 lambdas start on that line"),
+    (C.make_scaled(2.0), "reads variables of an enclosing function"),
+])
+def test_a_lambda_that_cannot_be_told_apart_or_is_a_closure_is_refused(func, reason):
+    with pytest.raises(VectorizeError) as info:
+        vectorize(func, fallback="error")(np.array([1.0, 2.0]))
+    assert reason in str(info.value) and "forms30_cases.py:" in str(info.value), str(info.value)
+
+
+def test_a_lambda_is_named_after_what_it_is_assigned_to():
+    vf = vectorize(C.area, fallback="error")
+    vf(np.array([1.0]))
+    assert vf.__name__ == "area" and "def area(" in vf.source
