@@ -133,3 +133,40 @@ def test_a_lambda_is_named_after_what_it_is_assigned_to():
     vf = vectorize(C.area, fallback="error")
     vf(np.array([1.0]))
     assert vf.__name__ == "area" and "def area(" in vf.source
+
+
+CLI_SOURCE = '''import math
+
+from vectorizer import vectorize
+
+
+def trunc_exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return 1e308
+
+
+@vectorize
+def caller(x: float, a: float) -> float:
+    from math import fabs
+    return a * trunc_exp(fabs(x)) + 1.0
+'''
+
+
+def test_the_cli_generates_imports_and_try_without_importing_the_source(tmp_path, monkeypatch):
+    """`vectorizer generate` reads the source only: `from math import fabs` and the callee's
+    try/except are batched, and the module's own flag-and-patch runs the handler."""
+    import importlib
+
+    from vectorizer.faces.cli.main import main
+
+    (tmp_path / "m30k.py").write_text(CLI_SOURCE)
+    assert main(["generate", str(tmp_path / "m30k.py")]) == 0
+    text = (tmp_path / "m30k_batched.py").read_text()
+    assert "_vz_per_element(_scalar_caller" not in text  # batched, not the per-element loop
+    monkeypatch.syspath_prepend(str(tmp_path))
+    batched, scalar = importlib.import_module("m30k_batched"), importlib.import_module("m30k")
+    x = np.array([1.0, 800.0, -900.0, NAN, -0.0, 5e-324, -INF])
+    f = scalar.caller.scalar
+    check(batched.caller, f, x, 2.0, ulps=libm_ulps(f, x, 2.0, names=("exp",)))
