@@ -212,3 +212,18 @@ two_on_a_line = lambda x: (lambda y: y + 1.0)(x)  # noqa: E731
 
 def make_scaled(a):
     return lambda x: x * a
+
+
+# -- try: return exp(x) / except OverflowError: a test on x, batched ----------------------------------
+def exp_or_name(x, big):
+    try:
+        return math.exp(x)
+    except (ValueError, OverflowError):
+        return big
+
+
+def exp_caught_as_value_error(x):
+    try:
+        return math.exp(x)
+    except ValueError:  # does not catch the overflow: it propagates
+        return 0.0

@@ -23,7 +23,8 @@ POSITIVE = np.array([1.5, 5e-324, 1e308, INF, 300.0, 2.0**63, 0.25])
 BIG = np.array([0, 1, -1, 3, 4, 2**62, -(2**63), 2**63 - 1], dtype=np.int64)
 # The math functions (libm class) a case's value goes through: the NumPy backend is held to the
 # bound derived from them (oracle.libm_ulps); Numba calls libm, bit for bit.
-LIBM = {"trunc_exp": ("exp",), "ppds": ("exp",), "assign_then_raise": ("log",)}
+LIBM = {"trunc_exp": ("exp",), "ppds": ("exp",), "assign_then_raise": ("log",), "exp_or_name": ("exp",),
+        "exp_caught_as_value_error": ("exp",)}
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
 CASES = [
@@ -42,6 +43,11 @@ CASES = [
     (C.trunc_exp, (BIG,)),  # exp of a huge int: OverflowError, caught
     (C.ppds, (HOSTILE, 2.5, np.array([[0.0], [300.0], [1.5]]))),  # 1 / 0 in the caller is not caught
     (C.ppds, (HOSTILE[HOSTILE != 0], -3.0, 0.0)),
+    (C.exp_or_name, (HOSTILE, np.array([[-1.5], [NAN]]))),
+    (C.exp_or_name, (np.array([709, 710, -745, 2**62, -(2**63)]), 2)),
+    (C.exp_or_name, (np.nextafter(709.782712893384, np.array([0.0, 1000.0, 709.782712893384])), 0.0)),
+    (C.exp_caught_as_value_error, (HOSTILE[HOSTILE < 709],)),
+    (C.exp_caught_as_value_error, (HOSTILE,)),  # OverflowError at 709.8, not caught
     (C.assign_then_raise, (HOSTILE,)),
     (C.assign_then_raise, (BIG,)),
     (C.unmatched, (POSITIVE,)),
@@ -170,3 +176,11 @@ def test_the_cli_generates_imports_and_try_without_importing_the_source(tmp_path
     x = np.array([1.0, 800.0, -900.0, NAN, -0.0, 5e-324, -INF])
     f = scalar.caller.scalar
     check(batched.caller, f, x, 2.0, ulps=libm_ulps(f, x, 2.0, names=("exp",)))
+
+
+def test_a_guarded_exp_stays_batched():
+    """`try: return exp(x)` / `except OverflowError: return big` is a test on x: no lane is
+    re-run through the scalar function for overflowing."""
+    vf = vectorize(C.trunc_exp, fallback="error")
+    vf(np.array([1.0]))
+    assert "709.782712893384" in vf.source

@@ -68,7 +68,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     off the paths to a rewrite keep their identity; rebuilt ones keep their original's position
     and line (errors and origin comments)."""
     func = parsed.func
-    tries = TryBlocks()
+    tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
