@@ -38,6 +38,7 @@ from .errors import (
     VectorizeValueError,
     user_stacklevel,
 )
+from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
 from .options import Options, disabled
 
@@ -55,6 +56,7 @@ class VectorizedFunction:
     _explain: bool | str | os.PathLike = False  # vectorize(f, explain=...): report each new specialization
 
     def __init__(self, func: types.FunctionType, options: Options) -> None:
+        func = as_def(func)  # a lambda: a copy named as the `def` it stands for (frontend/lambdas.py)
         self.scalar = func
         self.options = options
         functools.update_wrapper(self, func)
@@ -149,8 +151,7 @@ class VectorizedFunction:
         return self.call_lanes([bound.arguments[n] for n in self._names])
 
     def call_lanes(self, values: list[Any], example_ndims: list[int] | None = None) -> Any:
-        """Run over lanes: each value's leading dimensions are lanes (broadcast together), its
-        last `example_ndims` dimensions are one lane's own array (vmap, signature=)."""
+        """Run over lanes: leading dimensions are lanes (broadcast), the last `example_ndims` a lane's own array."""
         if self._variadic:  # a lane is one value per parameter: *args would be spread over lanes
             raise VectorizeError(f"{self.scalar.__qualname__} takes {' and '.join(self._variadic)}: a batched call "
                                  "needs one value (or array) per named parameter",
@@ -231,8 +232,7 @@ class VectorizedFunction:
         return result
 
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:
-        """backend="auto" chose Numba without seeing data: time both backends on calls like this one
-        until one wins at their size (autotrial.py)."""
+        """auto chose Numba unseen: time both backends on calls like this until one wins (autotrial.py)."""
         return kernels.race(gen, key, kernel, batch, lambda: self._build(gen, key, "numpy"), self._run)
 
     @property

@@ -70,8 +70,8 @@ SOURCE = textwrap.dedent('''\
     def not_batched(x: float) -> float:
         try:
             return 1.0 / x
-        except ZeroDivisionError:
-            return 0.0
+        finally:
+            x = 0.0
     ''')
 
 CALLS = {  # function: positional inputs

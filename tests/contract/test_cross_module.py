@@ -228,7 +228,7 @@ def test_numpy_functions_give_nan_where_math_would_raise(main):
 
 def test_refusal_in_another_module_names_the_call_site(tmp_path):
     name = write_package(tmp_path, {
-        "helpers": "def risky(x):\n    try:\n        return x + 1.0\n    except ValueError:\n        return x\n",
+        "helpers": "def risky(x):\n    try:\n        return x + 1.0\n    finally:\n        x = 0.0\n",
         "user": "from . import helpers\n\n\ndef f(x):\n    y = x * 2.0\n    return helpers.risky(y)\n",
     })
     user = importlib.import_module(f"{name}.user")

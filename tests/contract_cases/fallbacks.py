@@ -4,9 +4,9 @@ import math
 
 def uses_try(x: float) -> float:
     try:
-        return math.sqrt(x)
-    except ValueError:
-        return -1.0
+        return math.sqrt(x) if x >= 0 else -1.0
+    finally:
+        pass
 
 
 def double(x: float) -> float:

@@ -9,5 +9,5 @@ def other_helper(x: float) -> float:
 def other_refused(x: float) -> float:
     try:
         return x + 1.0
-    except ValueError:
-        return x
+    finally:
+        x = 0.0

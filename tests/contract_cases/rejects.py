@@ -51,14 +51,6 @@ def with_stmt(x: float) -> float:
     return x
 
 
-def try_except(x: float) -> float:
-    try:
-        y = 1.0 / x
-    except ZeroDivisionError:
-        y = 0.0
-    return y
-
-
 def try_finally(x: float) -> float:
     try:
         y = x
@@ -325,7 +317,7 @@ def many_problems(x: float) -> float:
     a = [x]
     try:
         y = x
-    except ValueError:
+    finally:
         y = 0.0
     return y + math.pi
 

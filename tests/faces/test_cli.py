@@ -45,8 +45,8 @@ UNSUPPORTED = textwrap.dedent('''\
     def safe_inverse(x):
         try:
             return 1.0 / x
-        except ZeroDivisionError:
-            return 0.0
+        finally:
+            x = 0.0
     ''')
 
 

@@ -31,8 +31,8 @@ GEO = textwrap.dedent('''\
     def safe_inverse(x: float) -> float:
         try:
             return 1.0 / x
-        except ZeroDivisionError:
-            return 0.0
+        finally:
+            x = 0.0
 
 
     def untyped(x):
@@ -59,7 +59,7 @@ def test_the_report_names_each_selected_function_and_why_not(package, capsys):
     geo = str(Path("reportpkg") / "geo.py")
     assert lines[0] == f"{geo}:4: wrap: vectorized"
     assert lines[1].startswith(f"{geo}:8: safe_inverse: element by element: {geo}:9:5: error[")
-    assert "'try' statements are not supported" in lines[1]
+    assert "'try' with 'finally' is not supported" in lines[1]
     assert len(lines) == 2  # `untyped` has no annotations: the hook's default rule leaves it alone
     assert "2 functions selected (annotated): 1 vectorized, 1 element by element." in err
 
@@ -84,8 +84,8 @@ def test_the_verdict_is_what_vectorize_does(package, capsys):
         vectorize(geo.wrap, fallback="error")(np.array([1.0, math.inf]))
     with pytest.raises(VectorizeError) as refused:
         vectorize(geo.safe_inverse, fallback="error")(x)
-    assert "'try' statements are not supported" in str(refused.value)
-    assert "'try' statements are not supported" in verdicts["safe_inverse"]
+    assert "'try' with 'finally' is not supported" in str(refused.value)
+    assert "'try' with 'finally' is not supported" in verdicts["safe_inverse"]
 
 
 def test_an_unknown_target_is_a_usage_error(package, capsys):

@@ -64,8 +64,8 @@ SOURCE = textwrap.dedent('''\
             x = x + len(fh.read())
         try:
             return 1.0 / x
-        except ZeroDivisionError:
-            return 0.0
+        finally:
+            x = 0.0
     ''')
 LINES = {text.strip(): i + 1 for i, text in enumerate(SOURCE.splitlines())}
 
@@ -152,7 +152,7 @@ def test_refused_function_lists_every_reason_with_its_line(module):
     assert "ERR" in _tags(expl, "try:") and "ERR" in _tags(expl, 'with open("f") as fh:')
     assert [p.split(": ")[0] for p in expl.problems] == [f"{module.__file__}:{LINES[t]}:5" for t in ('with open("f") as fh:', "try:")]
     assert all("VEC-SYNTAX" in p and "hint:" in p for p in expl.problems)
-    assert "why it is not vectorized (2):" in text and "'try' statements are not supported" in text
+    assert "why it is not vectorized (2):" in text and "'try' with 'finally' is not supported" in text
 
 
 def _env() -> dict[str, str]:

@@ -66,15 +66,15 @@ def marked(x: float) -> float:
 def marked_refused(x: float) -> float:
     try:
         return x
-    except ValueError:
-        return 0.0
+    finally:
+        x = 0.0
 
 
 def eligible_refused(x: float) -> float:
     try:
         return x + 1.0
-    except ValueError:
-        return 0.0
+    finally:
+        x = 0.0
 
 
 def unannotated(x):

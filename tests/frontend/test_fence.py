@@ -126,7 +126,6 @@ CASES = [
     Case("async_def", "async def async_def", ("async",), multiline=True),
     Case("await_expr", "await x", ("await",)),
     Case("with_stmt", "with x:", ("with",), multiline=True),
-    Case("try_except", "try:", ("try",), multiline=True),
     Case("try_finally", "try:", ("try",), multiline=True),
     Case("global_decl", "global COUNTER", ("global",)),
     Case("nonlocal_decl", "nonlocal total", ("nonlocal",)),
@@ -242,8 +241,8 @@ def test_walrus_reports_one_problem():
 @pytest.mark.xfail(strict=True, reason="minor: statements spanning several lines (try, with, class, def, "
                    "else, match) get a single '^'; fence.py's own docstring shows '^^^' under 'try'")
 def test_multiline_statement_keyword_is_underlined():
-    err = refusal(rejects.try_except, "decoration")
-    assert_points_at(err, rejects.try_except, "try", line_has="try:")
+    err = refusal(rejects.try_finally, "decoration")
+    assert_points_at(err, rejects.try_finally, "try", line_has="try:")
 
 
 # -- several problems at once ------------------------------------------------------------------
@@ -394,7 +393,8 @@ def test_fallback_raises_the_first_failing_lane_like_the_loop():
 
 
 def test_lambda_is_refused_with_source_unavailable():
-    square = lambda x: x * x  # noqa: E731
+    k = 2.0
+    square = lambda x: x * x * k  # noqa: E731 - a closure (k): a lambda without one is read as a def
     with pytest.raises(SourceUnavailableError) as info:
         vectorize(square, fallback="error")
     err = info.value
@@ -403,7 +403,8 @@ def test_lambda_is_refused_with_source_unavailable():
 
 
 def test_lambda_falls_back_with_one_warning():
-    square = lambda x: x * x  # noqa: E731
+    k = 2.0
+    square = lambda x: x * x * k  # noqa: E731 - a closure
     vf = vectorize(square)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -19,6 +19,7 @@ from ..errors import SourceLocation, UnsupportedCallError, VectorizeError, Vecto
 from ..frontend import fence
 from ..frontend.desugar import desugar
 from ..frontend.linking import at_call_site, linker_of
+from ..frontend.local_imports import hoist
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 from . import recursion
@@ -51,6 +52,7 @@ class Callees:
                     hint=f"compute {glob.name}() outside and pass its value in as an argument")
             linker = linker_of(self.namespace)
             home = None
+            parsed = hoist(parsed, self.namespace, linker.home(glob) if linker is not None else None)
             if linker is not None:  # its globals mean what its own module binds (frontend/linking.py)
                 own = linker.home(glob)
                 parsed = linker.link(parsed, own)

@@ -26,7 +26,12 @@ callee that returns no value (falls off its end, or a bare `return`) gets `retur
 prepared as a callee, and a caller that uses the value of such a callee is refused here, since
 that value is None in Python.
 
-Then, on the result, in this order: local tuples of values (frontend/local_tuples.py), reductions
+First, `try`/`except` keeps its body and `else` (frontend/try_blocks.py: the lanes that may raise
+there are re-run through the scalar function, which runs the handlers). Then, on the result, in
+this order: a last `if i == k` that every value of `i % n` before it makes true runs
+unconditionally (frontend/exhaustive_ifs.py), then local tuples of values
+(frontend/local_tuples.py), lists and tuples read at constant positions
+(frontend/local_lists.py), reductions
 over generator expressions (frontend/reductions.py) and calls under and/or/if-else
 (frontend/short_circuit.py). It runs where a function is parsed for vectorizing (api.prepare, the
 CLI, analysis/calls.py for callees), before the fence: the fence and the analysis would refuse
@@ -42,13 +47,14 @@ import math
 import libcst as cst
 
 from ..errors import UnsupportedSyntaxError
-from . import local_tuples
+from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
 from .local_tuples import LocalTuples
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace, function_source
 from .parse import ParsedFunction, parse_function
 from .paths import PathTransformer
 from .reductions import Reductions
 from .short_circuit import ShortCircuit
+from .try_blocks import TryBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
 # Expression statements that do nothing (or are a docstring, or are refused for what they are).
@@ -62,6 +68,10 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     off the paths to a rewrite keep their identity; rebuilt ones keep their original's position
     and line (errors and origin comments)."""
     func = parsed.func
+    tries = TryBlocks(namespace)
+    if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
+        func = tries.rewrite(func)  # type: ignore[assignment]
+    func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     used_as_value = _no_value_uses(func, namespace, local)
@@ -80,6 +90,11 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
             new = tuples.rewrite(new)
             rewriter.rebuilt.update(tuples.rebuilt)  # after: a node it rebuilt may be one _Rewrite made
             local = local | {v for items, _, _ in tuples.tuples.values() for v in items}
+    lists = local_lists.find(new, _params(func), rewriter.fresh)  # bound in branches, read at constant positions
+    if lists is not None:
+        new = lists.rewrite(new)
+        rewriter.rebuilt.update(lists.rebuilt)
+        local = local | {v for items in lists.lists.values() for v in items}
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)
@@ -92,9 +107,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(body)] = (body, func.body)
         new = new.with_changes(body=body)
         rewriter.rebuilt[id(new)] = (new, func)
-    if new is func:
+    if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, rewriter.rebuilt)
+    return _renewed(parsed, new, {**tries.rebuilt, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:

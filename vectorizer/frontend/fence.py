@@ -3,10 +3,10 @@
 Every construct outside the subset is reported, all at once, with file:line:col, the source line
 with a caret, the construct in the user's words and a hint:
 
-    kernels.py:7:9: error[VEC-SYNTAX]: 'try' statements are not supported
-        7 |         try:
-          |         ^^^
-    hint: test the condition explicitly with 'if' and 'raise'
+    kernels.py:7:9: error[VEC-SYNTAX]: 'with' statements are not supported
+        7 |         with lock:
+          |         ^^^^
+    hint: a vectorized function must not manage resources
 
 The fence only looks at syntax and at what global names refer to; typing problems (a float range
 bound, a variable unbound on some paths) are found by the analysis, which reports them the same way.

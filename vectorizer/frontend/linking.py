@@ -48,6 +48,10 @@ def linker_of(namespace: Namespace) -> Linker | None:
 
 def link_root(parsed: ParsedFunction, namespace: Namespace) -> ParsedFunction:
     """The vectorized function's tree, linked (unchanged for a namespace judged from source)."""
+    # Imports inside the function first, so the linker sees their names (lazy: it imports this module).
+    from .local_imports import hoist
+
+    parsed = hoist(parsed, namespace)
     linker = linker_of(namespace)
     if linker is None:
         return parsed

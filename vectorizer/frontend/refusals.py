@@ -10,8 +10,9 @@ from ..core.tree import target_names, walk
 
 # Statement and expression types refused outright: (what it is, hint).
 REFUSED: dict[type, tuple[str, str]] = {
-    cst.Try: ("'try' statements are not supported", "test the condition explicitly with 'if' and 'raise'"),
-    cst.TryStar: ("'try' statements are not supported", "test the condition explicitly with 'if' and 'raise'"),
+    # A `try` without `finally` is rewritten before the fence (frontend/try_blocks.py).
+    cst.Try: ("'try' with 'finally' is not supported", "run the cleanup after the 'try' statement, or test the condition explicitly with 'if' and 'raise'"),
+    cst.TryStar: ("'try' statements with 'except*' are not supported", "use 'except' (exception groups are not raised by numbers)"),
     cst.With: ("'with' statements are not supported", "a vectorized function must not manage resources"),
     cst.Global: ("'global' declarations are not supported", "pass the value in and return the result instead of writing module state"),
     cst.Nonlocal: ("'nonlocal' declarations are not supported", "return the result instead of writing an enclosing variable"),

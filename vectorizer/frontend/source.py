@@ -44,11 +44,11 @@ def source_of(func: object) -> FunctionSource:
             f"cannot vectorize {name!r}: it is not a Python function",
             hint="pass a function defined with 'def' in a source file",
         )
-    if getattr(func, "__name__", "") == "<lambda>":
-        raise SourceUnavailableError(
-            f"cannot vectorize a lambda ({code.co_filename}:{code.co_firstlineno})",
-            hint="define the function with 'def' so its source can be read on its own",
-        )
+    if code.co_name == "<lambda>":  # read as the `def` it stands for (lambdas.py)
+        from .lambdas import lambda_text
+
+        _, text, line = lambda_text(func)  # type: ignore[arg-type]
+        return FunctionSource(name, inspect.getsourcefile(func) or code.co_filename, text, line, 0)
     try:
         lines, first_line = inspect.getsourcelines(func)
     except (OSError, TypeError) as exc:

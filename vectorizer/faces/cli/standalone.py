@@ -59,6 +59,7 @@ from ...engine.carried import STANDALONE
 from ...errors import VectorizeError
 from ...frontend import fence
 from ...frontend.desugar import desugar
+from ...frontend.local_imports import hoist
 from ...frontend.namespace import Namespace
 from ...frontend.parse import parse_function
 from ...frontend.source import FunctionSource
@@ -117,6 +118,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         params = _annotated_params(parsed.func)
         kinds = "".join(_KIND[v.type.value] for v in params.values())  # type: ignore[union-attr]
         try:
+            parsed = hoist(parsed, namespace)  # imports inside the function (math, numpy: no user code is imported)
             parsed = desugar(parsed, namespace)
             fence.check(parsed, namespace)
             generated, backend = _lower(parsed, namespace, params, options, reserved)
