@@ -25,8 +25,8 @@ def is_static_object(value: object) -> bool:
     """An instance of a class defined in Python (not a number, string, enum member, container,
     array, module, function or class) whose attributes live in its `__dict__`."""
     t = type(value)
-    if t.__module__ == "builtins" or t.__module__.split(".")[0] == "numpy":
-        return False
+    if t.__module__ == "builtins" or t.__module__.split(".")[0] in ("numpy", "vectorizer"):
+        return False  # ...nor a value of the engine's own (a module-level array read as a core.tables.Table)
     if isinstance(value, numbers.Number | str | bytes | enum.Enum | type | types.ModuleType | types.FunctionType
                   | types.MethodType | BaseException | tuple | list | dict | set):
         return False
