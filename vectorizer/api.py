@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .core import cache
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
-from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
+from .engine.chunks import EXPLORE_LANES
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .engine.inputs import InputError, canonical
 from .engine.kernels import Kernel, Key, engine_bug
@@ -69,7 +69,7 @@ class VectorizedFunction:
         self._generations = Generations(func)
         self._last_backend: str | None = None
         self._last: Key | None = None
-        self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
+        self._fast: fastpath.Plans | None = None  # the short paths for calls like the last ones
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
         self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
         self._specs: dict[Key, tuple[dict, dict]] = {}  # key -> (parameter values, helper values)
@@ -219,17 +219,12 @@ class VectorizedFunction:
                 raise error from exc
             self._warn(gen, error)
             return self._per_element(batch)
-        # The next call like this one (same dtypes, 1-D, one length) may take the short path.
-        # Calls of a specialization auto still races, or runs on NumPy at their size, take the
-        # general path.
+        # The next call like this one (same dtypes, 1-D, one length; or scalars of the same types)
+        # may take the short path. Calls of a specialization auto still races, or runs on NumPy at
+        # their size, take the general path.
         self._last_backend = used
-        numpy_backend = kernel.backend == "numpy"
-        self._fast = None
-        if not example_ndims and self._last_backend == kernel.backend:
-            limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else kernels.numba_short_path(gen.races, key, batch.size)  # NumPy: larger calls run chunks on threads
-            self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                                       limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
+        self._fast = fastpath.after_call(self._fast, kernel, values, used, gen, key, batch.size, self.scalar,
+                                         lanes_only=not example_ndims, unspecialized=not fixed and not helpers)
         return result
 
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:
