@@ -11,15 +11,17 @@ For a few small kernels at a few sizes (Python scalars, then 1-D float64 arrays 
     numba.vectorize  njit loop     hand-written Numba (float64 signatures; a loop into np.empty)
 
 Each round times every candidate once, in a shuffled order, with `timeit` (enough calls for
-~0.5 ms); reported: the median time a call over the rounds, the fastest round (on a shared
-machine other processes only ever add time: the minimum is the better estimate of the cost, the
-median of what a call meets), the spread (interquartile range / median, in %) and the overhead
+~0.5 ms), by default on this process's CPU clock (time spent descheduled on a shared machine is
+not counted; `--clock wall` for wall time); reported: the median time a call over the rounds,
+the fastest round (other processes only ever add time: the minimum is the better estimate of
+the cost, the median of what a call meets), the spread (interquartile range / median, in %) and the overhead
 of each wrapper above its kernel: the median over the rounds of (wrapper - kernel) in the same
 round, and the difference of their fastest rounds. Values are checked against the scalar
 function first (exit status 1 on a mismatch). Run it twice and compare before quoting.
 
     python scripts/dispatch_overhead.py                       # 31 rounds, JSON to dispatch_overhead.json
     python scripts/dispatch_overhead.py --rounds 31 --json /tmp/after.json --sizes 1 1000
+    python scripts/dispatch_overhead.py --compare /tmp/before.json /tmp/after.json   # the wrappers, side by side
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import platform
 import random
 import statistics
 import sys
+import time
 import timeit
 import warnings
 from collections.abc import Callable
@@ -158,8 +161,12 @@ def candidates(name: str, size: int | None, rng: np.random.Generator, with_numba
     return out, args
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+CLOCK = CLOCKS["cpu"]
+
+
 def time_call(fn: Callable, args: tuple, number: int) -> float:
-    return timeit.Timer("f(*a)", globals={"f": fn, "a": args}).timeit(number) / number
+    return timeit.Timer("f(*a)", globals={"f": fn, "a": args}, timer=CLOCK).timeit(number) / number
 
 
 def measure(cands: dict, rounds: int, budget: float, rng: random.Random) -> dict[str, list[float]]:
@@ -212,6 +219,24 @@ def machine() -> dict[str, object]:
             "cores": os.cpu_count(), "platform": platform.platform(), "numpy_runtime": buf.getvalue()}
 
 
+def compare(before: str, after: str) -> None:
+    """The wrappers' rows of two runs side by side: median and fastest round, overhead (median)."""
+    a, b = (json.loads(Path(path).read_text())["results"] for path in (before, after))
+    print(f"{'kernel/size':16} {'candidate':10} {'median µs before -> after':>26} {'min µs before -> after':>24} "
+          f"{'overhead µs before -> after':>28}")
+    for case, found in b.items():
+        if case not in a:
+            continue
+        for label, row in found["rows"].items():
+            old = a[case]["rows"].get(label)
+            if not label.startswith("vf[") or old is None:
+                continue
+            over = (f"{old['overhead_us']:12.2f} -> {row['overhead_us']:7.2f}"
+                    if "overhead_us" in row and "overhead_us" in old else "")
+            print(f"{case:16} {label:10} {old['median_us']:15.2f} -> {row['median_us']:7.2f} "
+                  f"{old['min_us']:13.2f} -> {row['min_us']:7.2f} {over:>28}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=31)
@@ -220,7 +245,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kernels", nargs="+", default=list(KERNELS), choices=list(KERNELS))
     parser.add_argument("--json", default="dispatch_overhead.json", help="where to write the figures")
     parser.add_argument("--no-numba", action="store_true", help="the NumPy backend and NumPy by hand only")
+    parser.add_argument("--clock", choices=list(CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (time spent descheduled on a shared machine is not counted); "
+                             "wall: perf_counter")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="print two runs' JSON side by side")
     opts = parser.parse_args(argv)
+    if opts.compare:
+        compare(*opts.compare)
+        return 0
+    global CLOCK
+    CLOCK = CLOCKS[opts.clock]
     warnings.simplefilter("error")  # a fallback would time the element-by-element loop
     with_numba = not opts.no_numba
     if with_numba:
@@ -252,9 +286,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{row['spread_pct']:8.1f} {over}")
             print(f"{'':16}  (auto ran: {auto_ran})" if auto_ran else "")
     load_end = os.getloadavg()
-    print(f"# load average {load_end[0]:.2f} at end; spread = interquartile range / median over {opts.rounds} rounds")
+    print(f"# load average {load_end[0]:.2f} at end; spread = interquartile range / median over {opts.rounds} rounds; "
+          f"clock: {opts.clock}")
     info["loadavg"] = {"start": load, "end": load_end}
-    Path(opts.json).write_text(json.dumps({"machine": info, "rounds": opts.rounds, "budget_ms": opts.budget_ms,
+    Path(opts.json).write_text(json.dumps({"machine": info, "rounds": opts.rounds, "budget_ms": opts.budget_ms, "clock": opts.clock,
                                            "results": results}, indent=1) + "\n")
     print(f"# wrote {opts.json}")
     return 0

@@ -61,6 +61,7 @@ class VectorizedFunction:
         self._names = list(self.__signature__.parameters)
         self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                                for p in self.__signature__.parameters.values())
+        self._arity = len(self._names) if self._positional else -1  # a call of this many arguments binds no names
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         # Per generation (the globals as one call read them): kernels: dict[Key, Kernel |
@@ -139,7 +140,7 @@ class VectorizedFunction:
             self._cycle = reentry.cycle_codes(self.scalar)
         if self._cycle and reentry.reentrant(self._cycle, args, kwargs):
             return self.scalar(*args, **kwargs)  # recursion from its own scalar code (engine/reentry.py)
-        if not kwargs and len(args) == len(self._names) and self._positional:
+        if not kwargs and len(args) == self._arity:
             fast = self._fast
             if fast is not None and not disabled():
                 result = fastpath.run(fast, args)
