@@ -191,6 +191,9 @@ _SCALARS = {float: np.float64, int: np.int64, bool: np.bool_,  # a Python number
             np.float64: None, np.int64: None, np.bool_: None}  # NumPy scalars of the canonical types: as they are
 
 
+_PYTHON = {np.float64: float, np.int64: int, np.bool_: bool}  # a result's NumPy scalar type -> its Python kind
+
+
 class ScalarPlan:
     __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh")
 
@@ -242,6 +245,8 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
             out.append(value[0])  # the Numba entry point's one-lane array
         elif type(value) is scalar_type:
             out.append(value)  # a NumPy scalar of the result's type
+        elif type(value) is _PYTHON[scalar_type] and (scalar_type is not np.int64 or INT64_MIN <= value <= INT64_MAX):
+            out.append(scalar_type(value))  # a Python number of that kind (a constant branch: `return 0.0`)
         else:  # anything else as the general path converts it (execute.run)
             out.append(r.lanes(value, 1).reshape(())[()])
     return tuple(out) if p.returns_tuple else out[0]
