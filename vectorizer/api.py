@@ -145,6 +145,7 @@ class VectorizedFunction:
             if fast is not None and not disabled():
                 result = fastpath.run(fast, args)
                 if result is not fastpath.MISS:
+                    self._last, self._last_backend = fast.last  # type: ignore[misc]
                     return result
             return self.call_lanes(list(args))  # no binding needed
         bound = self.__signature__.bind(*args, **kwargs)

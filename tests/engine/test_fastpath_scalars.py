@@ -176,6 +176,11 @@ def test_scalar_and_array_calls_keep_both_plans(backend):
     assert vf._fast.arrays is not None and vf._fast.scalars is not None
     short(vf, (x,))
     short(vf, (1.5,))
+    array_key, scalar_key = vf._fast.arrays.used[0], vf._fast.scalars.used[0]
+    assert array_key != scalar_key  # uniform vs batched: two specializations
+    for args, key in [((x,), array_key), ((0.25,), scalar_key), ((x,), array_key)]:
+        vf(*args)  # a short call: `.source` and `.backend` describe the specialization it ran
+        assert vf._last == key and vf.source == vf._kernels[key].source and vf.backend == backend
 
 
 def test_a_rebound_global_leaves_the_scalar_short_path(backend, monkeypatch):

@@ -46,7 +46,9 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
-    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds")
+    __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds",
+                 "used")
+    used: tuple[tuple, str] | None  # (the kernel key, the backend) of the call the plan was made from
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...] | None,
                  returns_tuple: bool, errstate: bool, max_lanes: int, also: tuple[int, int],
@@ -59,6 +61,7 @@ class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
         self.fresh = fresh  # True while the module globals fn was made from are bound as they were
         self.scalar = scalar  # the function that re-runs flagged lanes; None: they take the general path
         self.kinds = kinds  # the result types ("float"...)
+        self.used = None
 
 
 def _always() -> bool:
@@ -97,11 +100,13 @@ def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
     if type(p) is Plans:
         if not args:
             return MISS
-        if type(args[0]) in _SCALARS:
-            return MISS if p.scalars is None else run_scalars(p.scalars, args)
-        p = p.arrays
-        if p is None:
+        sub = p.scalars if type(args[0]) in _SCALARS else p.arrays
+        if sub is None:
             return MISS
+        result = run_scalars(sub, args) if type(sub) is ScalarPlan else run(sub, args)  # type: ignore[arg-type]
+        if result is not MISS:
+            p.last = sub.used  # what `.backend` and `.source` describe: this plan's specialization
+        return result
     if len(args) != len(p.dtypes):  # type: ignore[union-attr]
         return MISS
     n = -1
@@ -195,12 +200,13 @@ _PYTHON = {np.float64: float, np.int64: int, np.bool_: bool}  # a result's NumPy
 
 
 class ScalarPlan:
-    __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh")
+    __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh", "used")
+    used: tuple[tuple, str] | None
 
     def __init__(self, fn: Callable[..., Any], types: tuple[type, ...], results: tuple[tuple[Result, np.dtype, type], ...],
                  returns_tuple: bool, errstate: bool, fresh: Callable[[], bool]) -> None:
         self.fn, self.types, self.results, self.returns_tuple = fn, types, results, returns_tuple
-        self.errstate, self.fresh = errstate, fresh
+        self.errstate, self.fresh, self.used = errstate, fresh, None
 
 
 def plan_scalars(fn: Callable[..., Any], values: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
@@ -255,10 +261,11 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
 class Plans:
     """The short paths of a function: one for arrays, one for scalars (each None until made)."""
 
-    __slots__ = ("arrays", "scalars")
+    __slots__ = ("arrays", "scalars", "last")
 
     def __init__(self, arrays: Plan | None, scalars: ScalarPlan | None) -> None:
         self.arrays, self.scalars = arrays, scalars
+        self.last: tuple[tuple, str] | None = None  # the `used` of the plan that ran last
 
 
 def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object], used: str, gen: Generation,
@@ -282,6 +289,8 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
             made = plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
                         limit, window, gen.watch, scalar=scalar)  # valid while the globals are these
         plans = Plans(made, old.scalars)
+    if made is not None:
+        made.used = (key, used)
     return None if plans.arrays is None and plans.scalars is None else plans
 
 
