@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .core import cache
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
-from .engine.chunks import EXPLORE_LANES, parallel_min_lanes
+from .engine.chunks import EXPLORE_LANES
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .engine.inputs import InputError, canonical
 from .engine.kernels import Kernel, Key, engine_bug
@@ -64,6 +64,7 @@ class VectorizedFunction:
         self._names = list(self.__signature__.parameters)
         self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                                for p in self.__signature__.parameters.values())
+        self._arity = len(self._names) if self._positional else -1  # a call of this many arguments binds no names
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         # Per generation (the globals as one call read them): kernels: dict[Key, Kernel |
@@ -72,7 +73,7 @@ class VectorizedFunction:
         self._generations = Generations(func)
         self._last_backend: str | None = None
         self._last: Key | None = None
-        self._fast: fastpath.Plan | None = None  # the short path for calls like the last one
+        self._fast: fastpath.Plans | None = None  # the short paths for calls like the last ones
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
         self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
         self._specs: dict[Key, tuple[dict, dict]] = {}  # key -> (parameter values, helper values)
@@ -139,11 +140,12 @@ class VectorizedFunction:
             self._cycle = reentry.cycle_codes(self.scalar)
         if self._cycle and reentry.reentrant(self._cycle, args, kwargs):
             return self.scalar(*args, **kwargs)  # recursion from its own scalar code (engine/reentry.py)
-        if not kwargs and len(args) == len(self._names) and self._positional:
+        if not kwargs and len(args) == self._arity:
             fast = self._fast
             if fast is not None and not disabled():
                 result = fastpath.run(fast, args)
                 if result is not fastpath.MISS:
+                    self._last, self._last_backend = fast.last  # type: ignore[misc]
                     return result
             return self.call_lanes(list(args))  # no binding needed
         bound = self.__signature__.bind(*args, **kwargs)
@@ -218,17 +220,12 @@ class VectorizedFunction:
                 raise error from exc
             self._warn(gen, error)
             return self._per_element(batch)
-        # The next call like this one (same dtypes, 1-D, one length) may take the short path.
-        # Calls of a specialization auto still races, or runs on NumPy at their size, take the
-        # general path.
+        # The next call like this one (same dtypes, 1-D, one length; or scalars of the same types)
+        # may take the short path. Calls of a specialization auto still races, or runs on NumPy at
+        # their size, take the general path.
         self._last_backend = used
-        numpy_backend = kernel.backend == "numpy"
-        self._fast = None
-        if not example_ndims and self._last_backend == kernel.backend:
-            limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else kernels.numba_short_path(gen.races, key, batch.size)  # NumPy: larger calls run chunks on threads
-            self._fast = fastpath.plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                                       limit, window, gen.watch, scalar=self.scalar)  # valid while the globals are these
+        self._fast = fastpath.after_call(self._fast, kernel, values, used, gen, key, batch.size, self.scalar,
+                                         lanes_only=not example_ndims, unspecialized=not fixed and not helpers)
         return result
 
     def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:

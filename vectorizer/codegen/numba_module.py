@@ -93,7 +93,7 @@ def definitions(name: str, params: dict[str, Val], result: list[str], returns_tu
         count = (f"    {failed} = 0\n", f"\n        {failed} += {flag}[{i}]", f"\n    return {failed}") if flagged else ("", "", "")
         drivers.append(f"{deco}\ndef _{kind}_{name}({sig}):\n{count[0]}    for {i} in {loop}({outs[0]}.shape[0]):\n"
                        f"        {assign}{count[1]}{count[2]}\n")
-    size = f"np.shape({batched[0]})[0]" if batched else "1"
+    size = f"{batched[0]}.shape[0]" if batched else "1"  # an array with a lanes axis (np.shape: ~0.2 µs more)
     allocs = "\n".join(f"    {o} = np.empty({size_name}, dtype=np.{emit_dtype(t)})" for o, t in zip(outs, result))
     results = f"({', '.join(outs)},)" if returns_tuple else outs[0]
     entry_text = (f"def {entry or name}({', '.join(params)}):\n    {size_name} = {size}\n{allocs}\n"
