@@ -41,18 +41,8 @@ class LocalTuples(PathTransformer):
         return id(node) in self.bindings
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        body: list[cst.BaseStatement] = []
-        for o, stmt in zip(original.body, updated.body):
-            if id(o) not in self.bindings:
-                body.append(stmt)
-                continue
-            _, items = self.bindings[id(o)]
-            display = o.body[0].value  # type: ignore[attr-defined]
-            for var, el in zip(items, display.elements):
-                new = o.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(var))], el.value)])
-                self.rebuilt[id(new)] = (new, o)
-                body.append(new)
-        return updated.with_changes(body=body)
+        return self.split_displays(original, updated, lambda o, stmt: None if id(o) not in self.bindings else
+                                   (self.bindings[id(o)][1], o.body[0].value))  # type: ignore[attr-defined]
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not (isinstance(original.value, cst.Name) and original.value.value in self.tuples):

@@ -52,3 +52,21 @@ class PathTransformer(cst.CSTTransformer):
         if out is not original_node and isinstance(out, cst.CSTNode):
             self.rebuilt[id(out)] = (out, original_node)
         return out
+
+    def split_displays(self, original: cst.IndentedBlock, updated: cst.IndentedBlock,
+                       parts: Callable[[cst.BaseStatement, cst.BaseStatement], tuple[list[str], cst.BaseExpression] | None]
+                       ) -> cst.IndentedBlock:
+        """`updated` with each statement `parts(original, updated)` names (its item variables and the
+        tuple or list display it binds) replaced by one assignment a variable (local_tuples, local_lists)."""
+        body: list[cst.BaseStatement] = []
+        for o, stmt in zip(original.body, updated.body):
+            found = parts(o, stmt)
+            if found is None:
+                body.append(stmt)
+                continue
+            items, display = found
+            for var, el in zip(items, display.elements):  # type: ignore[attr-defined]
+                new = o.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(var))], el.value)])
+                self.rebuilt[id(new)] = (new, o)
+                body.append(new)
+        return updated.with_changes(body=body)
