@@ -418,6 +418,13 @@ def calls_per_sample(timed_call: Callable[[], float], target_s: float) -> int:
     return max(1, min(100_000, math.ceil(target_s / max(seconds, 1e-9))))
 
 
+# --variants: the variants to run (None: all). JAX belongs in a process of its own when Numba's
+# parallel variants are timed: XLA's and OpenMP's thread pools wait for work by spinning, and on
+# 2 cores they take turns (measured: poly_horner at 1e5 on the Numba backend, 73 ns an element in
+# a run with JAX, against 0.9 ns for numba.vectorize and ~1 ns in a run without it).
+SELECTED: set[str] | None = None
+
+
 class Bench:
     def __init__(self, kernels: Sequence[Kernel], sizes: Sequence[int], repeats: int,
                  verify_lanes: int, target_s: float, slice_target_s: float,
@@ -437,6 +444,9 @@ class Bench:
         impls: dict[str, Impl | Exception] = {}
         build_times: dict[str, float] = {}
         for variant in VARIANTS:
+            if SELECTED is not None and variant.key not in SELECTED:
+                impls[variant.key] = Skip("not among --variants")
+                continue
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -946,8 +956,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "(needs matplotlib)")
     parser.add_argument("--from-json", type=Path, metavar="RUN.json",
                         help="run nothing: draw --chart (default DIR: docs/) from a saved run's JSON")
+    parser.add_argument("--variants", help="comma-separated variant keys to run (default: all): e.g. "
+                        "--variants jax in a process of its own (JAX's threads slow Numba's parallel "
+                        "variants in the same process)")
     parser.add_argument("--list", action="store_true", help="list the kernels and exit")
     args = parser.parse_args(argv)
+    if args.variants:
+        keys = {v.key for v in VARIANTS}
+        chosen = {k.strip() for k in args.variants.split(",") if k.strip()}
+        if not chosen or chosen - keys:
+            parser.error(f"unknown variant(s) {', '.join(sorted(chosen - keys))}; known: {', '.join(sorted(keys))}")
+        global SELECTED
+        SELECTED = chosen
     if args.repeats is not None and args.repeats < 1:
         parser.error("--repeats must be at least 1")
     if args.verify_lanes < 0:

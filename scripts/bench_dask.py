@@ -8,16 +8,23 @@ Two kernels of `bench_kernels.py`: `mandelbrot_escape` (a while loop) and `black
     in-memory threads    the same, with its own threads (the NumPy backend's chunks)
     cluster vectorized   the vectorized function on dask arrays, on a LocalCluster of
                          `--workers` processes of one thread each (VECTORIZER_THREADS=1 there:
-                         Dask gives the parallelism), inputs generated on the workers, and
+                         Dask gives the parallelism), inputs made on the workers, and
                          without distributed's MALLOC_TRIM_THRESHOLD_ (`--keep-malloc-trim`
                          keeps it: NumPy temporaries then fault their pages in on every call)
     cluster numpy        the hand-written NumPy version in `dask.array.map_blocks`, same cluster
+    cluster inputs only  the sum of the inputs alone: what making them costs in the cluster rows
+                         (the in-memory rows start from arrays already made)
+    one process, whole job   the cluster row's graph (make the inputs, run, sum) on Dask's
+                         synchronous scheduler in this process, VECTORIZER_THREADS=1
+    cluster vectorized, inputs held   the cluster row on inputs persisted in the workers first, as
+                         the in-memory rows start from arrays already made (run last: the
+                         workers then hold the whole array, so the memory readings come before)
 
 Each cluster run computes `result.sum()` (nothing large returns to the client) and is checked
 against the in-memory result's sum. Also reported: the per-chunk overhead of the graph (a run over
 `--tiny-chunks` chunks of 16 lanes, against `x + 1` over the same chunks: the extra time a chunk)
-and each worker's peak resident memory (ru_maxrss) after the runs, next to the size of one chunk
-and of the whole array.
+and the busiest worker's peak resident memory (ru_maxrss) in each cluster variant (the workers
+restart between variants), next to the size of one chunk and of the whole array.
 
     python scripts/bench_dask.py --size 20000000 --chunk 1000000
 
@@ -42,15 +49,22 @@ import bench_kernels as bk  # noqa: E402
 
 from vectorizer import vectorize  # noqa: E402
 
+# Irrational multipliers: lane i's value in [0, 1) is frac(i * a), a Weyl sequence (equidistributed,
+# like uniform draws). Five NumPy passes a chunk, where a random generator's draw costs several
+# times as much: the cluster rows then time the function more than the making of its inputs.
+_WEYL = (0.6180339887498949, 0.4142135623730951, 0.7320508075688772, 0.2360679774997898, 0.6457513110645907)
+
 
 def inputs(kernel: str, n: int, chunk: int):
-    """The kernel's arguments as dask arrays, generated on the workers."""
+    """The kernel's arguments as dask arrays, computed on the workers chunk by chunk."""
     import dask.array as da
 
-    rng = da.random.default_rng(0)
+    lane = da.arange(n, chunks=chunk, dtype=np.float64)
+    made = iter(_WEYL)
 
     def uniform(lo, hi):
-        return rng.uniform(lo, hi, n, chunks=chunk)
+        x = lane * next(made)
+        return lo + (hi - lo) * (x - da.floor(x))
 
     if kernel == "mandelbrot_escape":
         return uniform(-2.0, 0.6), uniform(-1.2, 1.2)
@@ -65,6 +79,20 @@ def timed(fn, repeat: int) -> tuple[float, object]:
         out = fn()
         best = min(best, time.perf_counter() - start)
     return best, out
+
+
+def on_cluster(fn, repeat: int, warm=None) -> tuple[float, object, float]:
+    """(best seconds, result, peak resident MB of the busiest worker) of `fn` run on fresh workers:
+    restarted after the reading, so each variant's peak is its own."""
+    from distributed import get_client
+
+    client = get_client()
+    if warm is not None:
+        warm()  # the workers generate or load the code first (from the disk cache after a restart)
+    t, out = timed(fn, repeat)
+    peak = max(client.run(peak_rss_mb).values())
+    client.restart()
+    return t, out, peak
 
 
 def run_kernel(name: str, vf, n: int, chunk: int, repeat: int, skip_in_memory: bool) -> list | None:
@@ -85,15 +113,35 @@ def run_kernel(name: str, vf, n: int, chunk: int, repeat: int, skip_in_memory: b
         tt, _ = timed(lambda: vf(*arrays), repeat)
         expected = float(np.sum(out))
         del arrays, out
-        rows += [(name, "in-memory 1 thread", t1), (name, "in-memory threads", tt)]
-    vf(*(a[:10] for a in lazy)).compute()  # the workers generate or load the code first
-    tv, got = timed(lambda: vf(*lazy).sum().compute(), repeat)
-    tn, got_numpy = timed(lambda: da.map_blocks(numpy_version, *lazy, dtype=dtype).sum().compute(), repeat)
-    rows += [(name, "cluster vectorized", tv), (name, "cluster numpy", tn)]
+        rows += [(name, "in-memory 1 thread", t1, None), (name, "in-memory threads", tt, None)]
+    warm = lambda: vf(*(a[:10] for a in lazy)).compute()  # noqa: E731
+    tv, got, pv = on_cluster(lambda: vf(*lazy).sum().compute(), repeat, warm)
+    tn, got_numpy, pn = on_cluster(lambda: da.map_blocks(numpy_version, *lazy, dtype=dtype).sum().compute(), repeat)
+    ti, _, pi = on_cluster(lambda: dask.compute(*(a.sum() for a in lazy)), repeat)
+    rows += [(name, "cluster vectorized", tv, pv), (name, "cluster numpy", tn, pn),
+             (name, "cluster inputs only", ti, pi)]
     agree = expected is None or bool(np.isclose(float(got), expected, rtol=1e-9))
     print(f"# {name}: cluster sum {float(got)!r}, in-memory {expected!r}, numpy map_blocks "
           f"{float(got_numpy)!r}: {'agree' if agree else 'DISAGREE'}")
     return rows if agree else None
+
+
+def job_rows(name: str, vf, n: int, chunk: int, repeat: int, client) -> list:
+    """The whole job (make the inputs, run, sum) in one process, and the cluster on inputs it
+    already holds (as the in-memory rows do). After the memory readings: persisted inputs hold
+    the whole array in the workers."""
+    import dask
+    from distributed import wait
+
+    lazy = inputs(name, n, chunk)
+    os.environ["VECTORIZER_THREADS"] = "1"
+    with dask.config.set(scheduler="synchronous"):
+        tj, _ = timed(lambda: vf(*lazy).sum().compute(), repeat)
+    del os.environ["VECTORIZER_THREADS"]
+    held = client.persist(list(lazy))
+    wait(held)
+    tp, _, pp = on_cluster(lambda: vf(*held).sum().compute(), repeat, lambda: vf(*(a[:10] for a in held)).compute())
+    return [(name, "one process, whole job", tj, None), (name, "cluster vectorized, inputs held", tp, pp)]
 
 
 def peak_rss_mb() -> float:
@@ -133,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       env={"VECTORIZER_THREADS": "1"}) as cluster, Client(cluster) as client:
+        idle = max(client.run(peak_rss_mb).values())
         for name, vf in kernels.items():
             found = run_kernel(name, vf, n, chunk, args.repeat, args.skip_in_memory)
             if found is None:
@@ -140,17 +189,25 @@ def main(argv: list[str] | None = None) -> int:
             rows += found
         tiny = da.ones(args.tiny_chunks * 16, chunks=16)
         t_plain, _ = timed(lambda: (tiny + 1).sum().compute(), args.repeat)
+        kernels["mandelbrot_escape"](tiny[:16], 0.0).compute()  # load the code on the restarted workers
         t_vf, _ = timed(lambda: kernels["mandelbrot_escape"](tiny, 0.0).sum().compute(), args.repeat)
-        peaks = client.run(peak_rss_mb)
-    print("\n| kernel | variant | seconds | Mlanes/s | vs in-memory 1 thread |\n|---|---|---|---|---|")
-    base = {k: t for k, v, t in rows if v == "in-memory 1 thread"}
-    for kernel, variant, seconds in rows:
+        for name, vf in kernels.items():
+            rows += job_rows(name, vf, n, chunk, args.repeat, client)
+    print("\n| kernel | variant | seconds | Mlanes/s | vs in-memory 1 thread | peak MB, busiest worker |\n"
+          "|---|---|---|---|---|---|")
+    base = {k: t for k, v, t, _ in rows if v == "in-memory 1 thread"}
+    job = {k: t for k, v, t, _ in rows if v == "one process, whole job"}
+    for kernel, variant, seconds, peak in sorted(rows, key=lambda r: r[0] != "mandelbrot_escape"):
         ratio = f"{base[kernel] / seconds:.2f}x" if kernel in base else "-"
-        print(f"| {kernel} | {variant} | {seconds:.3f} | {n / seconds / 1e6:.1f} | {ratio} |")
+        print(f"| {kernel} | {variant} | {seconds:.3f} | {n / seconds / 1e6:.1f} | {ratio} | "
+              f"{'-' if peak is None else f'{peak:.0f}'} |")
+    for kernel, seconds in job.items():
+        cluster = next(t for k, v, t, _ in rows if k == kernel and v == "cluster vectorized")
+        print(f"{kernel}: the whole job on the cluster {seconds / cluster:.2f}x as fast as in one process")
     print(f"\nper-chunk overhead: {(t_vf - t_plain) / args.tiny_chunks * 1e3:.2f} ms a chunk more than `x + 1` "
           f"({args.tiny_chunks} chunks of 16 lanes: {t_vf:.2f} s vs {t_plain:.2f} s)")
-    print("peak resident memory per worker: " + ", ".join(f"{v:.0f} MB" for v in peaks.values())
-          + f" (a chunk: {chunk * 8 / 2**20:.0f} MB; the array: {n * 8 / 2**20:.0f} MB)")
+    print(f"peak resident memory of a worker before any run: {idle:.0f} MB (a chunk: {chunk * 8 / 2**20:.0f} MB "
+          f"a float64 array; the array: {n * 8 / 2**20:.0f} MB); each variant's peak is read on fresh workers")
     print(f"dask {dask.__version__}")
     return 0
 

@@ -9,6 +9,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -166,6 +167,52 @@ def test_ints_near_int64_limits_and_refusals():
     check(OnDask(add_ints, "threads", 5), add_ints.scalar, b, np.int64(1))
     with pytest.raises(VectorizeOverflowError, match=r"on lane \(13,\)"):
         add_ints(da.from_array(b, chunks=4), 1).compute(scheduler="threads")
+
+
+@vectorize
+def scaled(a: int, b: int) -> int:
+    if b < 0:
+        raise ValueError(f"negative scale {b}")
+    return a * b
+
+
+def test_a_lane_exception_beats_an_earlier_refusal_in_its_row():
+    # Lane (0, 0) overflows int64 (a refusal: the loop raises nothing there); lane (0, 4), in the
+    # other block of the row, raises ValueError: the loop's exception, whichever block runs first.
+    a = np.ones((2, 6), dtype=np.int64)
+    b = np.ones((2, 6), dtype=np.int64)
+    a[0, 0], b[0, 0], b[0, 4] = 2**62, 4, -1
+    check(scaled, scaled.scalar, a, b)
+    for scheduler in ("sync", "threads"):
+        with pytest.raises(ValueError, match="negative scale -1") as info:
+            scaled(da.from_array(a, chunks=(2, 3)), b).compute(scheduler=scheduler)
+        assert "on lane (0, 4) of (2, 6)" in "".join(info.value.__notes__), info.value.__notes__
+    check(OnDask(scaled, "threads", 4), scaled.scalar, a, b)
+
+
+def big_or_small(x: float):
+    try:  # try/finally is refused: the function falls back to numpy.vectorize, typed by values
+        y = 2**60 + 1 if x > 0 else 3
+    finally:
+        pass
+    return y
+
+
+def test_a_result_the_promised_dtype_cannot_hold_is_refused_at_its_first_lane():
+    vf = vectorize(big_or_small)
+    x = -np.ones(9)
+    x[[5, 7]] = 2.0
+    with pytest.warns(UserWarning, match="try"):  # the fallback says so
+        assert vf(x).tolist() == [big_or_small(v) for v in x.tolist()]  # in memory: int64, exact
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lazy = vf(da.from_array(x, chunks=2))
+        assert lazy.dtype == np.float64  # promised from empty arrays, before any value is seen
+        with pytest.raises(VectorizeOverflowError, match=r"returned 1152921504606846977 on lane \(5,\)"):
+            lazy.compute(scheduler="threads")
+        x[5] = -1.0  # the first lane it cannot hold moves to the next block
+        with pytest.raises(VectorizeOverflowError, match=r"on lane \(7,\)"):
+            vf(da.from_array(x, chunks=2)).compute(scheduler="sync")
 
 
 def test_inputs_refused_as_in_memory():

@@ -67,6 +67,27 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
             assert cells[(kernel, size, "vec_numpy")]["status"] in ("ok", "refused")
 
 
+def test_variants_runs_only_the_chosen_ones(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--kernels", "poly_horner", "--sizes", "1e3",
+         "--variants", "numpy,vec_numpy", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    cells = {r["variant"]: r for r in json.loads(out.read_text())["results"]}
+    assert set(cells) == VARIANTS
+    assert cells["numpy"]["status"] == cells["vec_numpy"]["status"] == "ok"
+    for variant in VARIANTS - {"numpy", "vec_numpy"}:
+        assert cells[variant]["status"] == "skipped" and "--variants" in cells[variant]["note"], cells[variant]
+
+
+def test_an_unknown_variant_is_a_usage_error() -> None:
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--variants", "numpy,nope"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "unknown variant(s) nope" in proc.stderr, proc.stderr
+
+
 def _bench_module():
     sys.path.insert(0, str(SCRIPT.parent))
     try:

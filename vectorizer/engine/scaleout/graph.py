@@ -131,7 +131,10 @@ def _identity(vf: Any) -> str:
 
 def _block(vf: Any, returns_tuple: bool, dtypes: tuple[np.dtype, ...], *args: Any) -> tuple:
     """One block's record: (its result arrays, None), or (None, (rank, lane in the block, the
-    exception, its notes as raised)) when a lane raised or a result cannot be stored."""
+    exception, its notes as raised)) when a lane raised or a result cannot be stored. Ranks order
+    the errors of different blocks: a bad argument value (0, before any lane), a lane's own
+    exception (1), a refusal of a result the arrays cannot hold (2: the loop raises nothing there,
+    so any lane's exception comes first, as in memory)."""
     try:
         for name, a in zip(vf.__signature__.parameters, args):  # in memory a bad value falls back to
             try:  # numpy.vectorize's objects (api.call_lanes); a graph promised dtypes: refuse it
@@ -142,26 +145,37 @@ def _block(vf: Any, returns_tuple: bool, dtypes: tuple[np.dtype, ...], *args: An
     except VectorizeInputError as exc:  # a value no lane can take (a uint64 beyond int64): before any lane
         return None, (0, None, exc, list(getattr(exc, "__notes__", ())))
     except Exception as exc:
-        local = _lane_of(exc)
-        if local is None:
+        found = _lane_of(exc)
+        if found is None:
             raise
-        return None, (1, local, exc, list(getattr(exc, "__notes__", ())))
+        return None, (*found, exc, list(getattr(exc, "__notes__", ())))
     shape = np.broadcast_shapes(*(np.shape(a) for a in args))
     values = result if returns_tuple else (result,)
-    return [_stored(np.asarray(v), dt, shape, vf) for v, dt in zip(values, dtypes)], None
+    stored = []
+    for v, dt in zip(values, dtypes):
+        v = np.broadcast_to(np.asarray(v), shape) if np.shape(v) != shape else np.asarray(v)
+        lost = _not_stored(v, dt, vf)
+        if lost is not None:
+            exc = VectorizeOverflowError(f"{vf.scalar.__qualname__} returned {lost[1]} on lane {lost[0]}, which the "
+                                         f"{dt} result of a dask array cannot hold exactly",
+                                         hint="call it on in-memory arrays, or make the function return floats")
+            return None, (2, lost[0], exc, [])
+        stored.append(v if v.dtype == dt else v.astype(dt))
+    return stored, None
 
 
-def _lane_of(exc: BaseException) -> tuple[int, ...] | None:
-    """The block lane a lane's exception or a refusal names; None for anything else (re-raised)."""
+def _lane_of(exc: BaseException) -> tuple[int, tuple[int, ...]] | None:
+    """(rank, the block lane) a lane's exception or a refusal names; None for anything else
+    (re-raised)."""
     if from_a_lane(exc) and not kernel_failed(exc):
         for note in getattr(exc, "__notes__", ()):
             if note.startswith(LANE_NOTE):
                 found = _LANE.search(note)
-                return _ints(found.group(1)) if found else ()
+                return 1, _ints(found.group(1)) if found else ()
     if isinstance(exc, (VectorizeOverflowError, VectorizeValueError)):
         found = _REFUSED_AT.search(str(exc))
         if found:
-            return _ints(found.group(1))
+            return 2, _ints(found.group(1))
     return None
 
 
@@ -169,22 +183,22 @@ def _ints(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in text.replace(" ", "").split(",") if p)
 
 
-def _stored(v: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], vf: Any) -> np.ndarray:
-    """A block's result with the dtype the graph promised. A block may get another specialization
-    (a block of one lane makes a size-1 argument non-uniform; the fallback types by values): ints
-    become floats only where exact, anything else is refused."""
-    v = np.broadcast_to(v, shape) if v.shape != shape else v
-    if v.dtype == dtype:
-        return v
+def _not_stored(v: np.ndarray, dtype: np.dtype, vf: Any) -> tuple[tuple[int, ...], str] | None:
+    """The first lane (C order) of a block's result the promised dtype cannot hold, with its value,
+    or None. A block may get another specialization than the empty arrays the dtypes came from (a
+    block of one lane makes a size-1 argument non-uniform; the fallback types by values): ints
+    become floats only where exact; anything else is a vectorizer bug."""
+    if v.dtype == dtype or (dtype.kind in "iu" and v.dtype.kind == "b"):
+        return None
     if dtype.kind == "f" and v.dtype.kind in "biu":
-        if v.dtype.kind != "b" and np.any(np.abs(v) > 2**53):
-            converted = v.astype(dtype)
-            if np.any(converted.astype(np.int64) != v) or np.any(converted == 2.0**63):
-                raise VectorizeOverflowError(f"{vf.scalar.__qualname__} returned an int float64 cannot hold exactly "
-                                             "in a block of a dask array whose result is float64")
-        return v.astype(dtype)
-    if dtype.kind in "iu" and v.dtype.kind == "b":
-        return v.astype(dtype)
+        if v.dtype.kind == "b" or not np.any(np.abs(v) > 2**53):
+            return None
+        converted = v.astype(dtype)
+        inexact = (converted.astype(np.int64) != v) | (converted == 2.0**63)
+        if not inexact.any():
+            return None
+        lane = np.unravel_index(int(np.argmax(inexact.ravel())), v.shape)
+        return tuple(int(i) for i in lane), repr(v[lane].item())
     raise VectorizeError(f"{vf.scalar.__qualname__}: a block of a dask array gave {v.dtype} results where the graph "
                          f"promised {dtype}", code="VEC-BUG")
 
