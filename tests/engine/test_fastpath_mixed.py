@@ -89,6 +89,14 @@ def affine(x: float, y: float) -> float:
     return x * y + 1  # ints for ints, floats otherwise
 
 
+def unit() -> float:
+    return OFFSET * 2.0  # a pure zero-argument helper: its value joins the key (engine/statics.py)
+
+
+def in_units(x: float, s: float) -> float:
+    return x * s * unit()
+
+
 def choose(x: float, y: float, exact: bool = False) -> float:
     if exact:
         return x + y
@@ -343,6 +351,15 @@ def test_a_specialized_flag_gets_no_mixed_plan(backend):
     x = np.array([1.0, -2.0, math.nan])
     for exact in (True, False, True, False):
         oracle_check(vf, choose, x, 0.5, exact)
+        assert vf._fast is None or vf._fast.mixed is None
+
+
+def test_a_helper_value_in_the_key_gets_no_mixed_plan(backend, monkeypatch):
+    vf = vectorize(in_units, backend=backend)
+    x = np.array([1.0, -0.0, math.nan])
+    for offset in (1.0, 1.0, 3.0, 3.0):
+        monkeypatch.setitem(globals(), "OFFSET", offset)
+        oracle_check(vf, in_units, x, 0.5)
         assert vf._fast is None or vf._fast.mixed is None
 
 
