@@ -2,7 +2,8 @@
 """Time the fixed cost of calling a vectorized function: the dispatch path, not the work (issue 33).
 
 For a few small kernels at a few sizes (Python scalars, then 1-D float64 arrays of 1, 10 and
-1,000 elements) it times, interleaved in one process:
+1,000 elements) it times, interleaved in one process (with `--mixed`, calls that mix such arrays
+with Python numbers: `mul_add(x, 0.5)`, `clamp3(x, 0.0, 1.0)`, `d1(spot, 100.0, 0.2, t, 0.01)`):
 
     vf[numpy] vf[numba] vf[auto]   vectorize(f, backend=...)(*args), the whole call
     kernel[numpy] kernel[numba]    the generated kernel the wrapper calls, called directly with
@@ -22,6 +23,7 @@ function first (exit status 1 on a mismatch). Run it twice and compare before qu
     python scripts/dispatch_overhead.py                       # 31 rounds, JSON to dispatch_overhead.json
     python scripts/dispatch_overhead.py --rounds 31 --json /tmp/after.json --sizes 1 1000
     python scripts/dispatch_overhead.py --compare /tmp/before.json /tmp/after.json   # the wrappers, side by side
+    python scripts/dispatch_overhead.py --mixed --sizes 1 10 1000 --json /tmp/mixed.json   # arrays and numbers
 """
 
 from __future__ import annotations
@@ -79,18 +81,49 @@ def _np_gauss(x):
     return np.exp(-0.5 * x * x)
 
 
+def clamp3(x: float, lo: float, hi: float) -> float:
+    if x < lo:
+        return lo
+    elif x > hi:
+        return hi
+    return x
+
+
+def d1(spot: float, strike: float, vol: float, t: float, r: float) -> float:
+    return (math.log(spot / strike) + (r + 0.5 * vol * vol) * t) / (vol * math.sqrt(t))
+
+
+def _np_clamp3(x, lo, hi):
+    return np.where(x < lo, lo, np.where(x > hi, hi, x))
+
+
+def _np_d1(spot, strike, vol, t, r):
+    return (np.log(spot / strike) + (r + 0.5 * vol * vol) * t) / (vol * np.sqrt(t))
+
+
 KERNELS: dict[str, tuple[Callable, Callable, int]] = {  # name -> (scalar function, by hand, arity)
     "mul_add": (mul_add, _np_mul_add, 2),
     "clamp": (clamp, _np_clamp, 1),
     "gauss": (gauss, _np_gauss, 1),
 }
+# Calls mixing arrays and Python numbers (issue 33): name -> (scalar function, by hand, the
+# arguments: "a" an array of the size measured (uniform over the range given), else the number)
+MIXED: dict[str, tuple[Callable, Callable, tuple]] = {
+    "mul_add_s": (mul_add, _np_mul_add, (("a", -0.5, 1.5), 0.5)),  # mul_add(x, 0.5)
+    "clamp3": (clamp3, _np_clamp3, (("a", -0.5, 1.5), 0.0, 1.0)),  # clamp(x, 0.0, 1.0)
+    "d1": (d1, _np_d1, (("a", 50.0, 150.0), 100.0, 0.2, ("a", 0.1, 2.0), 0.01)),  # d1(spot, 100.0, 0.2, t, 0.01)
+}
 BACKENDS = ("numpy", "numba", "auto")
 
 
 def numba_baselines(name: str) -> dict[str, Callable]:
-    """numba.vectorize and an @njit loop into np.empty, for `name` (float64 only)."""
+    """numba.vectorize and an @njit loop into np.empty, for `name` (float64 only; a mixed call:
+    numba.vectorize alone, given the same arrays and Python numbers)."""
     import numba
 
+    if name in MIXED:
+        f, _, pattern = MIXED[name]
+        return {"numba.vectorize": numba.vectorize([f"float64({', '.join(['float64'] * len(pattern))})"])(f)}
     scalar = numba.njit(KERNELS[name][0])
     if KERNELS[name][2] == 2:
         @numba.njit
@@ -110,8 +143,11 @@ def numba_baselines(name: str) -> dict[str, Callable]:
     return {"numba.vectorize": numba.vectorize(["float64(float64)"])(KERNELS[name][0]), "njit loop": loop1}
 
 
-def arguments(arity: int, size: int | None, rng: np.random.Generator) -> tuple:
-    """Python floats (size None) or 1-D float64 arrays, spread over every branch of clamp."""
+def arguments(arity: int | tuple, size: int | None, rng: np.random.Generator) -> tuple:
+    """Python floats (size None) or 1-D float64 arrays, spread over every branch of clamp; for a
+    mixed call (`arity` the MIXED pattern), its arrays of `size` (one element at size None) and numbers."""
+    if isinstance(arity, tuple):
+        return tuple(rng.uniform(a[1], a[2], size or 1) if isinstance(a, tuple) else a for a in arity)
     if size is None:
         return tuple(float(v) for v in rng.uniform(-0.5, 1.5, arity))
     return tuple(rng.uniform(-0.5, 1.5, size) for _ in range(arity))
@@ -128,7 +164,8 @@ def kernel_args(args: tuple) -> tuple:
 
 
 def check(name: str, got: object, f: Callable, args: tuple) -> None:
-    lanes = zip(*(a.tolist() if isinstance(a, np.ndarray) else [a] for a in args))
+    n = max((a.size for a in args if isinstance(a, np.ndarray)), default=1)
+    lanes = zip(*(a.tolist() if isinstance(a, np.ndarray) else [a] * n for a in args))
     want = [f(*lane) for lane in lanes]
     flat = np.atleast_1d(np.asarray(got)).tolist()
     if not all(w == g or (math.isnan(w) and math.isnan(g)) or abs(w - g) <= 4e-16 * abs(w) for w, g in zip(want, flat)):
@@ -137,7 +174,7 @@ def check(name: str, got: object, f: Callable, args: tuple) -> None:
 
 
 def candidates(name: str, size: int | None, rng: np.random.Generator, with_numba: bool) -> tuple[dict, tuple]:
-    f, by_hand, arity = KERNELS[name]
+    f, by_hand, arity = KERNELS[name] if name in KERNELS else MIXED[name]
     args = arguments(arity, size, rng)
     out: dict[str, tuple[Callable, tuple]] = {}
     for backend in BACKENDS if with_numba else ("numpy",):
@@ -242,7 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--budget-ms", type=float, default=0.5, help="time of one measurement of one candidate")
     parser.add_argument("--sizes", nargs="+", default=["scalar", "1", "10", "1000"])
-    parser.add_argument("--kernels", nargs="+", default=list(KERNELS), choices=list(KERNELS))
+    parser.add_argument("--kernels", nargs="+", choices=[*KERNELS, *MIXED],
+                        help=f"default: {' '.join(KERNELS)}; with --mixed: {' '.join(MIXED)}")
+    parser.add_argument("--mixed", action="store_true",
+                        help="calls mixing arrays and Python numbers (MIXED): clamp3(x, 0.0, 1.0), d1(spot, 100.0, 0.2, t, 0.01)...")
     parser.add_argument("--json", default="dispatch_overhead.json", help="where to write the figures")
     parser.add_argument("--no-numba", action="store_true", help="the NumPy backend and NumPy by hand only")
     parser.add_argument("--clock", choices=list(CLOCKS), default="cpu",
@@ -255,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     global CLOCK
     CLOCK = CLOCKS[opts.clock]
+    if opts.kernels is None:
+        opts.kernels = list(MIXED if opts.mixed else KERNELS)
     warnings.simplefilter("error")  # a fallback would time the element-by-element loop
     with_numba = not opts.no_numba
     if with_numba:
@@ -276,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in opts.kernels:
         for size_text in opts.sizes:
             size = None if size_text == "scalar" else int(float(size_text))
+            if size is None and name in MIXED:
+                continue  # numbers alone: the scalar kernels' rows measure that path
             cands, _ = candidates(name, size, rng, with_numba)
             auto_ran = cands.get("auto ran")
             rows = summary(measure(cands, opts.rounds, opts.budget_ms / 1e3, shuffle), auto_ran)  # type: ignore[arg-type]

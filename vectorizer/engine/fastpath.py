@@ -37,6 +37,7 @@ except ImportError:  # another layout: np.errstate itself
     _STATE = None
 
 if TYPE_CHECKING:
+    from .fastmixed import MixedPlan
     from .fingerprint import Generation, Watch
     from .kernels import Kernel
 
@@ -101,11 +102,15 @@ def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
         if not args:
             return MISS
         sub = p.scalars if type(args[0]) in _SCALARS else p.arrays
-        if sub is None:
-            return MISS
-        result = run_scalars(sub, args) if type(sub) is ScalarPlan else run(sub, args)  # type: ignore[arg-type]
-        if result is not MISS:
-            p.last = sub.used  # what `.backend` and `.source` describe: this plan's specialization
+        result = MISS if sub is None else run_scalars(sub, args) if type(sub) is ScalarPlan else run(sub, args)  # type: ignore[arg-type]
+        if result is MISS:  # arrays and numbers (fastmixed.py): no call fits two plans' types, no kernel runs twice
+            sub = p.mixed
+            if sub is None:
+                return MISS
+            result = sub.call(args)
+            if result is MISS:
+                return MISS
+        p.last = sub.used  # what `.backend` and `.source` describe: this plan's specialization
         return result
     if len(args) != len(p.dtypes):  # type: ignore[union-attr]
         return MISS
@@ -259,39 +264,41 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
 
 
 class Plans:
-    """The short paths of a function: one for arrays, one for scalars (each None until made)."""
+    """The short paths of a function: one for arrays, one for scalars, one for arrays mixed with
+    numbers (fastmixed.MixedPlan); each None until made."""
 
-    __slots__ = ("arrays", "scalars", "last")
+    __slots__ = ("arrays", "scalars", "mixed", "last")
 
-    def __init__(self, arrays: Plan | None, scalars: ScalarPlan | None) -> None:
-        self.arrays, self.scalars = arrays, scalars
+    def __init__(self, arrays: Plan | None, scalars: ScalarPlan | None, mixed: MixedPlan | None = None) -> None:
+        self.arrays, self.scalars, self.mixed = arrays, scalars, mixed
         self.last: tuple[tuple, str] | None = None  # the `used` of the plan that ran last
 
 
 def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object], used: str, gen: Generation,
                key: tuple, size: int, scalar: Callable[..., Any], lanes_only: bool, unspecialized: bool) -> Plans | None:
     """The plans after a general call that `used` a backend and succeeded: the plan of this call's
-    kind made anew (None when calls like it must take the general path), the other kept."""
+    kind made anew (None when calls like it must take the general path), the others kept."""
     from . import kernels
+    from .fastmixed import is_mixed, plan_mixed
 
     old = previous or Plans(None, None)
     numpy_backend = kernel.backend == "numpy"
+    made: Plan | ScalarPlan | MixedPlan | None = None
     if values and all(type(v) in _SCALARS for v in values):  # a call of scalars alone
-        made = None
         if lanes_only and unspecialized and used == kernel.backend:
             made = plan_scalars(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend, gen.watch)
-        plans = Plans(old.arrays, made)
+        plans = Plans(old.arrays, made, old.mixed)
     else:
-        made = None
-        if lanes_only and used == kernel.backend:
+        mixed = is_mixed(values)  # numbers too: a specialized one (a flag) keys its own code, no plan
+        if lanes_only and used == kernel.backend and (unspecialized or not mixed):
             limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
                 else kernels.numba_short_path(gen.races, key, size)  # NumPy: larger calls run chunks on threads
-            made = plan(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend,
-                        limit, window, gen.watch, scalar=scalar)  # valid while the globals are these
-        plans = Plans(made, old.scalars)
+            made = (plan_mixed if mixed else plan)(kernel.fn, values, kernel.result_types, kernel.returns_tuple,
+                                                   numpy_backend, limit, window, gen.watch, scalar=scalar)  # valid while the globals are these
+        plans = Plans(old.arrays, old.scalars, made) if mixed else Plans(made, old.scalars, old.mixed)  # type: ignore[arg-type]
     if made is not None:
         made.used = (key, used)
-    return None if plans.arrays is None and plans.scalars is None else plans
+    return None if plans.arrays is None and plans.scalars is None and plans.mixed is None else plans
 
 
 def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
