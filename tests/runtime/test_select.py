@@ -61,3 +61,18 @@ def test_result_is_a_fresh_writable_array():
     out = where(cond, x, 2.0)
     out[0] = 7.0
     assert x[0] == 1.0 and out.flags.writeable
+
+
+@pytest.mark.parametrize("zero", [0.0, 0, -0.0, np.float64(0.0)])
+@pytest.mark.parametrize("shape", [(20000,), (5000, 1)])
+def test_a_zero_side_selects_by_a_mask_alone(zero, shape):
+    """yes or no the number 0 (all bits clear: not -0.0) takes the two-operation path; every
+    bit as np.where, broadcasting included."""
+    rng = np.random.default_rng(7)
+    cond = rng.random(shape) < 0.5
+    other = np.array(rng.choice(np.array(HOSTILE_FLOATS), 64 if len(shape) == 2 else shape[0]))
+    ints = rng.integers(-(2**63), 2**63 - 1, other.shape, dtype=np.int64)
+    for value in (other, ints):
+        _same(where(cond, zero, value), np.where(cond, zero, value))
+        _same(where(cond, value, zero), np.where(cond, value, zero))
+    _same(where(cond, zero, zero), np.where(cond, zero, zero))

@@ -133,3 +133,15 @@ def _literal_int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.Integer):
         return sign * int(node.evaluated_value)
     return None
+
+
+def storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:
+    """The type each local name is stored as where its paths meet (Numba unifies the same way)."""
+    local = set(params)
+    for env in facts.env_before.values():
+        local |= env.keys()
+    out: dict[str, Type] = {}
+    for node, val in facts.vals.items():
+        if isinstance(node, cst.Name) and node.value in local and isinstance(val.type, Type):
+            out[node.value] = join(out[node.value], val.type) if node.value in out else val.type
+    return out

@@ -19,6 +19,10 @@ name, and `&` of those. A fact holds while neither its local nor the mask is ass
 body may not run, or run again with other values), and consults no fact inside a loop. A false
 comparison also holds on NaN lanes, so a fact rules a check out only when no number and no NaN
 satisfies both; checks with `!=` (true on NaN) are never ruled out.
+
+A comparison of two locals of the same kind (both float, or both int) rules out a zero
+difference of the two (`divisor.py`: under `if edge1 <= edge0: return ...` no lane that divides
+by `edge1 - edge0` has it 0): the `t_2 == 0` check of `t_2 = edge1 - edge0` goes too.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Callable
 
-Key = tuple[str, str, float]  # `name op number`
+from .divisor import Pair, difference, excludes_equal, pair_key, zero_difference
+
+Key = tuple[str, str, float]  # `name op number` (or a Pair, `name op name`: divisor.py)
 Fact = tuple[Key, bool]  # the comparison, and whether it holds on the selected lanes
 
 _AST_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
@@ -88,7 +95,7 @@ def rules_out(fact: Fact, check: Key) -> bool:
     """No lane where `fact` holds satisfies `check`."""
     (name, op, c), holds = fact
     check_name, check_op, k = check
-    if name != check_name or check_op == "!=":
+    if isinstance(c, str) or isinstance(k, str) or name != check_name or check_op == "!=":
         return False
     op = op if holds else _NEGATED[op]  # a false comparison: also NaN, which no check satisfies
     wanted = _interval(check_op, k)
@@ -106,48 +113,70 @@ def rules_out(fact: Fact, check: Key) -> bool:
 class Guards:
     """The facts each mask name guarantees, kept while they hold."""
 
-    def __init__(self, constants: dict[str, object]) -> None:
+    def __init__(self, constants: dict[str, object], same_kind: Callable[[str, str], bool] | None = None) -> None:
         self.constants = constants  # module constants (their values as of the transform)
-        self.atoms: dict[str, Key] = {}  # name -> the comparison it was assigned
+        self.atoms: dict[str, Key | Pair] = {}  # name -> the comparison it was assigned
         self.holds: dict[str, frozenset[Fact]] = {}  # mask name -> facts on the lanes it selects
+        self.negated: set[str] = set()  # names assigned `~(comparison)`: their atom is false on them
+        self.differences: dict[str, tuple[str, str]] = {}  # `t = a - b` -> (a, b)
+        self.same_kind = same_kind or (lambda a, b: False)  # both float or both int (divisor.py)
 
     def _of_name(self, name: str) -> frozenset[Fact]:
         atom = self.atoms.get(name)
         own = self.holds.get(name, frozenset())
-        return own | {(atom, True)} if atom is not None else own
+        return own | {(atom, name not in self.negated)} if atom is not None else own
 
     def assigned(self, name: str) -> None:
         """`name` changed: forget what it guaranteed and what was known about it."""
         self.atoms.pop(name, None)
         self.holds.pop(name, None)
-        self.atoms = {n: k for n, k in self.atoms.items() if k[0] != name}
+        self.negated.discard(name)
+        self.differences.pop(name, None)
+        self.atoms = {n: k for n, k in self.atoms.items() if name not in (k[0], k[2])}
         self.holds = {n: kept for n, facts in self.holds.items()
-                      if (kept := frozenset(f for f in facts if f[0][0] != name))}
+                      if (kept := frozenset(f for f in facts if name not in (f[0][0], f[0][2])))}
+        self.differences = {n: d for n, d in self.differences.items() if name not in d}
 
     def clear(self) -> None:
         self.atoms.clear()
         self.holds.clear()
+        self.negated.clear()
+        self.differences.clear()
 
     def ruled_out(self, mask: str | None, pred: str) -> bool:
         """The check `pred`, on the lanes of `mask` (lowered text: names, `~`, `&`), cannot hold."""
-        check = check_key(pred, self.constants) if mask is not None else None
-        if check is None:
+        if mask is None:
             return False
         try:
             tree = ast.parse(mask.strip(), mode="eval").body
+            check_node = ast.parse(pred.strip(), mode="eval").body
         except SyntaxError:
             return False
-        return any(rules_out(f, check) for f in self._mask_facts(tree))
+        pair = zero_difference(check_node, self.differences, self.constants)
+        if pair is not None and self.same_kind(*pair) and any(  # `t == 0`, t = a - b: is a == b ruled out?
+                isinstance(key[2], str) and {key[0], key[2]} == set(pair) and excludes_equal(key[1], holds)
+                for key, holds in self._mask_facts(tree)):
+            return True
+        check = _key(check_node, self.constants)
+        return check is not None and any(rules_out(f, check) for f in self._mask_facts(tree))  # type: ignore[arg-type]
 
     def _mask_facts(self, node: ast.expr) -> frozenset[Fact]:
         if isinstance(node, ast.Name):
             return self._of_name(node.id)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert) and isinstance(node.operand, ast.Name):
             atom = self.atoms.get(node.operand.id)
-            return frozenset({(atom, False)}) if atom is not None else frozenset()
+            return frozenset({(atom, node.operand.id in self.negated)}) if atom is not None else frozenset()
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):  # ~(a > b): false here
+            key = self._compare_key(node.operand)
+            return frozenset({(key, False)}) if key is not None else frozenset()
+        if isinstance(node, ast.Compare) and (key := self._compare_key(node)) is not None:
+            return frozenset({(key, True)})
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
             return self._mask_facts(node.left) | self._mask_facts(node.right)
         return frozenset()
+
+    def _compare_key(self, node: ast.expr) -> Key | Pair | None:
+        return _key(node, self.constants) or pair_key(node, self.constants)
 
     def emitted(self, line: str) -> None:
         """A line of lowered code (without its indentation) was emitted: forget what it may change,
@@ -170,10 +199,16 @@ class Guards:
             node = ast.parse(value.strip(), mode="eval").body
         except SyntaxError:
             return  # not plain Python (a placeholder the passes fill in later)
-        key = _key(node, self.constants)
-        if key is not None and key[0] != name:
+        negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert)
+        key = self._compare_key(node.operand if negated else node)  # type: ignore[attr-defined]
+        if key is not None and name not in (key[0], key[2]):
             self.atoms[name] = key
-        facts = frozenset(f for f in self._mask_facts(node) if f[0][0] != name)
+            if negated:
+                self.negated.add(name)
+        diff = difference(node, self.constants)
+        if diff is not None and name not in diff:
+            self.differences[name] = diff
+        facts = frozenset(f for f in self._mask_facts(node) if name not in (f[0][0], f[0][2]))
         if facts:
             self.holds[name] = facts
 

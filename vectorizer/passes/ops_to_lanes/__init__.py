@@ -26,6 +26,9 @@ After::
             ...
         return (steps, False)
 
+A zero-divisor check of `b - a` goes where a comparison on the path rules out `a == b` (`if b <=
+a: return ...`; `analysis/divisor.py`): a lane with no check left returns its value alone.
+
 Laziness is kept: an operand of `and`/`or`/`x if c else y` whose checks need statements becomes an
 `if` block. Checks are the array checks translated to scalar code (`np.where` -> `x if c else y`,
 `~` -> `not`, `np.sin` -> `math.sin`, ...), so both backends flag the same lanes. Calls to other

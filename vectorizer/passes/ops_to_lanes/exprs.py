@@ -103,6 +103,7 @@ class LaneExpressions:
             impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
             impl = without_counter_checks(impl, node, self.lane.counters, self.lane.nonzero)  # analysis/counters.py
             impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0
+            impl = self.lane.without_proven_divisor(impl, node)  # not under `if b >= a: return`
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
@@ -195,18 +196,19 @@ class LaneExpressions:
     def select(self, node: cst.IfExp) -> str:
         t = self.facts.type(node)
         test = self.expr(node.test)
-        yes_pre, yes = self.lane.captured(lambda: self.expr(node.body))
-        no_pre, no = self.lane.captured(lambda: self.expr(node.orelse))
+        under = self.lane.under  # each side knows its test's outcome (analysis/divisor.py)
+        yes_pre, yes = under(node.test, True, lambda: self.lane.captured(lambda: self.expr(node.body)))
+        no_pre, no = under(node.test, False, lambda: self.lane.captured(lambda: self.expr(node.orelse)))
         if not yes_pre and not no_pre:
             return f"({self.coerce(yes, self.facts.type(node.body), t)} if {test} else {self.coerce(no, self.facts.type(node.orelse), t)})"
         name = self.ctx.namer.fresh("c")
         self.lane.emit(f"if {test}:")
         self.lane.depth += 1
-        self.lazy(node.body, name, t)
+        under(node.test, True, lambda: self.lazy(node.body, name, t))
         self.lane.depth -= 1
         self.lane.emit("else:")
         self.lane.depth += 1
-        self.lazy(node.orelse, name, t)
+        under(node.test, False, lambda: self.lazy(node.orelse, name, t))
         self.lane.depth -= 1
         return name
 

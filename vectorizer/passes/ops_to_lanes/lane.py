@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...analysis.facts import Facts
+from ...analysis.divisor import PathFacts, leaves, test_facts, without_divisor_check
+from ...analysis.facts import Facts, storage_types
 from ...core.text import is_number
-from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, Val, join
+from ...core.types import BOOL, FLOAT, INT, NUM, TupleType
 from ..base import Context, body_of, code, paren
 from .exprs import LaneExpressions, static_false
 from .scalarize import scalar
@@ -30,10 +32,11 @@ class Lane:
         result = [v.type for v in facts.result]
         zeros = [ZERO[t] for t in result]  # type: ignore[index]
         self.fail = f"return (({', '.join(zeros)},), True)" if facts.returns_tuple else f"return ({zeros[0]}, True)"
-        self.storage = _storage_types(facts, ctx.params)
+        self.storage = storage_types(facts, ctx.params)
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
         self.overflow_checks: set[str] = set()  # `if <int64 overflow test>:` lines, see if_stmt
+        self.path = PathFacts()  # comparisons that hold here: differences they prove nonzero
         self.exprs = LaneExpressions(self)
 
     def emit(self, line: str) -> None:
@@ -54,6 +57,24 @@ class Lane:
             self.overflow_checks.add(line)
         self.emit(line)
         self.emit(f"    {self.fail}")
+
+    def without_proven_divisor(self, impl, node: cst.BinaryOperation):
+        """`impl` less its zero-divisor check where the path proves the divisor `a - b` nonzero
+        (analysis/divisor.py; a and b both float or both int)."""
+        if not any(c.divisor for c in impl.checks):
+            return impl
+        pair = self.path.nonzero(_ast(node.right))
+        kinds = {self.storage.get(n) for n in pair} if pair is not None else set()
+        return without_divisor_check(impl) if len(kinds) == 1 and kinds <= {FLOAT, INT} else impl
+
+    def under(self, test: cst.BaseExpression, holds: bool, run):
+        """run() with what `test` being `holds` tells (an expression's side: it assigns no name)."""
+        saved = self.path.snapshot()
+        self.path.facts |= test_facts(_ast(test), holds)
+        try:
+            return run()
+        finally:
+            self.path.restore(saved)
 
     def captured(self, run) -> tuple[list[str], str]:
         """Lower into a side buffer (to see whether an operand needs statements)."""
@@ -99,8 +120,12 @@ class Lane:
                 dst = self.storage.get(target.value, src)
                 value = self.exprs.coerce(value, src, dst)  # type: ignore[arg-type]
                 self.emit(f"{target.value} = {value}")
+                self.path.assigned(target.value, _ast(small.value))
             else:
                 self.emit(f"{code(target)} = {value}")
+                for n in ast.walk(_ast(target)):  # a tuple target: each name changes
+                    if isinstance(n, ast.Name):
+                        self.path.assigned(n.id)
         elif isinstance(small, cst.Return):
             self.ret(small.value)
         elif isinstance(small, cst.Raise):
@@ -129,8 +154,17 @@ class Lane:
 
     def if_stmt(self, s: cst.If) -> None:
         test = self.exprs.expr(s.test)
+        before, test_ast = self.path.snapshot(), _ast(s.test)
+        self.path.facts |= test_facts(test_ast, True)
         then, _ = self.captured(lambda: self.nested(body_of(s.body)))
+        then_end = self.path.snapshot()
+        self.path.restore(before)
+        self.path.facts |= test_facts(test_ast, False)
         other, _ = self.captured(lambda: self.nested(body_of(s.orelse))) if s.orelse is not None else ([], "")
+        # After the if: what holds at the end of each branch that goes on (a returning one does not).
+        ends = [end for end, gone in ((then_end, leaves(s.body)), (self.path.snapshot(),
+                s.orelse is not None and leaves(body_of(s.orelse)))) if not gone]
+        self.path.join(*ends) if ends else self.path.clear()
         # An int64 overflow test that opens a branch runs before the `if` instead: it holds only
         # beyond +-3e18 (a lane it flags on the other branch is re-run exactly, as any flagged
         # lane), and branches of plain arithmetic become selects. Collatz: 118 -> 80 ms a 1e6 call.
@@ -154,6 +188,14 @@ class Lane:
         return out
 
     def while_loop(self, s: cst.While) -> None:
+        self.loop(lambda: self._while_loop(s))
+
+    def loop(self, lower) -> None:
+        self.path.clear()  # the body may assign what a fact is about, and run again
+        lower()
+        self.path.clear()
+
+    def _while_loop(self, s: cst.While) -> None:
         pre, test = self.captured(lambda: self.exprs.expr(s.test))
         if not pre:
             self.emit(f"while {test}:")
@@ -169,6 +211,9 @@ class Lane:
         self.nested(body_of(s.body))
 
     def for_loop(self, s: cst.For) -> None:
+        self.loop(lambda: self._for_loop(s))
+
+    def _for_loop(self, s: cst.For) -> None:
         it = s.iter
         if isinstance(it, cst.Call):
             args = [self.temp(self.exprs.expr(a.value)) for a in it.args]
@@ -182,13 +227,5 @@ class Lane:
         self.nested(body_of(s.body))
 
 
-def _storage_types(facts: Facts, params: dict[str, Val]) -> dict[str, Type]:
-    """The type each local name is stored as where its paths meet (Numba unifies the same way)."""
-    local = set(params)
-    for env in facts.env_before.values():
-        local |= env.keys()
-    out: dict[str, Type] = {}
-    for node, val in facts.vals.items():
-        if isinstance(node, cst.Name) and node.value in local and isinstance(val.type, Type):
-            out[node.value] = join(out[node.value], val.type) if node.value in out else val.type
-    return out
+def _ast(node: cst.BaseExpression) -> ast.expr:
+    return ast.parse(code(node).strip(), mode="eval").body

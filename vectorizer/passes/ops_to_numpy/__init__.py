@@ -13,14 +13,16 @@ This is where the code becomes array code. Every operation goes through the tabl
   masked by `m`; `raise` in it flags `m`; a batched `assert` flags the lanes where it fails;
 * `a if c else b`, `and`, `or`, `min`, `max` become `_vz_where` (np.where without a branch per
   lane; bool algebra for bools; their lazy operand's flags are masked by the lanes that evaluate
-  it); uniform ones stay Python expressions;
+  it); uniform ones stay Python expressions; `min`/`max` of ints, or of floats against a constant
+  other than 0.0 and NaN, are one ufunc (np.minimum, np.fmax...: `choices.min_max_ufunc`);
 * `while active:` (a masked loop) becomes `while np.any(active):`, and loop masks drop flagged
   lanes (`& ~flag`) so a failing lane can never keep a loop running;
 * values change storage where paths meet: bool -> int64, int -> float64 for mixed (NUM) values,
   whose int lanes are flagged when float64 cannot hold them exactly;
 * operations on literals only are folded at transform time with Python's own arithmetic;
 * a check the mask's own test rules out is not emitted (`if a == 0.0: ... else: c / a` needs no
-  `a == 0` flag; `analysis/guards.py`), outside loops;
+  `a == 0` flag; `analysis/guards.py`), outside loops; so is a zero-divisor check of `b - a`
+  under a mask that rules out `a == b` (`if b <= a: return ...`; `analysis/divisor.py`);
 * an approximate operation (NumPy's `power`, `exp`, `sin`... a few ulp from the C library) whose
   value may decide an int, a bool, a branch, a trip count or an exception
   (`analysis/decisions.py`) calls CPython's `math` instead (`exactmath.py`)::

@@ -19,7 +19,7 @@ import libcst as cst
 
 from ...analysis.facts import COMPARES
 from ...core.text import is_number
-from ...core.types import BOOL, ArrayType, TupleType, Type, Val
+from ...core.types import BOOL, FLOAT, INT, ArrayType, TupleType, Type, Val
 from ...rules import scalar as rules
 from ...rules.arrays import Arg
 from ..base import paren
@@ -49,6 +49,31 @@ def where(cond: str, yes: str, no: str, t: Type) -> str:
             return f"(~{paren(cond)} | {paren(yes)})"
         return f"(({paren(cond)} & {paren(yes)}) | (~{paren(cond)} & {paren(no)}))"
     return f"_vz_where({cond}, {yes}, {no})"
+
+
+def min_max_ufunc(name: str, acc: Val, item: Val, t: Type) -> str | None:
+    """The NumPy ufunc that computes Python's `min(acc, item)` / `max(acc, item)` bit for bit on
+    every lane, else None. Ints: np.minimum / np.maximum. Floats where one side is a constant
+    other than 0.0 and NaN (a tie then has the same bits, and no -0.0 / 0.0 choice arises, which
+    NumPy's SIMD and scalar loops make differently): a NaN `acc` stays (Python keeps the first
+    item unless the next is smaller / larger), so np.minimum / np.maximum with the constant as
+    `item`, np.fmin / np.fmax (they return the number beside a NaN) with the constant as `acc`."""
+    if acc.type is not t or item.type is not t:
+        return None
+    if t is INT:
+        return f"np.{'minimum' if name == 'min' else 'maximum'}"
+    if t is not FLOAT:
+        return None
+    plain = {"min": "np.minimum", "max": "np.maximum"}[name]
+    if _float_constant(item.const) and not _float_constant(acc.const):
+        return plain
+    if _float_constant(acc.const) and not _float_constant(item.const):
+        return plain.replace("np.m", "np.fm").replace("imum", "")
+    return None
+
+
+def _float_constant(value: object) -> bool:
+    return type(value) is float and value == value and value != 0.0
 
 
 def decided_side(test: Val, if_false: cst.BaseExpression, if_true: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -212,10 +237,16 @@ class Choices:
         acc_t = self.facts.type(operands[0])
         acc = self.low.exprs.lower(operands[0], mask)
         acc = self.low.temp(acc if batched else self.low.exprs.numpy_scalar(acc, operands[0], acc_t))
+        acc_val = self.facts.val(operands[0])
         for operand in operands[1:]:
             nxt_t = self.facts.type(operand)
             nxt = self.low.exprs.lower(operand, mask)
             nxt = self.low.temp(nxt if batched else self.low.exprs.numpy_scalar(nxt, operand, nxt_t))
+            ufunc = min_max_ufunc(name, acc_val, self.facts.val(operand), t)
+            acc_val = Val(t, batched)  # from here on a computed value: no constant
+            if batched and ufunc is not None:  # one pass, no compare and select
+                acc, acc_t = self.low.temp(f"{ufunc}({acc}, {nxt})"), t
+                continue
             impl = rules.compare(op, nxt_t, acc_t)
             for c in impl.checks:
                 self.low.check(mask, c.pred.format(nxt, acc))

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...analysis.facts import Facts
+from ...analysis.facts import Facts, storage_types
 from ...analysis.guards import Guards
 from ...analysis.liveness import Liveness
-from ...core.types import BOOL, INT, Type
+from ...core.types import BOOL, FLOAT, INT, Type
 from ..base import Context, body_of, code, leading, paren, static_check
 from .arrays import ArrayOps
 from .choices import Choices, mask_and, simple
@@ -30,7 +30,9 @@ class Lowering:
         self.flag = ctx.namer.fresh("flag")
         self.has_flags = False
         self.checked: set[tuple[str, str]] = set()  # flag lines since the last assignment/block
-        self.guards = Guards(ctx.constants)  # what masks guarantee (checks they rule out are not emitted)
+        kinds = storage_types(facts, ctx.params)  # a difference of two of the same kind: analysis/divisor.py
+        # What masks guarantee (checks they rule out are not emitted).
+        self.guards = Guards(ctx.constants, lambda a, b: kinds.get(a) is kinds.get(b) and kinds.get(a) in (FLOAT, INT))
         self.guard_depth = self.depth
         self.loop_depth = 0  # loops around the current line (no guards there: compact_loops reorders lanes)
         self.counters: frozenset[str] = frozenset()
