@@ -11,7 +11,9 @@ int power) are untouched. `run_generated` executes a generated module's kernel w
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
+import types
 from unittest import mock
 
 import numpy as np
@@ -75,10 +77,17 @@ def source(f, params: dict[str, Val], exact: bool = True) -> str:
         return lower(parsed, namespace, params, Options()).source
 
 
+@functools.lru_cache(maxsize=4)
+def _compiled(text: str, name: str) -> types.CodeType:
+    """The module's code, compiled once for the runs with several perturbations (a fresh
+    namespace each run: `np` is rebound)."""
+    return compile(text, f"<generated {name}>", "exec")
+
+
 def run_generated(text: str, name: str, args: list, np_module: object) -> tuple[object, object]:
     """(result, flag) of the kernel `name` in the module `text`, run with `np` bound to `np_module`."""
     namespace: dict = {"__name__": "perturbed_kernel"}
-    exec(compile(text, f"<generated {name}>", "exec"), namespace)  # noqa: S102 - our own generated code
+    exec(_compiled(text, name), namespace)  # noqa: S102 - our own generated code
     namespace["np"] = np_module
     with np.errstate(all="ignore"):
         return namespace[name](*args)
