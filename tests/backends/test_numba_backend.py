@@ -809,7 +809,7 @@ def test_numba_backend_is_really_numba():
 @pytest.mark.numba
 def test_function_numba_cannot_compile_falls_back_to_numpy_with_a_warning(monkeypatch):
     """No supported function makes Numba 0.68 fail any more (math.cbrt did until the lane code
-    called np.cbrt), so the failure is injected where Numba would raise it: at the first call
+    called C's cbrt through its own symbol), so the failure is injected where Numba would raise it: at the first call
     of the compiled module. The engine must switch to the NumPy backend, warn once, and be right."""
     pytest.importorskip("numba")
     from numba.core.errors import TypingError

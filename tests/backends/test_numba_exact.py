@@ -174,6 +174,8 @@ CASES = (
     + [("x ** y", k) for k in ("ff", "fs", "if", "fi", "is")] + [("x ** 2", "i"), ("x ** -1", "i")]
     + [("2.0 ** x", "f"), ("10.0 ** x", "f"), ("2 ** x", "f"), ("pow(x, y)", "ff"), ("pow(x, 2)", "f"),
        ("math.pow(x, 2)", "f"), ("math.pow(x, -1.0)", "f"), ("math.pow(2.0, x)", "f")]
+    # C's cbrt of a constant: Numba's np.cbrt is a pow(x, 1/3) LLVM folds to 3.0 for 27.0 (C: 3.0000000000000004)
+    + [("math.cbrt(27.0) + x", "f"), ("math.cbrt(-1000.0) * x", "f")]
 )
 # Lanes most of which the checks flag by design (domain errors on wide inputs, int64 overflow of
 # random ints): only what is not flagged is compared at the kernel.
@@ -242,10 +244,11 @@ def test_compounding_loops_give_pythons_bits(tmp_path):
 
 
 def test_pow_from_numbas_disk_cache_in_a_second_process(tmp_path):
-    """The compiled code calls pow through a symbol registered at import: a second process loads
-    it from Numba's cache (no compilation) and gets the same bits."""
+    """The compiled code calls pow and cbrt through symbols registered at import: a second process
+    loads it from Numba's cache (no compilation) and gets the same bits."""
     pytest.importorskip("numba")
-    (tmp_path / "powmod.py").write_text("def p(x, y):\n    return x ** 2 - x ** y + 2.0 ** y - x ** -1.0\n")
+    (tmp_path / "powmod.py").write_text("import math\n\n\ndef p(x, y):\n"
+                                        "    return x ** 2 - x ** y + 2.0 ** y - x ** -1.0 + math.cbrt(x) + math.cbrt(27.0)\n")
     script = textwrap.dedent("""
         import numpy as np, powmod
         from vectorizer import vectorize

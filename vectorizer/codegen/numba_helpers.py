@@ -1,5 +1,5 @@
 """Helpers a Numba module carries as text where its lane code calls them: the C library's `pow`
-and CPython's own `hypot`, both bit for bit what CPython computes.
+and `cbrt`, and CPython's own `hypot`, all bit for bit what CPython computes.
 
 `_vz_pow(x, y)` (and the intrinsic `_vz_libm_pow` it calls): Numba lowers `math.pow` and `**` to LLVM's `llvm.pow`, which LLVM simplifies:
 pow(x, 2.0) -> x * x, pow(x, -1.0) -> 1.0 / x, pow(x, 0.5) -> sqrt, pow(2.0, x) -> exp2(x).
@@ -23,9 +23,10 @@ import sys
 
 from . import numba_intmath, numba_tables
 
-POW = '''
-def _vz_make_pow():
-    """An intrinsic: float64 pow(x, y) through the C library, under a name LLVM cannot simplify."""
+LIBM = '''
+def _vz_libm(name, arity):
+    """An intrinsic: the C library's float64 `name` (the function CPython calls), under a symbol
+    LLVM does not know as a library function, so it neither simplifies nor folds the call."""
     import ctypes
     import ctypes.util
 
@@ -35,26 +36,36 @@ def _vz_make_pow():
     from numba.extending import intrinsic
 
     try:
-        libm_pow = ctypes.CDLL(None).pow  # the pow CPython itself calls
+        c_function = getattr(ctypes.CDLL(None), name)  # the one CPython itself calls
     except (AttributeError, OSError):
-        libm_pow = ctypes.CDLL(ctypes.util.find_library("m") or ctypes.util.find_library("c")).pow
-    llvmlite.binding.add_symbol("vz_libm_pow", ctypes.cast(libm_pow, ctypes.c_void_p).value)
+        c_function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or ctypes.util.find_library("c")), name)
+    symbol = "vz_libm_" + name
+    llvmlite.binding.add_symbol(symbol, ctypes.cast(c_function, ctypes.c_void_p).value)
 
     def codegen(context, builder, signature, args):
         double = ir.DoubleType()
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(double, [double, double]), "vz_libm_pow")
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(double, [double] * arity), symbol)
         fn.attributes.add("nounwind")
         return builder.call(fn, [context.cast(builder, a, t, types.float64) for a, t in zip(args, signature.args)])
 
-    def _vz_libm_pow(typingctx, x, y):
-        if isinstance(x, types.Float | types.Integer) and isinstance(y, types.Float | types.Integer):
-            return types.float64(x, y), codegen
+    def signature(args):
+        if all(isinstance(a, types.Float | types.Integer) for a in args):
+            return types.float64(*args), codegen
         return None
 
-    return intrinsic(_vz_libm_pow)
+    def unary(typingctx, x):  # an intrinsic's typer names its arguments (no *args)
+        return signature((x,))
 
+    def binary(typingctx, x, y):
+        return signature((x, y))
 
-_vz_libm_pow = _vz_make_pow()
+    typer = unary if arity == 1 else binary
+    typer.__name__ = typer.__qualname__ = "_vz_libm_" + name
+    return intrinsic(typer)
+'''
+
+POW = '''
+_vz_libm_pow = _vz_libm("pow", 2)
 
 
 @numba.njit(cache=NUMBA_CACHE, error_model="numpy")
@@ -64,6 +75,19 @@ def _vz_pow(x, y):
     if y == 0.0 or x == 1.0:
         return 1.0
     return _vz_libm_pow(x, y)
+'''
+
+# math.cbrt calls C's cbrt; Numba's np.cbrt is a fast-math pow(x, 1/3), which LLVM turns into a
+# cbrt call for a variable but folds for a constant: 3.0 for 27.0, where C's cbrt gives
+# 3.0000000000000004 (found by the decisions fuzzer, tests/fuzz/regressions/reg_f6b1d6a89b.py).
+CBRT = '''
+_vz_libm_cbrt = _vz_libm("cbrt", 1)
+
+
+@numba.njit(cache=NUMBA_CACHE, error_model="numpy")
+def _vz_cbrt(x):
+    """math.cbrt(x): C's cbrt."""
+    return _vz_libm_cbrt(x)
 '''
 
 _HYPOT_HEAD = '''
@@ -181,8 +205,14 @@ def mentions(code: str, name: str) -> bool:
 def helper_source(code: str) -> str:
     """The helpers `code` (lane functions) calls, as module text ("" if none)."""
     parts = []
-    if mentions(code, "_vz_pow") or mentions(code, "_vz_libm_pow"):  # NumPy's float power calls pow itself
+    pow_ = mentions(code, "_vz_pow") or mentions(code, "_vz_libm_pow")  # NumPy's float power calls pow itself
+    cbrt = mentions(code, "_vz_cbrt")
+    if pow_ or cbrt:
+        parts.append(LIBM.strip("\n"))
+    if pow_:
         parts.append(POW.strip("\n"))
+    if cbrt:
+        parts.append(CBRT.strip("\n"))
     if mentions(code, "_vz_hypot"):
         parts.append(hypot_source().strip("\n"))
     tables = numba_tables.table_source(code)  # np.sum of a uniform table: NumPy's pairwise sum

@@ -45,7 +45,7 @@ from .ops_to_lanes import LaneKernels
 from .vector_math import cheap_exponent, splice
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
-# Lane code calls NumPy's scalar function where Numba has no `math` one (np.cbrt, np.exp2).
+# Lane code calls NumPy's scalar function where Numba has no `math` one (np.exp2; cbrt is `_vz_cbrt`).
 NUMPY_NAMES = {numpy_name: mvec for numpy_name, (mvec, _, _) in FUNCTIONS.items()}
 
 
@@ -63,6 +63,8 @@ def _libmvec_name(call: ast.Call) -> str | None:
     fn = call.func
     if isinstance(fn, ast.Name) and fn.id == "_vz_pow" and len(call.args) == 2 and not call.keywords:
         return "math.pow" if cheap_exponent(call.args[1]) else "_vz_lm.pow"
+    if isinstance(fn, ast.Name) and fn.id == "_vz_cbrt" and len(call.args) == 1 and not call.keywords:
+        return "_vz_lm.cbrt"  # C's cbrt (the exact path) -> libmvec's
     if not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)) or call.keywords:
         return None
     name = fn.attr if fn.value.id == "math" else NUMPY_NAMES.get(fn.attr) if fn.value.id == "np" else None

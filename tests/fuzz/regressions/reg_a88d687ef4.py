@@ -1,5 +1,5 @@
 # vectorizer differential-fuzz regression, replayed by tests/fuzz/test_fuzz.py.
-# status: open   (set to 'fixed' once the engine passes it: open ones are strict xfails)
+# status: fixed  (set to 'fixed' once the engine passes it: open ones are strict xfails)
 # found: decisions fuzzer, seed 2700390
 # classb: no
 # backend: numba

@@ -34,7 +34,7 @@ _LIBM = {
     "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin", "cos": "math.cos",
     "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
     "cosh": "math.cosh", "arcsinh": "math.asinh", "arccosh": "math.acosh", "arctanh": "math.atanh",
-    "cbrt": "np.cbrt", "rint": "np.rint", "arctan2": "math.atan2", "hypot": "math.hypot",
+    "cbrt": "_vz_cbrt", "rint": "np.rint", "arctan2": "math.atan2", "hypot": "math.hypot",
     "copysign": "math.copysign", "fmod": "np.fmod",
 }
 # Float templates over float operands {0}, {1}, {2} (each a name: used more than once).

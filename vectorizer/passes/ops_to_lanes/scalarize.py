@@ -14,7 +14,7 @@ _NP_TO_MATH = {
     "arccosh": "acosh", "arctanh": "atanh", "exp": "exp", "expm1": "expm1", "log": "log",
     "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt",
     "copysign": "copysign", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
-}  # cbrt and exp2 stay np.cbrt / np.exp2: Numba has no math.cbrt or math.exp2
+}  # exp2 stays np.exp2 (Numba has no math.exp2); cbrt is C's, through _vz_cbrt
 _NP_SCALAR = {"int64": "int", "float64": "float", "bool_": "bool", "abs": "abs", "minimum": "min", "maximum": "max"}
 
 
@@ -57,6 +57,8 @@ class _Scalarize(ast.NodeTransformer):
             return _pow(node.args)
         if name == "hypot":
             return ast.Call(ast.Name("_vz_hypot"), node.args, [])
+        if name == "cbrt":  # C's cbrt, as math.cbrt: Numba's np.cbrt is a pow LLVM may fold (numba_helpers)
+            return ast.Call(ast.Name("_vz_cbrt"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
         if name in _NP_TO_MATH:
             return ast.Call(_math(_NP_TO_MATH[name]), node.args, [])
         if name in _NP_SCALAR:
