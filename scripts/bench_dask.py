@@ -23,10 +23,9 @@ Two kernels of `bench_kernels.py`: `mandelbrot_escape` (a while loop) and `black
 Each cluster run computes `result.sum()` (nothing large returns to the client) and is checked
 against the in-memory result's sum. Also reported: the per-chunk overhead of the graph (a run over
 `--tiny-chunks` chunks of 16 lanes, against `x + 1` over the same chunks: the extra time a chunk)
-and the busiest worker's peak resident memory (ru_maxrss) read after each cluster variant, next to
-the size of one chunk and of the whole array. The workers restart between variants, but in the
-2e8 run of 2026-12-04 the readings only grew from one variant to the next (the peak seems to
-survive the restart): read each as "peak so far"; only the first is the vectorized run's own.
+and the busiest worker's peak resident memory during each cluster variant, above its level
+before the variant (sampled every 2 ms by a thread in each worker, after the worker has returned
+its freed memory to the OS), next to the size of one chunk and of the whole array.
 
     python scripts/bench_dask.py --size 20000000 --chunk 1000000
 
@@ -84,17 +83,18 @@ def timed(fn, repeat: int) -> tuple[float, object]:
 
 
 def on_cluster(fn, repeat: int, warm=None) -> tuple[float, object, float]:
-    """(best seconds, result, peak resident MB of the busiest worker) of `fn` run on fresh workers:
-    restarted after the reading, so each variant's peak is its own."""
+    """(best seconds, result, the busiest worker's peak resident MB above its level before the run)
+    of `fn`. Before it, the workers drop what they hold and return freed memory to the OS
+    (`watch_rss`), so each variant's peak is its own."""
     from distributed import get_client
 
     client = get_client()
     if warm is not None:
-        warm()  # the workers generate or load the code first (from the disk cache after a restart)
+        warm()  # the workers generate or load the code (and import what the tasks need) first
+    before = client.run(watch_rss)
     t, out = timed(fn, repeat)
-    peak = max(client.run(peak_rss_mb).values())
-    client.restart()
-    return t, out, peak
+    after = client.run(peak_rss_mb)
+    return t, out, max(after[w] - before[w] for w in after)
 
 
 def run_kernel(name: str, vf, n: int, chunk: int, repeat: int, skip_in_memory: bool) -> list | None:
@@ -118,8 +118,11 @@ def run_kernel(name: str, vf, n: int, chunk: int, repeat: int, skip_in_memory: b
         rows += [(name, "in-memory 1 thread", t1, None), (name, "in-memory threads", tt, None)]
     warm = lambda: vf(*(a[:10] for a in lazy)).compute()  # noqa: E731
     tv, got, pv = on_cluster(lambda: vf(*lazy).sum().compute(), repeat, warm)
-    tn, got_numpy, pn = on_cluster(lambda: da.map_blocks(numpy_version, *lazy, dtype=dtype).sum().compute(), repeat)
-    ti, _, pi = on_cluster(lambda: dask.compute(*(a.sum() for a in lazy)), repeat)
+    by_hand = lambda args: da.map_blocks(numpy_version, *args, dtype=dtype)  # noqa: E731
+    tn, got_numpy, pn = on_cluster(lambda: by_hand(lazy).sum().compute(), repeat,
+                                   lambda: by_hand([a[:10] for a in lazy]).compute())
+    ti, _, pi = on_cluster(lambda: dask.compute(*(a.sum() for a in lazy)), repeat,
+                           lambda: dask.compute(*(a[:10].sum() for a in lazy)))  # imports on the fresh workers first
     rows += [(name, "cluster vectorized", tv, pv), (name, "cluster numpy", tn, pn),
              (name, "cluster inputs only", ti, pi)]
     agree = expected is None or bool(np.isclose(float(got), expected, rtol=1e-9))
@@ -146,10 +149,39 @@ def job_rows(name: str, vf, n: int, chunk: int, repeat: int, client) -> list:
     return [(name, "one process, whole job", tj, None), (name, "cluster vectorized, inputs held", tp, pp)]
 
 
-def peak_rss_mb() -> float:
-    import resource
+def watch_rss() -> float:
+    """In a worker: free what glibc keeps of freed memory (malloc_trim), then start (or reset) a
+    thread that samples this process's resident memory every 2 ms; the current value in MB.
+    (ru_maxrss cannot be reset, and restarting the workers between variants sometimes hung.)"""
+    import ctypes
+    import gc
+    import threading
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    import psutil
+
+    gc.collect()
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc's; elsewhere the reading starts from what the allocator kept
+    if trim is not None:
+        trim(0)
+    proc = psutil.Process()
+    state = getattr(sys, "_vz_rss", None)
+    now = proc.memory_info().rss
+    if state is None:
+        state = sys._vz_rss = {"peak": now}  # type: ignore[attr-defined]
+
+        def sample() -> None:
+            while True:
+                state["peak"] = max(state["peak"], proc.memory_info().rss)
+                time.sleep(0.002)
+
+        threading.Thread(target=sample, daemon=True, name="vz-rss").start()
+    state["peak"] = now
+    return now / 2**20
+
+
+def peak_rss_mb() -> float:
+    """In a worker: the highest resident memory (MB) sampled since `watch_rss`."""
+    return sys._vz_rss["peak"] / 2**20  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,19 +215,20 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       env={"VECTORIZER_THREADS": "1"}) as cluster, Client(cluster) as client:
-        idle = max(client.run(peak_rss_mb).values())
+        idle = max(client.run(watch_rss).values())
         for name, vf in kernels.items():
             found = run_kernel(name, vf, n, chunk, args.repeat, args.skip_in_memory)
             if found is None:
                 return 1
             rows += found
         tiny = da.ones(args.tiny_chunks * 16, chunks=16)
+        (tiny[:16] + 1).sum().compute()  # warm, as the vectorized one below
         t_plain, _ = timed(lambda: (tiny + 1).sum().compute(), args.repeat)
-        kernels["mandelbrot_escape"](tiny[:16], 0.0).compute()  # load the code on the restarted workers
+        kernels["mandelbrot_escape"](tiny[:16], 0.0).compute()  # the code is loaded before the timing
         t_vf, _ = timed(lambda: kernels["mandelbrot_escape"](tiny, 0.0).sum().compute(), args.repeat)
         for name, vf in kernels.items():
             rows += job_rows(name, vf, n, chunk, args.repeat, client)
-    print("\n| kernel | variant | seconds | Mlanes/s | vs in-memory 1 thread | peak MB so far, busiest worker |\n"
+    print("\n| kernel | variant | seconds | Mlanes/s | vs in-memory 1 thread | peak MB above start, busiest worker |\n"
           "|---|---|---|---|---|---|")
     base = {k: t for k, v, t, _ in rows if v == "in-memory 1 thread"}
     job = {k: t for k, v, t, _ in rows if v == "one process, whole job"}
@@ -208,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kernel}: the whole job on the cluster {seconds / cluster:.2f}x as fast as in one process")
     print(f"\nper-chunk overhead: {(t_vf - t_plain) / args.tiny_chunks * 1e3:.2f} ms a chunk more than `x + 1` "
           f"({args.tiny_chunks} chunks of 16 lanes: {t_vf:.2f} s vs {t_plain:.2f} s)")
-    print(f"peak resident memory of a worker before any run: {idle:.0f} MB (a chunk: {chunk * 8 / 2**20:.0f} MB "
-          f"a float64 array; the array: {n * 8 / 2**20:.0f} MB); read after each variant, a running peak")
+    print(f"resident memory of a worker before any run: {idle:.0f} MB (a chunk: {chunk * 8 / 2**20:.0f} MB "
+          f"a float64 array; the array: {n * 8 / 2**20:.0f} MB); peaks are per variant, above its start")
     print(f"dask {dask.__version__}")
     return 0
 

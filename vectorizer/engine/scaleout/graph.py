@@ -10,17 +10,19 @@ The graph has four layers, built without computing anything:
    flat position, and the lane note rewritten to name the global lane.
 3. `first`: per row of blocks along the first axis, the earliest error (in C order) of rows 0..i.
    Every lane of row i comes after every lane of rows < i, and the lanes of one row interleave,
-   so row i needs all of its blocks' errors. A scan over a binary tree of rows: each entry reads
-   at most log2(rows) + 1 tree nodes, and the tree is log2(rows) tasks deep (a chain, one task
-   a row, cost a scheduler round trip a row on a distributed cluster).
+   so row i needs all of its blocks' errors. A chain, one small task a row: row i's entry is the
+   earliest of row i-1's entry and row i's own errors. Dask's ordering then finishes each output
+   block soon after its row's lanes have run, so a worker holds a few blocks whatever the size of
+   the array (a scan over a binary tree of rows, logarithmic depth, made Dask run nearly every
+   block before the first output: memory grew with the array; tests/engine/test_dask_memory.py).
 4. one output array per result: a block is its record's values, or, when its own lanes failed,
    the raise of its row's `first` entry. Any block that fails therefore raises the same exception,
    the earliest failing lane's, whichever block Dask happens to run (or report) first.
 
 Nothing is computed twice: the values stay in the record until the output block takes them. The
 price of a static graph: every output block waits until the blocks of its row and of the rows
-before it have run (their errors decide what it would raise), so its values stay in memory until
-then, and a slice of the last row computes the rows before it. Dtypes are known without computing: the function is
+before it have run (their errors decide what it would raise), so a slice of the last row computes
+the rows before it. Dtypes are known without computing: the function is
 called once on empty arrays of the arguments' dtypes (its specialization's result types).
 """
 
@@ -258,25 +260,10 @@ def _assemble(records: Any, shape: tuple[int, ...], count: int, token: str) -> l
         chunk = tuple(int(chunks[d][i]) for d, i in enumerate(b))
         shared[(where, *b)] = (_where, (records.name, *b), offsets, tuple(shape), chunk)
         rows.setdefault(b[0] if b else 0, []).append((where, *b))
-    row, tree = f"vectorized-row-{token}", f"vectorized-tree-{token}"
-    for r, keys in rows.items():
-        shared[(row, r)] = (_earliest, None, keys)
-
-    def node(level: int, k: int) -> tuple:  # the earliest error of rows k * 2**level .. (k + 1) * 2**level - 1
-        if level == 0:
-            return (row, k)
-        key = (tree, level, k)
-        if key not in shared:
-            shared[key] = (_earliest, node(level - 1, 2 * k), [node(level - 1, 2 * k + 1)])
-        return key
-
-    for r in rows:  # rows 0..r as at most log2(r + 1) + 1 tree nodes: a scan of logarithmic depth
-        covering, start = [], 0
-        for level in reversed(range((r + 1).bit_length())):
-            if (r + 1) >> level & 1:
-                covering.append(node(level, start >> level))
-                start += 1 << level
-        shared[(first, r)] = (_earliest, None, covering)
+    previous = None
+    for r in sorted(rows):  # a chain: row r's earliest error after rows 0..r-1 (module docstring)
+        shared[(first, r)] = (_earliest, previous, rows[r])
+        previous = (first, r)
     outs = []
     for k in range(count):
         name = f"vectorized-{k}-{token}" if count > 1 else f"vectorized-{token}"
