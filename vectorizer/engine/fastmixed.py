@@ -94,8 +94,8 @@ class MixedPlan:
             raise
         except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
             return MISS
-        if flag is None and not self.returns_tuple and type(result) is np.ndarray and result.base is None:
-            # the common result, a new array of NumPy's: `_fresh_result`'s checks, inlined
+        if not self.returns_tuple and type(result) is np.ndarray and result.base is None and (flag is None or not _any(flag)):
+            # the common result, a new array of NumPy's and no lane flagged: `_fresh_result`'s checks, inlined
             if result.dtype is self.results[0][1] and result.ndim == 1 and len(result) == n \
                     and result.flags.writeable:  # type: ignore[index]
                 for a in args:
