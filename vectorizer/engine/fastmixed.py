@@ -22,7 +22,8 @@ Measured with `scripts/dispatch_overhead.py --mixed` (CPU clock, medians of 31 r
 AMD EPYC 2 cores shared with other jobs; docs/performance.md, "Small batches"): a call at 1e3
 lanes, general path -> this one, Numba backend mul_add(x, 0.5) 49 -> 3.7-3.8 µs, clamp(x, 0.0,
 1.0) 52-55 -> 3.9-4.1, d1(spot, 100.0, 0.2, t, 0.01) 76-77 -> 15-16 (numba.vectorize: 2.5, 3.0-3.2,
-12-13); NumPy backend 80 -> 6.9-7.0, 97-98 -> 14.3-14.4, 138 -> 29-32 (by hand: 2.0-2.1, 6.4-6.5, 12-13).
+12-13); NumPy backend 80 -> 6.9-7.0, 97-98 -> 14.3-14.4, 138 -> 29-32 (by hand: 2.0-2.1, 6.4-6.5, 12-13),
+and with the generated checks (fastcheck.py) 5.1-5.4, 11.7-14.4 and 25-26 (two runs, docs/performance.md).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ The two backends check arrays differently. A Numba kernel is compiled for C-cont
 arrays (`_run_numba` takes only those). A NumPy kernel takes any strides and read-only arrays, as
 the general path passes them to it unchanged, so `_run_numpy` checks type, dtype, ndim and length
 alone, with a function made for the plan (fastcheck.py), and its results as `_fresh_result` does:
-at 1e3 lanes this took mul_add(x, y) from ~6.3 to ~4.5 µs a call, the kernel alone ~1.9
+at 1e3 lanes this took mul_add(x, y) from ~6.2 to ~4.7-5.1 µs a call, the kernel alone ~1.9
 (scripts/dispatch_overhead.py; what is left: ~0.5 µs to set and reset the error state, ~0.35 to
 call the wrapper object, ~0.3 for the checks).
 """
