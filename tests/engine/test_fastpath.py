@@ -2,8 +2,9 @@
 
 Each test calls a vectorized function repeatedly with arguments that take the short path (1-D,
 one length, the dtypes of the call before) mixed with arguments that must not (other dtypes,
-views, read-only or non-contiguous arrays, broadcasting, flagged lanes, VECTORIZER_DISABLE set
-between calls), and checks every result against the scalar function lane by lane.
+views, read-only or non-contiguous arrays on the Numba backend, broadcasting, flagged lanes,
+VECTORIZER_DISABLE set between calls), and checks every result against the scalar function lane
+by lane.
 """
 
 from __future__ import annotations
@@ -115,7 +116,10 @@ def test_calls_unlike_the_last_one_miss_and_still_agree(backend, variant):
         "two_d": (x.reshape(2, 4), floor.reshape(2, 4)),
         "lengths_differ": (x, np.full(1, 0.25)),
     }[variant]
-    assert fastpath.run(plan, other) is fastpath.MISS
+    if backend == "numpy" and variant in ("readonly", "strided"):  # NumPy kernels take any layout (test_fastpath_layout.py)
+        assert fastpath.run(plan, other) is not fastpath.MISS
+    else:
+        assert fastpath.run(plan, other) is fastpath.MISS
     check(vf, clipped_log, *other)
     check(vf, clipped_log, x, floor)
 

@@ -292,7 +292,10 @@ def test_calls_unlike_the_plan_miss_and_still_agree(backend, other):
         "readonly": (np.frombuffer(x.tobytes()), 0.5),
         "two_d": (np.ones((2, 2)), 0.5),
     }[other]
-    assert fastpath.run(vf._fast, args) is fastpath.MISS
+    if backend == "numpy" and other == "readonly":  # NumPy kernels take any layout (test_fastpath_layout.py)
+        short(vf, args)
+    else:
+        assert fastpath.run(vf._fast, args) is fastpath.MISS
     oracle_check(vf, mul_add, *args)
     same_result(vf(*args), vf.call_lanes(list(args)))
 

@@ -16,6 +16,14 @@ NumPy scalars; a flagged lane takes the general path. `Plans` holds one plan of 
 calls alternating scalars and arrays keep both. NumPy kernels run with floating-point warnings off
 through NumPy's own context variable (`_quietly`: what `np.errstate(all="ignore")` sets, ~10x
 cheaper to enter).
+
+The two backends check arrays differently. A Numba kernel is compiled for C-contiguous, writeable
+arrays (`_run_numba` takes only those). A NumPy kernel takes any strides and read-only arrays, as
+the general path passes them to it unchanged, so `_run_numpy` checks type, dtype, ndim and length
+alone, with a function made for the plan (fastcheck.py), and its results as `_fresh_result` does:
+at 1e3 lanes this took mul_add(x, y) from ~6.2 to ~4.7-5.1 µs a call, the kernel alone ~1.9
+(scripts/dispatch_overhead.py; what is left: ~0.5 µs to set and reset the error state, ~0.35 to
+call the wrapper object, ~0.3 for the checks).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import numpy as np
 
 from .batch import Batch
 from .chunks import parallel_min_lanes
+from .fastcheck import array_lanes
 from .inputs import INT64_MAX, INT64_MIN
 from .patch import LaneOverflowError, LaneValueError, Result, aliases, owns_memory, patch_lanes
 
@@ -48,7 +57,7 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
     __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds",
-                 "used")
+                 "used", "lanes")
     used: tuple[tuple, str] | None  # (the kernel key, the backend) of the call the plan was made from
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...] | None,
@@ -63,17 +72,18 @@ class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
         self.scalar = scalar  # the function that re-runs flagged lanes; None: they take the general path
         self.kinds = kinds  # the result types ("float"...)
         self.used = None
+        self.lanes = array_lanes(dtypes) if errstate else None  # the NumPy backend's checks (fastcheck.py)
 
 
 def _always() -> bool:
     return True
 
 
-def _plain(a: object) -> bool:
-    """A 1-D, C-contiguous, writeable array of a canonical dtype: the exact type a kernel was
-    compiled for (Numba specializes on layout and read-only-ness)."""
+def _plain(a: object, numpy_backend: bool = False) -> bool:
+    """A 1-D array of a canonical dtype, the exact type a kernel was compiled for: on the Numba
+    backend C-contiguous and writeable too (Numba specializes on layout and read-only-ness)."""
     return (type(a) is np.ndarray and a.ndim == 1 and a.dtype in _CANONICAL  # type: ignore[union-attr]
-            and a.flags.c_contiguous and a.flags.writeable)  # type: ignore[union-attr]
+            and (numpy_backend or (a.flags.c_contiguous and a.flags.writeable)))  # type: ignore[union-attr]
 
 
 def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
@@ -85,7 +95,7 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
     The Numba backend's entry point allocates each result itself, `np.empty(n, dtype)` with these
     dtypes (codegen/numba_module.py), so its results are not checked: the checks ran after the
     parallel kernel, on cold caches, and cost ~3-5 µs a call at 1e5 lanes."""
-    if not args or not all(_plain(a) for a in args) or any(t not in _RESULT_DTYPES for t in result_types):
+    if not args or not all(_plain(a, numpy_backend) for a in args) or any(t not in _RESULT_DTYPES for t in result_types):
         return None
     if len({a.shape[0] for a in args}) != 1:  # type: ignore[union-attr]
         return None
@@ -102,7 +112,8 @@ def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
         if not args:
             return MISS
         sub = p.scalars if type(args[0]) in _SCALARS else p.arrays
-        result = MISS if sub is None else run_scalars(sub, args) if type(sub) is ScalarPlan else run(sub, args)  # type: ignore[arg-type]
+        result = MISS if sub is None else run_scalars(sub, args) if type(sub) is ScalarPlan else \
+            _run_numpy(sub, args) if sub.errstate else _run_numba(sub, args)  # type: ignore[union-attr,arg-type]
         if result is MISS:  # arrays and numbers (fastmixed.py): no call fits two plans' types, no kernel runs twice
             sub = p.mixed
             if sub is None:
@@ -112,10 +123,16 @@ def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
                 return MISS
         p.last = sub.used  # what `.backend` and `.source` describe: this plan's specialization
         return result
-    if len(args) != len(p.dtypes):  # type: ignore[union-attr]
+    return _run_numpy(p, args) if p.errstate else _run_numba(p, args)
+
+
+def _run_numba(p: Plan, args: tuple[object, ...]) -> object:
+    """`run` for a Numba kernel: compiled for C-contiguous, writeable 1-D arrays (its layout and
+    read-only-ness are part of the type Numba specializes on), so only such arrays are taken."""
+    if len(args) != len(p.dtypes):
         return MISS
     n = -1
-    for a, dtype in zip(args, p.dtypes):  # type: ignore[union-attr]
+    for a, dtype in zip(args, p.dtypes):
         if type(a) is not np.ndarray or a.dtype is not dtype or a.ndim != 1:
             return MISS
         flags = a.flags  # one flags object: each `.flags` makes a new one
@@ -126,31 +143,77 @@ def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
                 return MISS
             n = a.shape[0]
     # n == 1: every argument one lane, none uniform (the key of the plan); 0: the general path
-    if n < 1 or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):  # type: ignore[union-attr]
+    if n < 1 or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):
         return MISS  # chunked batches
-    if not p.fresh():  # type: ignore[union-attr]  # a global rebound since the plan: the general path makes the code for the new value
+    if not p.fresh():  # a global rebound since the plan: the general path makes the code for the new value
         return MISS
     try:
-        result, flag = _quietly(p.fn, args) if p.errstate else p.fn(*args)  # type: ignore[union-attr]
+        result, flag = p.fn(*args)
     except MemoryError:
         raise
     except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
         return MISS
+    return _finish(p, args, result, flag, n)
+
+
+_ndarray = np.ndarray
+
+
+def _run_numpy(p: Plan, args: tuple[object, ...]) -> object:
+    """`run` for a NumPy kernel, in one frame (each call and check here is ~2-5% of a call at 1e3
+    lanes). Its arrays may have any strides and be read-only: the general path gives the kernel
+    such arrays as they are (`Batch.kernel_arg` reshapes a 1-D array of the batch's length to
+    itself, a view with its strides), so the values are the same bits, and the results are checked
+    (`_fresh_result`) whatever the inputs are: never an input, a view or read-only."""
+    n = p.lanes(args)  # type: ignore[misc]
+    # n == 1: every argument one lane, none uniform (the key of the plan); 0: the general path
+    if not n or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):
+        return MISS  # chunked batches
+    if not p.fresh():  # a global rebound since the plan: the general path makes the code for the new value
+        return MISS
+    try:
+        if _STATE is None:
+            result, flag = _quietly(p.fn, args)
+        else:  # _quietly, inlined
+            state = _STATE.get()
+            token = _STATE.set((_QUIET if _QUIET[0] is state else _quiet(state))[1])
+            try:
+                result, flag = p.fn(*args)
+            finally:
+                _STATE.reset(token)
+    except MemoryError:
+        raise
+    except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
+        return MISS
+    if not p.returns_tuple and type(result) is _ndarray and result.base is None and (flag is None or not _any(flag)):
+        # the common result, a new array of NumPy's and no lane flagged: `_fresh_result`'s checks, inlined
+        if result.dtype is p.results[0] and result.ndim == 1 and len(result) == n and result.flags.writeable:  # type: ignore[index]
+            for a in args:
+                if result is a:
+                    break
+            else:
+                return result
+    return _finish(p, args, result, flag, n)
+
+
+def _finish(p: Plan, args: tuple[object, ...], result: object, flag: object, n: int) -> object:
+    """The results of a kernel that ran: flagged lanes re-run with the scalar function, each result
+    the caller's own fresh array (a NumPy kernel's checked), or MISS."""
     flagged = flag is not None and _any(flag)
-    if flagged and p.scalar is None:  # type: ignore[union-attr]
+    if flagged and p.scalar is None:
         return MISS  # a lane to re-run with the scalar function: the general path does it
-    if p.results is None and not flagged:  # type: ignore[union-attr]
+    if p.results is None and not flagged:
         return result  # the Numba driver's own fresh arrays
-    values = result if p.returns_tuple else (result,)  # type: ignore[union-attr]
+    values = result if p.returns_tuple else (result,)
     out: list[np.ndarray] = []
-    if p.results is None:  # type: ignore[union-attr]
-        out.extend(values)
+    if p.results is None:
+        out.extend(values)  # type: ignore[arg-type]
     else:
-        for value, dtype in zip(values, p.results):  # type: ignore[union-attr]
+        for value, dtype in zip(values, p.results):  # type: ignore[call-overload]
             out.append(value if _fresh_result(value, dtype, n, args, out) else np.array(np.broadcast_to(value, (n,)), dtype=dtype))
     if flagged:
         _patch(p, args, out, flag)  # type: ignore[arg-type]
-    return tuple(out) if p.returns_tuple else out[0]  # type: ignore[union-attr]
+    return tuple(out) if p.returns_tuple else out[0]
 
 
 def _fresh_result(value: object, dtype: np.dtype, n: int, args: tuple[object, ...], out: list[np.ndarray]) -> bool:
@@ -178,18 +241,22 @@ def _any(flag: object) -> bool:
 _QUIET: tuple[object, object] = (None, None)  # (an error state, the same state with every warning off)
 
 
+def _quiet(state: object) -> tuple[object, object]:
+    """`_QUIET` for the caller's error state `state`, made once per state (as errstate makes it
+    from the state it finds)."""
+    global _QUIET
+    _QUIET = (state, _make_extobj(all="ignore"))
+    return _QUIET
+
+
 def _quietly(fn: Callable[..., Any], args: tuple[object, ...]) -> Any:
     """`fn(*args)` under `np.errstate(all="ignore")`: the same context variable set to the same
-    state (made once per caller's state, as errstate makes it from the state it finds)."""
-    global _QUIET
+    state."""
     if _STATE is None:
         with np.errstate(all="ignore"):
             return fn(*args)
     state = _STATE.get()
-    quiet = _QUIET
-    if quiet[0] is not state:
-        quiet = _QUIET = (state, _make_extobj(all="ignore"))
-    token = _STATE.set(quiet[1])
+    token = _STATE.set((_QUIET if _QUIET[0] is state else _quiet(state))[1])
     try:
         return fn(*args)
     finally:
