@@ -28,6 +28,10 @@ before the variant (sampled every 2 ms by a thread in each worker, after the wor
 its freed memory to the OS), next to the size of one chunk and of the whole array.
 
     python scripts/bench_dask.py --size 20000000 --chunk 1000000
+    python scripts/bench_dask.py --sweep 1e7,4e7,1.6e8 --chunk 1e6   # memory alone, at each size
+
+Times are medians of `--repeat` runs. `--sweep` reads only the two cluster rows' memory at each
+size (one chunk size): flat readings mean a worker's memory is bounded by its blocks, not the array.
 
 Sizes of 2e8 lanes need ~1.6 GB per input array for the in-memory rows; `--skip-in-memory` leaves
 them out (the cluster rows then stand alone).
@@ -37,8 +41,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -74,16 +80,17 @@ def inputs(kernel: str, n: int, chunk: int):
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
-    best, out = float("inf"), None
+    """(median seconds of `repeat` runs, the last result)."""
+    times, out = [], None
     for _ in range(repeat):
         start = time.perf_counter()
         out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
 
 
 def on_cluster(fn, repeat: int, warm=None) -> tuple[float, object, float]:
-    """(best seconds, result, the busiest worker's peak resident MB above its level before the run)
+    """(median seconds, result, the busiest worker's peak resident MB above its level before the run)
     of `fn`. Before it, the workers drop what they hold and return freed memory to the OS
     (`watch_rss`), so each variant's peak is its own."""
     from distributed import get_client
@@ -184,6 +191,40 @@ def peak_rss_mb() -> float:
     return sys._vz_rss["peak"] / 2**20  # type: ignore[attr-defined]
 
 
+def _call(f, *args):
+    return f(*args)
+
+
+def _peak_of(run, lazy) -> float:
+    from distributed import get_client
+
+    """The busiest worker's peak MB above its start while `run(*lazy).sum()` computes, after a run
+    on one whole chunk on each worker (what a first call loads or imports is not counted)."""
+    first = [a.blocks[0] for a in lazy]
+    warm = lambda: get_client().gather([get_client().compute(run(*first).sum(), workers=[w])  # noqa: E731
+                                        for w in get_client().scheduler_info()["workers"]])
+    return on_cluster(lambda: run(*lazy).sum().compute(), 1, warm)[2]
+
+
+def sweep(kernels: dict, sizes: list[int], chunk: int) -> int:
+    """The busiest worker's peak memory (above its start) for the cluster rows at each size, in MB
+    and in chunk-sized float64 arrays: bounded memory stays flat as the array grows."""
+    import dask.array as da
+
+    print("\n| kernel | lanes | chunks | vectorized: peak MB (chunks) | NumPy in map_blocks: peak MB (chunks) |\n"
+          "|---|---|---|---|---|")
+    mb = chunk * 8 / 2**20
+    for name, vf in kernels.items():
+        by_hand = getattr(bk, f"{name}_numpy")
+        for n in sizes:
+            lazy = inputs(name, n, chunk)
+            dtype = vf(*lazy).dtype
+            pv = _peak_of(partial(_call, vf), lazy)
+            pn = _peak_of(partial(da.map_blocks, by_hand, dtype=dtype), lazy)
+            print(f"| {name} | {n:,} | {-(-n // chunk)} | {pv:.0f} ({pv / mb:.1f}) | {pn:.0f} ({pn / mb:.1f}) |", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=float, default=2e7, help="lanes (default 2e7; the issue asks 2e8)")
@@ -193,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiny-chunks", type=int, default=200)
     parser.add_argument("--backend", default="numpy", choices=("numpy", "numba"))
     parser.add_argument("--skip-in-memory", action="store_true")
+    parser.add_argument("--kernels", default="mandelbrot_escape,black_scholes_call",
+                        help="comma-separated, of mandelbrot_escape and black_scholes_call (default both)")
+    parser.add_argument("--sweep", metavar="SIZES",
+                        help="memory only: comma-separated sizes (e.g. 1e7,4e7,1.6e8) at one --chunk, the cluster "
+                             "rows' peak memory per worker at each (does it grow with the array?)")
     parser.add_argument("--keep-malloc-trim", action="store_true",
                         help="keep distributed's MALLOC_TRIM_THRESHOLD_=65536 for the workers (docs/dask.md)")
     args = parser.parse_args(argv)
@@ -207,15 +253,17 @@ def main(argv: list[str] | None = None) -> int:
         dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     cloudpickle.register_pickle_by_value(bk)  # the NumPy versions travel by value; vectorized ones by source
     kernels = {name: vectorize(getattr(bk, name), backend=args.backend)
-               for name in ("mandelbrot_escape", "black_scholes_call")}
+               for name in args.kernels.split(",")}
     print(f"# bench_dask: {n:,} lanes, chunks of {chunk:,} ({-(-n // chunk)} chunks), {args.workers} worker "
-          f"processes x 1 thread, backend={args.backend}, {os.cpu_count()} CPUs, best of {args.repeat}")
+          f"processes x 1 thread, backend={args.backend}, {os.cpu_count()} CPUs, median of {args.repeat}")
     print(f"# workers' MALLOC_TRIM_THRESHOLD_: {'65536 (distributed default)' if args.keep_malloc_trim else 'unset'}")
     print(f"# one chunk: {chunk * 8 / 2**20:.0f} MB a float64 array; the whole array {n * 8 / 2**20:.0f} MB")
     rows = []
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       env={"VECTORIZER_THREADS": "1"}) as cluster, Client(cluster) as client:
         idle = max(client.run(watch_rss).values())
+        if args.sweep:
+            return sweep(kernels, [int(float(v)) for v in args.sweep.split(",")], chunk)
         for name, vf in kernels.items():
             found = run_kernel(name, vf, n, chunk, args.repeat, args.skip_in_memory)
             if found is None:
@@ -224,8 +272,9 @@ def main(argv: list[str] | None = None) -> int:
         tiny = da.ones(args.tiny_chunks * 16, chunks=16)
         (tiny[:16] + 1).sum().compute()  # warm, as the vectorized one below
         t_plain, _ = timed(lambda: (tiny + 1).sum().compute(), args.repeat)
-        kernels["mandelbrot_escape"](tiny[:16], 0.0).compute()  # the code is loaded before the timing
-        t_vf, _ = timed(lambda: kernels["mandelbrot_escape"](tiny, 0.0).sum().compute(), args.repeat)
+        escape = vectorize(bk.mandelbrot_escape, backend=args.backend)
+        escape(tiny[:16], 0.0).compute()  # the code is loaded before the timing
+        t_vf, _ = timed(lambda: escape(tiny, 0.0).sum().compute(), args.repeat)
         for name, vf in kernels.items():
             rows += job_rows(name, vf, n, chunk, args.repeat, client)
     print("\n| kernel | variant | seconds | Mlanes/s | vs in-memory 1 thread | peak MB above start, busiest worker |\n"
