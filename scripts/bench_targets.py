@@ -4,6 +4,7 @@
 results file:
 
     python scripts/bench_targets.py bench-results/bench.json
+    python scripts/bench_targets.py bench-results/bench.json --jax bench-results/jax.json  # JAX timed apart
 
 Every ratio is variant time / baseline time from the same run: the baselines are timed side by
 side, interleaved, and a ratio is the median over the rounds of the two samples' ratio in each
@@ -46,6 +47,27 @@ class _Results:
         r = self.index.get((kernel, size, variant))
         return r["ratios"].get(baseline) if r and r["status"] == "ok" else None
 
+    def jax_ratios(self, size: int, variant: str) -> dict[str, float]:
+        """variant / JAX: paired by round when JAX ran in the same process, else (JAX timed in a
+        process of its own, `--jax`) the quotient of the two medians."""
+        out = {}
+        for k in self.kernels:
+            mine, theirs = self.ns(k, size, variant), self.ns(k, size, "jax")
+            x = self.ratio(k, size, variant, "jax") or (mine / theirs if mine and theirs else None)
+            if x:
+                out[k] = x
+        return out
+
+    def microseconds_above(self, size: int, variant: str, hands: tuple[str, ...]) -> dict[str, float]:
+        """How much longer a call of `size` lanes takes than the fastest hand-written one (µs)."""
+        out = {}
+        for k in self.kernels:
+            mine = self.ns(k, size, variant)
+            hand = [v for v in (self.ns(k, size, h) for h in hands) if v]
+            if mine and hand:
+                out[k] = (mine - min(hand)) * size / 1000
+        return out
+
     def ratios(self, size: int, variant: str, baseline: str, kernels=None) -> dict[str, float]:
         out = {}
         for k in kernels or self.kernels:
@@ -71,27 +93,36 @@ def _misses(ratios: dict[str, float], ok) -> str:
     return ", ".join(bad) if bad else "–"
 
 
+# The targets of issue 33 (the 20x/50x speed-ups over the Python loop were retired: the C
+# library's exp/log/sin bound them; they are reported, not judged).
+NUMPY_EVERY, NUMPY_GEOMEAN, NUMBA_EVERY, SMALL_CALL_US = 1.3, 1.0, 1.1, 3.0
+DEFAULT_VARIANT = "vec_numpy"  # vectorize(f) with no options: backend="numpy"
+
+
 def targets(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     """(target, measured, verdict, misses) rows."""
     res = _Results(doc)
     big = max(res.sizes)
     rows: list[tuple[str, str, str, str]] = []
 
+    def every(label: str, ratios: dict[str, float], bound: float) -> None:
+        rows.append((f"{label}: every kernel ≤ {bound:g}×", f"worst {_worst(ratios)}",
+                     _verdict(all(x <= bound for x in ratios.values()) if ratios else None),
+                     _misses(ratios, lambda x: x <= bound)))
+
     numpy = res.ratios(big, "vec_numpy", "numpy")
+    every(f"NumPy backend / hand NumPy @{_size(big)}", numpy, NUMPY_EVERY)
     geo = _geomean(list(numpy.values()))
-    rows.append((f"NumPy backend / hand NumPy @{_size(big)}: every kernel ≤ 1.5×", f"worst {_worst(numpy)}",
-                 _verdict(all(x <= 1.5 for x in numpy.values()) if numpy else None),
-                 _misses(numpy, lambda x: x <= 1.5)))
-    rows.append((f"NumPy backend / hand NumPy @{_size(big)}: geometric mean ≤ 1.2×",
-                 "–" if geo is None else f"{geo:.2f}×", _verdict(None if geo is None else geo <= 1.2), "–"))
-
+    rows.append((f"NumPy backend / hand NumPy @{_size(big)}: geometric mean ≤ {NUMPY_GEOMEAN:g}×",
+                 "–" if geo is None else f"{geo:.2f}×", _verdict(None if geo is None else geo <= NUMPY_GEOMEAN), "–"))
     for size in [s for s in res.sizes if s >= 100_000]:
-        numba = res.ratios(size, "vec_numba", "numba")
-        rows.append((f"Numba backend / best hand Numba @{_size(size)}: every kernel ≤ 1.25×",
-                     f"worst {_worst(numba)}", _verdict(all(x <= 1.25 for x in numba.values()) if numba else None),
-                     _misses(numba, lambda x: x <= 1.25)))
+        every(f"Numba backend / best hand Numba @{_size(size)}", res.ratios(size, "vec_numba", "numba"), NUMBA_EVERY)
 
-    jax = res.ratios(big, "vec_numba", "jax")
+    default = res.jax_ratios(big, DEFAULT_VARIANT)
+    rows.append((f"default configuration (NumPy backend) / JAX jit(vmap) @{_size(big)}: every kernel < 1×",
+                 f"worst {_worst(default)}", _verdict(all(x < 1 for x in default.values()) if default else None),
+                 _misses(default, lambda x: x < 1)))
+    jax = res.jax_ratios(big, "vec_numba")
     loops = [k for k, info in res.kernels.items() if "while" in info["category"]]
     g_all = _geomean(list(jax.values()))
     g_loops = _geomean([x for k, x in jax.items() if k in loops])
@@ -104,34 +135,26 @@ def targets(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                                      ("vec_auto_vm", "backends_vm",
                                       "auto, vector_math=True / faster of the two backends with it")):
         for size in [s for s in res.sizes if s >= 100_000]:
-            auto = res.ratios(size, variant, baseline)
-            rows.append((f"{label} @{_size(size)}: every kernel ≤ 1.1×",
-                         f"worst {_worst(auto)}", _verdict(all(x <= 1.1 for x in auto.values()) if auto else None),
-                         _misses(auto, lambda x: x <= 1.1)))
-
-    straight = [k for k, info in res.kernels.items() if info["category"].split(",")[0].strip() in STRAIGHT_LINE]
-    for variant, kernels, least, label in (
-            ("vec_numpy", straight, 20, "NumPy backend vs Python loop @{} (arithmetic, math, branches):"),
-            ("vec_numpy_vm", straight, 20, "NumPy backend, vector_math=True (opt-in), vs Python loop @{} (same kernels):"),
-            ("vec_numba", None, 50, "Numba backend vs Python loop @{}: every kernel"),
-            ("vec_numba_vm", None, 50, "Numba backend, vector_math=True (opt-in), vs Python loop @{}: every kernel")):
-        speed = {k: 1 / x for k, x in res.ratios(big, variant, "python", kernels).items()}
-        rows.append((f"{label.format(_size(big))} ≥ {least}× faster", f"slowest {_worst(speed, high=False)}",
-                     _verdict(all(x >= least for x in speed.values()) if speed else None),
-                     ", ".join(f"{k} {x:.1f}×" for k, x in speed.items() if x < least) or "–"))
+            every(f"{label} @{_size(size)}", res.ratios(size, variant, baseline), 1.1)
 
     small = min(res.sizes)
-    for variant, label, hand in (("vec_numpy", "NumPy", "numpy"), ("vec_numba", "Numba", "numba_vectorize")):
-        calls = {k: res.ns(k, small, variant) for k in res.kernels}
-        calls = {k: v * small / 1000 for k, v in calls.items() if v}
-        if not calls:
-            rows.append((f"{label} backend at {_size(small)} elements: call overhead (reported)", "–", "no data", "–"))
-            continue
-        light = min(calls, key=calls.get)  # the kernel with the least work: what a call costs
-        base = res.ns(light, small, hand)
-        base_text = "" if base is None else f" vs {base * small / 1000:.1f} µs hand-written ({hand})"
-        rows.append((f"{label} backend at {_size(small)} elements: call overhead (reported)",
-                     f"{light}: {calls[light]:.1f} µs a call{base_text}", "reported", "–"))
+    for variant, label, hands in (("vec_numpy", "NumPy backend", ("numpy",)),
+                                  ("vec_numba", "Numba backend", ("numba_prange", "numba_vectorize"))):
+        above = res.microseconds_above(small, variant, hands)
+        worst = max(above, key=above.get) if above else None
+        rows.append((f"{label} at {_size(small)} elements: a call ≤ {SMALL_CALL_US:g} µs above hand-written, every kernel",
+                     "–" if worst is None else f"worst {worst} {above[worst]:+.1f} µs",
+                     _verdict(all(x <= SMALL_CALL_US for x in above.values()) if above else None),
+                     ", ".join(f"{k} {x:+.1f} µs" for k, x in sorted(above.items(), key=lambda kv: -kv[1])
+                               if x > SMALL_CALL_US) or "–"))
+
+    straight = [k for k, info in res.kernels.items() if info["category"].split(",")[0].strip() in STRAIGHT_LINE]
+    for variant, kernels, label in (
+            ("vec_numpy", straight, "NumPy backend vs Python loop @{} (arithmetic, math, branches)"),
+            ("vec_numba", None, "Numba backend vs Python loop @{}, every kernel")):
+        speed = {k: 1 / x for k, x in res.ratios(big, variant, "python", kernels).items()}
+        rows.append((f"{label.format(_size(big))}: speed-up (reported; the 20×/50× targets were retired)",
+                     f"slowest {_worst(speed, high=False)}", "reported" if speed else "no data", "–"))
     return rows
 
 
@@ -144,13 +167,51 @@ def markdown(doc: dict[str, Any]) -> list[str]:
     return out
 
 
+def with_jax_from(doc: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with its JAX cells taken from `other`, a run of `--variants jax` in a process of its
+    own (XLA's threads spin and slow Numba's parallel variants when both run in one process); the
+    ratios against JAX are then quotients of medians, the two runs' rounds being unpaired."""
+    theirs = {(r["kernel"], r["size"]): r for r in other["results"] if r["variant"] == "jax" and r["status"] == "ok"}
+    results = []
+    for r in doc["results"]:
+        took = theirs.get((r["kernel"], r["size"])) if r["variant"] == "jax" else None
+        results.append(dict(took, ratios={}) if took else dict(r, ratios={**r.get("ratios", {}), "jax": None}))
+    return dict(doc, results=results)
+
+
+def jax_table(doc: dict[str, Any]) -> list[str]:
+    """Per kernel at the largest size: ns a lane of JAX, and each backend's time against it."""
+    res = _Results(doc)
+    big = max(res.sizes)
+    variants = (("vec_numpy", "default (NumPy backend)"), ("vec_numba", "Numba backend"),
+                ("vec_auto", "auto"), ("vec_numba_vm", "Numba backend, vector_math=True"))
+    per = {v: res.jax_ratios(big, v) for v, _ in variants}
+    out = [f"### Against JAX jit(vmap) at {_size(big)} elements (time ratio; < 1 means vectorizer is faster)", "",
+           "| kernel | JAX ns a lane | " + " | ".join(label for _, label in variants) + " |",
+           "| :-- | --: |" + " --: |" * len(variants)]
+    for k in res.kernels:
+        jax = res.ns(k, big, "jax")
+        cells = [f"{per[v][k]:.2f}×" if k in per[v] else "–" for v, _ in variants]
+        out.append(f"| {k} | {'–' if jax is None else f'{jax:.3g}'} | " + " | ".join(cells) + " |")
+    geos = [_geomean(list(per[v].values())) for v, _ in variants]
+    out.append("| geometric mean | | " + " | ".join("–" if g is None else f"{g:.2f}×" for g in geos) + " |")
+    return out + [""]
+
+
 if __name__ == "__main__":
     import argparse
 
     parser = argparse.ArgumentParser(description="The benchmark's targets, checked against one run's results.")
     parser.add_argument("results", nargs="?", default="bench-results/bench.json", type=Path,
                         help="a JSON file written by scripts/bench.py --json (default: %(default)s)")
-    path = parser.parse_args().results
-    if not path.is_file():
-        parser.error(f"{path}: no such file; write one with: python scripts/bench.py --json {path}")
-    print("\n".join(markdown(json.loads(path.read_text()))))
+    parser.add_argument("--jax", type=Path, metavar="RUN.json",
+                        help="take the JAX cells from this run of `bench.py --variants jax` (timed in "
+                        "a process of its own)")
+    args = parser.parse_args()
+    for path in filter(None, (args.results, args.jax)):
+        if not path.is_file():
+            parser.error(f"{path}: no such file; write one with: python scripts/bench.py --json {path}")
+    doc = json.loads(args.results.read_text())
+    if args.jax:
+        doc = with_jax_from(doc, json.loads(args.jax.read_text()))
+    print("\n".join(markdown(doc) + jax_table(doc)))
