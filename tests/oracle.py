@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import struct
 import warnings
@@ -224,14 +225,34 @@ def _compare(values, got, shape, ulps, rel):
         assert same_value(expected, value, ulps), (idx, expected, value, ulp_distance(expected, value) if isinstance(expected, float) and isinstance(value, float) else None)
 
 
-class _MovedMath:
-    """The `math` module with some functions' finite nonzero results moved `steps` ulp."""
+def numpy_simd_math() -> bool:
+    """NumPy's float64 exp/log/pow/sin/... are its AVX-512 SIMD kernels here, a few ulp from the C
+    library's (within rules.ULP_BOUND; NPY_DISABLE_CPU_FEATURES turns them off), or the jitter
+    switch (libm_jitter.py) moves them as such kernels would: either way NumPy's values of them
+    are not CPython's bit for bit."""
+    from numpy._core._multiarray_umath import __cpu_features__ as features
 
-    def __init__(self, names: tuple[str, ...], steps: int) -> None:
-        self._names, self._steps = names, steps
+    return bool(features.get("AVX512F") and features.get("AVX512_SKX")) or bool(
+        os.environ.get("VECTORIZER_TEST_LIBM_JITTER"))
+
+
+def simd_ulps() -> int:
+    """The ulps a NumPy-computed exp/log/pow/... may be from CPython's here: 0 where NumPy calls the
+    C library, rules.ULP_BOUND where its SIMD kernels run (`numpy_simd_math`)."""
+    from vectorizer.rules.base import ULP_BOUND
+
+    return ULP_BOUND if numpy_simd_math() else 0
+
+
+class _MovedMath:
+    """A module (`math`, or `numpy` for a scalar function that calls np.exp on numbers) with some
+    functions' finite nonzero results moved `steps` ulp."""
+
+    def __init__(self, names: tuple[str, ...], steps: int, module=math) -> None:
+        self._names, self._steps, self._module = names, steps, module
 
     def __getattr__(self, name: str):
-        real = getattr(math, name)
+        real = getattr(self._module, name)
         if name not in self._names:
             return real
 
@@ -245,20 +266,21 @@ class _MovedMath:
         return moved
 
 
-def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None) -> int:
+def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None, module: str = "math") -> int:
     """The `ulps` for `check(vf, f, *args)` on the NumPy backend when f's values depend on the
     `math.<names>` results of the lane only through non-decreasing steps (+, * by a positive
     number, a non-decreasing function...): with each such result within `bound` ulp of CPython's
     (rules.ULP_BOUND per operation), every lane lies between f's values with all of them moved
     `bound` ulp down and up (rounding is monotone), so the largest distance from f's own value to
     those two is a bound derived for f. Lanes where f raises or returns a non-float add nothing
-    (`check` compares them exactly). f must read `math` as a module global."""
+    (`check` compares them exactly). f must read `math` (or the `module` named: "np" for NumPy's
+    functions called on numbers) as a module global."""
     from vectorizer.rules import scalar as rules
 
     bound = rules.ULP_BOUND if bound is None else bound
     _, all_lanes, _ = lanes(*args)
     namespace = f.__globals__
-    saved = namespace["math"]
+    saved = namespace[module]
     worst = 0
     for lane in all_lanes:
         try:
@@ -266,11 +288,11 @@ def libm_ulps(f, *args, names: tuple[str, ...], bound: int | None = None) -> int
             if not isinstance(value, float) or not math.isfinite(value):
                 continue
             for steps in (-bound, bound):
-                namespace["math"] = _MovedMath(names, steps)
+                namespace[module] = _MovedMath(names, steps, saved)
                 edge = f(*lane)
                 worst = max(worst, ulp_distance(value, edge) if isinstance(edge, float) and math.isfinite(edge) else 0)
         except Exception:  # noqa: BLE001, S112 - a raising lane is compared exactly by check
             continue
         finally:
-            namespace["math"] = saved
+            namespace[module] = saved
     return worst

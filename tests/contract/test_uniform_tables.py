@@ -14,7 +14,7 @@ import pytest
 from contract_cases import tables as T
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import check, lanes, libm_ulps
+from oracle import check, lanes, libm_ulps, numpy_simd_math
 from strategies import SPECIAL_FLOATS, floats, ints
 
 from vectorizer import VectorizeError, vectorize
@@ -30,18 +30,10 @@ def vec(func, backend: str):
     return vectorize(func, fallback="error", backend=backend)
 
 
-def simd_pow() -> bool:
-    """NumPy's float64 power runs its AVX-512 SIMD kernel on arrays (a few ulp from the C library's
-    pow, which NumPy's scalars, CPython and the Numba lanes call); without AVX-512 every side calls
-    the C library, and the values are the scalar function's bit for bit."""
-    features = np._core._multiarray_umath.__cpu_features__  # type: ignore[attr-defined]
-    return bool(features.get("AVX512_SKX"))
-
-
 def pow_ulps(backend: str) -> int:
     """The bound of a single power's last bits: 0 without AVX-512, else (one pow of a lane against
     another kernel's) the rules' per-operation bound."""
-    return ULP_BOUND if simd_pow() else 0
+    return ULP_BOUND if numpy_simd_math() else 0
 
 
 # Each function's table sum as its terms per lane, and what the function does with the sum (given
@@ -66,7 +58,7 @@ def check_power_sum(vf, f, *args) -> None:
     values); the function's step after the sum (1700 * x, 2800 * x ** 4, ...) is evaluated at
     both ends of that interval, plus ULP_BOUND ulp of the result for a final power. Exceptions,
     non-finite values and every lane's type are still compared exactly by `check`."""
-    if not simd_pow():
+    if not numpy_simd_math():
         check(vf, f, *args)
         return
     check(vf, f, *args, ulps=2**62)  # exceptions, types, nan/inf exactly; finite values below
