@@ -56,6 +56,43 @@ def divides(x: float, y: float) -> float:  # an arm that may raise: keeps its ma
         return x
 
 
+def piecewise(x: float, a: float) -> float:  # an elif chain of four arms that cannot fail
+    if x < 0.0:
+        y = 0.0
+    elif x < a:
+        y = x
+    elif x < 3.0:
+        y = 1.0 + 0.5 * (x - a)
+    else:
+        y = 2.0
+    return y
+
+
+def piecewise_raising(x: float, a: float) -> float:  # its middle arm may raise
+    if x < 0.0:
+        y = 0.0
+    elif x < a:
+        y = x / a
+    elif x < 3.0:
+        y = 1.0 + 0.5 * (x - a)
+    else:
+        y = 2.0
+    return y
+
+
+def test_an_elif_chain_folds_into_nested_selects() -> None:
+    """Each elif's else arm is already the selects of the ones after it: the whole chain under the
+    first test is one nested select, no `~m`, no `&` of masks (issue 33's elif chains)."""
+    vf = vectorize(piecewise, fallback="error")
+    vf(np.zeros(2), np.ones(2))
+    body = vf.source.split("def _vz_")[0]
+    assert "~" not in body and " & " not in body, body
+    assert body.count("_vz_where(") == 3, body
+    text = after("select_chains", piecewise_raising, x=F, a=F)
+    assert "y = x / a if" not in text.replace("(", "").replace(")", "")  # the raising arm keeps its mask
+    assert "1.0 + 0.5 * x - a if x < 3.0 else 2.0" in text.replace("(", "").replace(")", "")
+
+
 def test_clamp_is_two_selects_on_raw_tests() -> None:
     text = after("select_chains", clamp, x=F, lo=F, hi=F)
     assert "ret = hi if x > hi else x" in text.replace("(", "").replace(")", "")
@@ -80,6 +117,8 @@ def test_values_on_hostile_inputs() -> None:
     ints = np.array(np.meshgrid(INTS, INTS)).reshape(2, -1)
     check(vectorize(pick, fallback="error"), pick, *ints)
     check(vectorize(divides, fallback="error"), divides, *grid[:2])
+    for f in (piecewise, piecewise_raising):
+        check(vectorize(f, fallback="error"), f, *grid[:2])
     assert "ret = n if n == k else k" in after("select_chains", pick, n=I, k=I)
 
 
@@ -89,5 +128,7 @@ def test_hypothesis_clamp_and_band(rows: list[tuple[float, float, float]]) -> No
     cols = [np.array(c) for c in zip(*rows)]
     check(vectorize(clamp, fallback="error"), clamp, *cols)
     check(vectorize(band, fallback="error"), band, *cols)
+    check(vectorize(piecewise, fallback="error"), piecewise, *cols[:2])
+    check(vectorize(piecewise_raising, fallback="error"), piecewise_raising, *cols[:2])
     big = [np.resize(c, 5000) for c in cols]  # _vz_where selects bits from 4096 lanes on
     check(vectorize(clamp, fallback="error"), clamp, *big)

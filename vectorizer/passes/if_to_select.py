@@ -217,12 +217,18 @@ class _Predicate:
         if mask is None:
             then_mask, else_mask = cond, f"not {cond}"
         else:
+            outer = mask
+            if other and not mask.isidentifier():  # `not m` (an elif's), read by both arms' masks: once
+                outer = self.ctx.namer.fresh("c")
+                out.append(assign(outer, mask))
+                self.defined.add(outer)
+                self.seen.add(outer)
             then_mask = self.ctx.namer.fresh("m")
-            out.append(assign(then_mask, f"{mask} and {cond}"))
+            out.append(assign(then_mask, f"{outer} and {cond}"))
             else_mask = ""
             if other:
                 else_mask = self.ctx.namer.fresh("m")
-                out.append(assign(else_mask, f"{mask} and not {cond}"))
+                out.append(assign(else_mask, f"{outer} and not {cond}"))
         after = self.live.live_out.get(s, frozenset())
         # At the top of a masked loop's body, the lanes of a branch that breaks leave at the end
         # of this iteration: like the lanes already gone, they read only what the loop's exit

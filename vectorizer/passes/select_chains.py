@@ -65,6 +65,7 @@ class _Chains(StatementTransformer):
         self.depth = 0  # batched ifs around the statement being visited
         self.loops = 0
         self.elifs: set[cst.If] = set()  # ifs that are another if's `elif`
+        self.made: dict[cst.IfExp, object] = {}  # selects made here (of safe parts) -> their type
 
     def visit_While(self, node: cst.While) -> bool:
         self.loops += 1
@@ -92,19 +93,23 @@ class _Chains(StatementTransformer):
         batched = bool(self.facts.batched_test.get(original))
         self.depth -= batched
         if batched and isinstance(original.orelse, cst.If):
-            selects = self._selects(original.orelse)  # an elif: its parent's else block holds it
+            # an elif: its parent's else block holds it; an elif chain folds from its end, each
+            # elif's else arm already the selects of the ones after it (`updated.orelse`)
+            assert isinstance(updated.orelse, cst.If)
+            selects = self._selects(original.orelse, updated.orelse)
             if selects is not None:
                 updated = updated.with_changes(orelse=cst.Else(block(replace(original.orelse, selects))))
         if original in self.elifs or self.depth == 0:
             return updated  # at the top, if_to_select's one mask is already as cheap
-        selects = self._selects(original)
+        selects = self._selects(original, updated)
         return updated if selects is None else cst.FlattenSentinel(replace(original, selects))
 
-    def _selects(self, original: cst.If) -> list[cst.BaseStatement] | None:
-        """`v = a if c else b` for each name both arms assign, or None where that does not hold."""
-        if not self.facts.batched_test.get(original) or self.loops or not isinstance(original.orelse, cst.Else):
+    def _selects(self, original: cst.If, updated: cst.If) -> list[cst.BaseStatement] | None:
+        """`v = a if c else b` for each name both arms assign, or None where that does not hold.
+        `original` keys the analysis' facts; `updated` holds the arms as this pass left them."""
+        if not self.facts.batched_test.get(original) or self.loops or not isinstance(updated.orelse, cst.Else):
             return None
-        then, other = _assignments(body_of(original.body)), _assignments(body_of(original.orelse))
+        then, other = _assignments(body_of(updated.body)), _assignments(body_of(updated.orelse))
         if then is None or other is None or then.keys() != other.keys():
             return None
         names = set(then)
@@ -113,7 +118,8 @@ class _Chains(StatementTransformer):
             return None  # an arm reads what an arm assigns: the order would matter
         if not all(self._safe(p) for p in parts):
             return None
-        if any(self.facts.vals[then[n]].type is not self.facts.vals[other[n]].type for n in names):
+        kinds = {n: self._type(then[n]) for n in names}
+        if any(kinds[n] is None or kinds[n] is not self._type(other[n]) for n in names):
             return None  # an int on some lanes, a float on others: if_to_select's merges type it
         out: list[cst.BaseStatement] = []
         test = original.test
@@ -122,12 +128,20 @@ class _Chains(StatementTransformer):
             out.append(assign(cond, test))
             test = cst.Name(cond)
         for name, value in then.items():
-            out.append(assign(name, cst.IfExp(test=test, body=value, orelse=other[name])))
+            select = cst.IfExp(test=test, body=value, orelse=other[name])
+            self.made[select] = kinds[name]
+            out.append(assign(name, select))
         return out
+
+    def _type(self, node: cst.BaseExpression) -> object:
+        if node in self.made:
+            return self.made[node]
+        val = self.facts.vals.get(node)
+        return None if val is None else val.type
 
     def _safe(self, node: cst.BaseExpression) -> bool:
         """Evaluating it has no check to make on any lane (so it may run on every lane)."""
-        if isinstance(node, cst.Integer | cst.Float):
+        if isinstance(node, cst.Integer | cst.Float) or node in self.made:  # (made of safe parts)
             return True
         val = self.facts.vals.get(node)
         if val is None:
