@@ -5,6 +5,8 @@ Under a mask `m`, if_to_select gives each arm of a nested if/else its own mask (
 `~m & ~c`: two negations, two ands) and one select per arm. When nothing in the nested if can
 raise, its lanes need no mask at all: `v = a if c else b` is the same value on the lanes of
 `~m`, and the enclosing branch's merge picks it only there (clamp, an elif chain of returns).
+An elif chain folds from its end: each elif's else arm is by then the selects of the elifs after
+it, so a whole chain of such arms becomes one nested select under the first test's mask.
 
 Before::
 
