@@ -16,6 +16,13 @@ NaN satisfies every sign here (no comparison with NaN holds, so no check fires o
 * `e ** k` for an even integer literal `k`;
 * sums and differences whose terms agree (`a + b` with both >= 0, `a - b` with a >= 0, b <= 0).
 
+With an `Env` (the NumPy lowering passes one) names and tests tell too. A name bound once, at the
+top of the body, has its value's sign; a parameter never bound again, or such a name, is *fixed*:
+one value a lane, so a test of it says the same wherever its result is used. Under a test of a
+fixed name against a number its arms know its sign: in `-x if x > 0.0 else x` (what
+share_branch_math makes of softplus's two `exp` calls) `x >= 0` where the test holds and
+`x <= 0 or NaN` where it fails, so both arms are <= 0 or NaN and `exp`'s overflow test goes.
+
 A divisor can also be known never to be zero: a positive literal plus terms >= 0 (`1.0 +
 math.exp(-x)`: rounding is monotonic, so the sum is at least the literal). Its ZeroDivisionError
 check goes, and with it the need to compute the divisor exactly (analysis/decisions.py).
@@ -24,39 +31,103 @@ check goes, and with it the need to compute the divisor exactly (analysis/decisi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
+from ..core.tree import walk
 from ..rules.base import Impl
 from ..rules.scalar import NONNEGATIVE_CALLS
 
 NONNEG, NONPOS = 1, -1
 CallName = Callable[[cst.Call], "str | None"]  # "math.exp", "abs"...; None for a user function
+_DEPTH = 8  # names followed to their values at most this deep (a chain of temporaries)
 
 
-def sign(node: cst.BaseExpression, call_name: CallName) -> int | None:
-    """NONNEG (>= 0 or NaN), NONPOS (<= 0 or NaN), or None when the shape does not tell."""
+@dataclasses.dataclass(frozen=True)
+class Env:
+    """What a function's own statements tell about its names: `values`, the names bound once, by
+    a plain `name = value` at the top of the body (no loop or branch around it), and `fixed`,
+    those and the parameters never bound again: each has one value a lane, so a test of it holds
+    wherever the test's result is used."""
+
+    values: dict[str, cst.BaseExpression]
+    fixed: frozenset[str]
+
+
+def sign_env(func: cst.FunctionDef, params: Iterable[str]) -> Env:
+    """The `Env` of `func` (its parameters named `params`)."""
+    bound: dict[str, int] = {}
+    for node in walk(func.body):
+        for target in _targets(node):
+            for name in walk(target):
+                if isinstance(name, cst.Name):  # every name in a target (`a[i] = ...` too): the safe side
+                    bound[name.value] = bound.get(name.value, 0) + 1
+    params = frozenset(params)
+    values: dict[str, cst.BaseExpression] = {}
+    for statement in func.body.body:  # type: ignore[union-attr]
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                name = small.targets[0].target.value
+                if bound.get(name) == 1 and name not in params:  # a parameter bound again has two values
+                    values[name] = small.value
+    return Env(values, frozenset(values) | {p for p in params if p not in bound})
+
+
+def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """What `node` binds names in (assignment, loop and `with` targets, walrus, del, imports,
+    except names, global/nonlocal, parameters of nested functions and lambdas)."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor | cst.NamedExpr | cst.Del):
+        return [node.target]
+    if isinstance(node, cst.AsName | cst.ImportAlias):
+        return [node]
+    if isinstance(node, cst.ExceptHandler | cst.Param):
+        return [] if node.name is None else [node.name]
+    if isinstance(node, cst.Global | cst.Nonlocal):
+        return [n.name for n in node.names]
+    return []
+
+
+def sign(node: cst.BaseExpression, call_name: CallName, env: Env | None = None) -> int | None:
+    """NONNEG (>= 0 or NaN), NONPOS (<= 0 or NaN), or None when the shape does not tell; with
+    `env`, names bound once and the tests of conditional expressions tell too."""
+    return _sign(node, call_name, env, {}, 0)
+
+
+def _sign(node: cst.BaseExpression, call_name: CallName, env: Env | None, assumed: dict[str, int], depth: int) -> int | None:
     if isinstance(node, cst.Integer | cst.Float):
         value = float(node.evaluated_value)
         return NONNEG if value >= 0 else NONPOS
+    if isinstance(node, cst.Name):
+        return _name_sign(node.value, call_name, env, assumed, depth)
     if isinstance(node, cst.UnaryOperation):
-        inner = sign(node.expression, call_name)
+        inner = _sign(node.expression, call_name, env, assumed, depth)
         if isinstance(node.operator, cst.Minus):
             return None if inner is None else -inner
         return inner if isinstance(node.operator, cst.Plus) else None
     if isinstance(node, cst.Call):
         return NONNEG if call_name(node) in NONNEGATIVE_CALLS else None
+    if isinstance(node, cst.IfExp) and env is not None:
+        facts = _test_facts(node.test, env, depth)
+        if facts is None:
+            return None
+        yes = _sign(node.body, call_name, env, {**assumed, **facts[0]}, depth + 1)
+        no = _sign(node.orelse, call_name, env, {**assumed, **facts[1]}, depth + 1)
+        return yes if yes is not None and yes == no else None
     if isinstance(node, cst.BinaryOperation):
         op = node.operator
         if isinstance(op, cst.Multiply | cst.Divide):
-            return _product(node, call_name)
+            return _product(node, call_name, env, assumed, depth)
         if isinstance(op, cst.Power):
             k = node.right
             even = isinstance(k, cst.Integer) and int(k.evaluated_value) % 2 == 0
             return NONNEG if even else None
         if isinstance(op, cst.Add | cst.Subtract):
-            left, right = sign(node.left, call_name), sign(node.right, call_name)
+            left = _sign(node.left, call_name, env, assumed, depth)
+            right = _sign(node.right, call_name, env, assumed, depth)
             if left is None or right is None:
                 return None
             right = right if isinstance(op, cst.Add) else -right
@@ -64,7 +135,70 @@ def sign(node: cst.BaseExpression, call_name: CallName) -> int | None:
     return None
 
 
-def _product(node: cst.BinaryOperation, call_name: CallName) -> int | None:
+def _name_sign(name: str, call_name: CallName, env: Env | None, assumed: dict[str, int], depth: int) -> int | None:
+    """A name's sign: assumed under a test that holds (or fails), else its one value's."""
+    if name in assumed:
+        return assumed[name]
+    if env is None or depth >= _DEPTH or name not in env.values:
+        return None
+    return _sign(env.values[name], call_name, env, assumed, depth + 1)
+
+
+def _test_facts(test: cst.BaseExpression, env: Env, depth: int) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The signs a test tells where it holds and where it fails, or None: a comparison of a fixed
+    name with a number (`x > 0.0`: x >= 0 where it holds; x <= 0 or NaN where it fails), `not`
+    of one, or a name bound to one. NaN fails every comparison but `!=`, and has every sign."""
+    if isinstance(test, cst.Name):
+        value = env.values.get(test.value)
+        return None if value is None or depth >= _DEPTH else _test_facts(value, env, depth + 1)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        facts = _test_facts(test.expression, env, depth + 1)
+        return None if facts is None else (facts[1], facts[0])
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    left, op, right = test.left, type(test.comparisons[0].operator), test.comparisons[0].comparator
+    k = _number(right)
+    if k is None:
+        k, left, op = _number(left), right, _MIRRORED.get(op, op)
+    if k is None or not isinstance(left, cst.Name) or left.value not in env.fixed:
+        return None
+    holds, fails = _COMPARE_SIGNS.get(op, (None, None))
+    yes, no = (holds(k) if holds else None), (fails(k) if fails else None)
+    name = left.value
+    return ({name: yes} if yes else {}), ({name: no} if no else {})
+
+
+def _number(node: cst.BaseExpression) -> float | None:
+    """A number literal's value (`-1.5` too), else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        inner = _number(node.expression)
+        return None if inner is None else -inner if isinstance(node.operator, cst.Minus) else inner
+    return float(node.evaluated_value) if isinstance(node, cst.Integer | cst.Float) else None
+
+
+def _at_least(k: float) -> int | None:  # x > k or x >= k
+    return NONNEG if k >= 0 else None
+
+
+def _at_most(k: float) -> int | None:  # x < k, x <= k, or NaN
+    return NONPOS if k <= 0 else None
+
+
+def _equal(k: float) -> int:
+    return NONNEG if k >= 0 else NONPOS
+
+
+_MIRRORED = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan, cst.LessThanEqual: cst.GreaterThanEqual,
+             cst.GreaterThanEqual: cst.LessThanEqual}
+_COMPARE_SIGNS = {  # (the sign where `x op k` holds, where it fails), as functions of k
+    cst.GreaterThan: (_at_least, _at_most), cst.GreaterThanEqual: (_at_least, _at_most),
+    cst.LessThan: (_at_most, _at_least), cst.LessThanEqual: (_at_most, _at_least),
+    cst.Equal: (_equal, None), cst.NotEqual: (None, _equal),
+}
+
+
+def _product(node: cst.BinaryOperation, call_name: CallName, env: Env | None, assumed: dict[str, int],
+             depth: int) -> int | None:
     factors: list[cst.BaseExpression] = []
     negations = _factors(node, factors)
     names: dict[str, int] = {}
@@ -73,12 +207,16 @@ def _product(node: cst.BinaryOperation, call_name: CallName) -> int | None:
         if isinstance(f, cst.Name):
             names[f.value] = names.get(f.value, 0) + 1
             continue
-        s = sign(f, call_name)
+        s = _sign(f, call_name, env, assumed, depth)
         if s is None:
             return None
         result *= s
-    if any(count % 2 for count in names.values()):  # an unpaired name: its sign decides, unknown here
-        return None
+    for name, count in names.items():
+        if count % 2:  # an unpaired name: its own sign decides, if anything tells it
+            s = _name_sign(name, call_name, env, assumed, depth)
+            if s is None:
+                return None
+            result *= s
     return result
 
 

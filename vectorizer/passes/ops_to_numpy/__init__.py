@@ -45,6 +45,7 @@ import libcst as cst
 from ...analysis.counters import counters, positive
 from ...analysis.decisions import decided
 from ...analysis.liveness import Liveness
+from ...analysis.signs import sign_env
 from ..base import Context, func_body
 from .lowering import NOT_FLAG, Lowering
 from .tidy import drop_dead_assignments, minimal_parens
@@ -57,6 +58,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     lower = Lowering(ctx, facts)
     lower.counters = counters(func)
     lower.nonzero = positive(func, lower.counters)
+    lower.signs = sign_env(func, ctx.params)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
     lower.decided = decided(func, facts, lambda n: None if n in facts.calls else lower.exprs.call_name(n))

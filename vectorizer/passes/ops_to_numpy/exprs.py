@@ -276,8 +276,8 @@ class Expressions:
             return self.apply(impl, [a.value for a in args], mask)
         operands = [a.value for a in args] + [a.value for a in keywords.values()]
         impl = self.exactly(rules.CALLS[name]([self.facts.val(o) for o in operands]), node)
-        if operands:  # log1p(exp(x)), exp(-x * x): checks that need the other sign go
-            impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
+        if operands:  # log1p(exp(x)), exp(-x * x), exp(-x if x > 0 else x): checks that need the other sign go
+            impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name, self.low.signs))
         return self.apply(impl, operands, mask)
 
     def subscript(self, node: cst.Subscript, mask: str | None) -> str:

@@ -10,6 +10,7 @@ import libcst as cst
 from ...analysis.facts import Facts, storage_types
 from ...analysis.guards import Guards
 from ...analysis.liveness import Liveness
+from ...analysis.signs import Env
 from ...core.types import BOOL, FLOAT, INT, Type
 from ..base import Context, body_of, code, leading, paren, static_check
 from .arrays import ArrayOps
@@ -37,6 +38,7 @@ class Lowering:
         self.loop_depth = 0  # loops around the current line (no guards there: compact_loops reorders lanes)
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
+        self.signs: Env | None = None  # names of one value a lane, for signs under tests (analysis/signs.py)
         self.ranges: dict[str, tuple[int, int]] = {}  # loop variables of range(constants): [lo, hi)
         batched = [n for n, v in ctx.params.items() if v.batched]
         self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
