@@ -45,6 +45,7 @@ from .passes import (
     if_to_select,
     inline_calls,
     lane_vector_math,
+    merge_checks,
     ops_to_lanes,
     ops_to_numpy,
     select_chains,
@@ -109,6 +110,9 @@ NUMPY_PASSES: list[Pass] = [
     Pass("ops_to_numpy", ops_to_numpy.transform),
     # Needs the carried names ops_to_numpy records for each masked loop.
     Pass("compact_loops", compact_loops.transform),
+    # Checks whose failing lanes have a NaN or infinite result run only when the result has one;
+    # on the finished straight-line text, before vector_math renames the functions it reads.
+    Pass("merge_checks", merge_checks.transform),
     # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
     Pass("vector_math", vector_math.transform),
 ]
