@@ -3,7 +3,8 @@ has a NaN or infinite result, whatever its other values (passes/merge_checks.py)
 
 A check `flag |= t_3 == 0` guards a division `t_2 / t_3`: on a lane where it holds the quotient
 is ±inf or NaN. `flag |= t_1 <= 0` guards `np.log(t_1)` (-inf or NaN there), `flag |= t < 0`
-guards `np.sqrt(t)` (NaN). From that operation to the returned value, every step must keep a
+guards `np.sqrt(t)` (NaN), `flag |= np.isinf(t)` guards `np.sin(t)`, `np.cos(t)`, `np.tan(t)`
+(NaN) and `flag |= np.abs(t) > 1` guards `np.arcsin(t)`, `np.arccos(t)` (NaN). From that operation to the returned value, every step must keep a
 non-finite operand non-finite, for every value of the other operands:
 
 * `a + b`, `a - b`, `a * b` (inf * 0 is NaN), `-a`, `+a`;
@@ -30,15 +31,22 @@ _TO_NAN = frozenset({"sin", "cos", "tan"})  # of ±inf: NaN
 
 def guarded(pred: ast.expr) -> tuple[str, str, str | None] | None:
     """(the operand's name, the operation it guards, the mask) of a check predicate this module
-    knows: `v == 0` (a divisor), `v <= 0` (log's operand), `v < 0` (sqrt's or log's), each
-    alone or as `m & (...)` with `m` a name."""
+    knows: `v == 0` (a divisor), `v <= 0` (log's operand), `v < 0` (sqrt's or log's),
+    `np.isinf(v)` (sin's, cos's, tan's), `np.abs(v) > 1` (arcsin's, arccos's), each alone or as
+    `m & (...)` with `m` a name."""
     mask = None
     if isinstance(pred, ast.BinOp) and isinstance(pred.op, ast.BitAnd) and isinstance(pred.left, ast.Name):
         mask, pred = pred.left.id, pred.right
+    if _numpy_function(pred) == "isinf" and len(pred.args) == 1 and isinstance(pred.args[0], ast.Name):  # type: ignore[attr-defined]
+        return pred.args[0].id, "trig", mask  # type: ignore[attr-defined]
+    if isinstance(pred, ast.Compare) and len(pred.ops) == 1 and isinstance(pred.ops[0], ast.Gt) \
+            and _numpy_function(pred.left) == "abs" and len(pred.left.args) == 1 \
+            and isinstance(pred.left.args[0], ast.Name) and _is_constant(pred.comparators[0], 1):  # type: ignore[attr-defined]
+        return pred.left.args[0].id, "arc", mask  # type: ignore[attr-defined]
     if not (isinstance(pred, ast.Compare) and len(pred.ops) == 1 and isinstance(pred.left, ast.Name)):
         return None
     right = pred.comparators[0]
-    if not (isinstance(right, ast.Constant) and type(right.value) in (int, float) and right.value == 0):
+    if not _is_constant(right, 0):
         return None
     kind = {ast.Eq: "divisor", ast.LtE: "log", ast.Lt: "sqrt_or_log"}.get(type(pred.ops[0]))
     return None if kind is None else (pred.left.id, kind, mask)
@@ -54,7 +62,8 @@ def _guarded_use(node: ast.AST, name: str, kind: str) -> str | None:
         return None
     if func in ("log", "log2", "log10"):
         return NONFINITE if kind in ("log", "sqrt_or_log") else None
-    return NAN if func == "sqrt" and kind == "sqrt_or_log" else None
+    guards = {"sqrt": "sqrt_or_log", "sin": "trig", "cos": "trig", "tan": "trig", "arcsin": "arc", "arccos": "arc"}
+    return NAN if guards.get(func) == kind else None
 
 
 def _numpy_function(node: ast.AST) -> str | None:
@@ -62,6 +71,10 @@ def _numpy_function(node: ast.AST) -> str | None:
             and node.func.value.id == "np":
         return node.func.attr
     return None
+
+
+def _is_constant(node: ast.AST, value: int) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == value
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
