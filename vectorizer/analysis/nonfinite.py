@@ -27,6 +27,8 @@ NAN, NONFINITE = "nan", "nonfinite"  # what a tainted value is on a failing lane
 _KEEPS = frozenset({"sqrt", "log", "log2", "log10", "log1p", "abs", "fabs", "absolute", "negative", "sin", "cos",
                     "tan", "sinh", "cosh", "cbrt", "square"})
 _TO_NAN = frozenset({"sin", "cos", "tan"})  # of ±inf: NaN
+# functions that are NaN where a check of their operand holds: name -> that check's kind (`guarded`)
+_NAN_OUTSIDE = {"sqrt": "sqrt_or_log", "sin": "trig", "cos": "trig", "tan": "trig", "arcsin": "arc", "arccos": "arc"}
 
 
 def guarded(pred: ast.expr) -> tuple[str, str, str | None] | None:
@@ -62,8 +64,7 @@ def _guarded_use(node: ast.AST, name: str, kind: str) -> str | None:
         return None
     if func in ("log", "log2", "log10"):
         return NONFINITE if kind in ("log", "sqrt_or_log") else None
-    guards = {"sqrt": "sqrt_or_log", "sin": "trig", "cos": "trig", "tan": "trig", "arcsin": "arc", "arccos": "arc"}
-    return NAN if guards.get(func) == kind else None
+    return NAN if _NAN_OUTSIDE.get(func) == kind else None
 
 
 def _numpy_function(node: ast.AST) -> str | None:
