@@ -142,8 +142,8 @@ class VectorizedFunction:
             return self.scalar(*args, **kwargs)  # recursion from its own scalar code (engine/reentry.py)
         if not kwargs and len(args) == self._arity:
             fast = self._fast
-            if fast is not None and not disabled():
-                result = fastpath.run(fast, args)
+            if fast is not None:
+                result = fast.go(args)  # the short paths, each one generated function (engine/fastentry.py)
                 if result is not fastpath.MISS:
                     self._last, self._last_backend = fast.last  # type: ignore[misc]
                     return result

@@ -21,6 +21,19 @@ def disabled() -> bool:
         value = _ENV_DATA.get(_DISABLE_KEY)
         return value is not None and value not in (b"", b"0", "", "0")
     return os.environ.get("VECTORIZER_DISABLE", "") not in ("", "0")
+
+
+class _Disabled:
+    def get(self, key: object) -> str | None:  # a mapping's `get` that answers as `disabled()` does
+        return "1" if disabled() else None
+
+
+def disable_lookup() -> tuple[object, object]:
+    """(mapping, key): `mapping.get(key)` is None, "", "0" or b"0" (or the bytes b"") unless
+    VECTORIZER_DISABLE is set: the check `disabled()` makes, for generated code to inline."""
+    return (_ENV_DATA, _DISABLE_KEY) if _ENV_DATA is not None and _DISABLE_KEY is not None else (_Disabled(), None)
+
+
 FALLBACKS = ("warn", "error")
 
 

@@ -8,22 +8,22 @@ float64, int64, bool_) give the key's kind; a number is uniform (the kernel was 
 for every lane, and receives it as a NumPy scalar), an array is batched; a Python bool or int is
 specialized on its value (a flag, `round`'s ndigits) only at parameters that say so, and a call
 with any specialized argument gets no plan. So a `MixedPlan` records, per argument, the dtype of
-an array or the type of a number, and `call` repeats the general path's work for a call whose
+an array or the type of a number, and its call (fastentry.py) repeats the general path's work for a call whose
 arguments have exactly those (a Python float becomes `np.float64`, as `canonical(...)[()]` makes
 it). The one check on values that remains is the general path's: an int beyond int64 misses
 (the general path refuses it). Everything else misses too: other types (np.float32, 0-d arrays,
 lists), lengths that differ or broadcast, an empty or chunked batch, rebound globals, a kernel
 that raises. Flagged lanes are re-run with the scalar function here, the uniform numbers given
 to it as Python numbers, as `Batch.columns` gives them to the general path's re-run. On the NumPy
-backend arrays may have any strides and be read-only (as for fastpath._run_numpy), and the checks
-and conversions are one function made for the plan (fastcheck.mixed_args).
+backend arrays may have any strides and be read-only (as for the arrays' plan, fastpath.Plan).
 
 Measured with `scripts/dispatch_overhead.py --mixed` (CPU clock, medians of 31 rounds, two runs,
 AMD EPYC 2 cores shared with other jobs; docs/performance.md, "Small batches"): a call at 1e3
 lanes, general path -> this one, Numba backend mul_add(x, 0.5) 49 -> 3.7-3.8 µs, clamp(x, 0.0,
 1.0) 52-55 -> 3.9-4.1, d1(spot, 100.0, 0.2, t, 0.01) 76-77 -> 15-16 (numba.vectorize: 2.5, 3.0-3.2,
 12-13); NumPy backend 80 -> 6.9-7.0, 97-98 -> 14.3-14.4, 138 -> 29-32 (by hand: 2.0-2.1, 6.4-6.5, 12-13),
-and with the generated checks (fastcheck.py) 5.1-5.4, 11.7-14.4 and 25-26 (two runs, docs/performance.md).
+and with the generated checks 5.1-5.4, 11.7-14.4 and 25-26 (two runs, docs/performance.md); the
+whole call as one generated function (fastentry.py): docs/performance.md, "One frame a call".
 """
 
 from __future__ import annotations
@@ -34,21 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import fastpath
-from .fastcheck import mixed_args
-from .fastpath import (
-    _RESULT_DTYPES,
-    _SCALARS,
-    _STATE,
-    MISS,
-    _always,
-    _any,
-    _fresh_result,
-    _patch,
-    _plain,
-    _quiet,
-    _quietly,
-)
-from .inputs import INT64_MAX, INT64_MIN
+from .fastpath import _RESULT_DTYPES, _SCALARS, MISS, _always, _any, _fresh_result, _patch, _plain
 from .patch import Result, aliases
 
 if TYPE_CHECKING:
@@ -57,7 +43,7 @@ if TYPE_CHECKING:
 
 class MixedPlan:
     __slots__ = ("fn", "slots", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds",
-                 "used", "kernel_args")
+                 "used", "go")
     used: tuple[tuple, str] | None
 
     def __init__(self, fn: Callable[..., Any], slots: tuple[object, ...], results: tuple[tuple[Result, np.dtype], ...] | None,
@@ -66,84 +52,7 @@ class MixedPlan:
         self.fn, self.slots, self.results, self.returns_tuple = fn, slots, results, returns_tuple
         self.errstate, self.max_lanes, self.also, self.fresh = errstate, max_lanes, also, fresh
         self.scalar, self.kinds, self.used = scalar, kinds, None  # as fastpath.Plan's
-        self.kernel_args = mixed_args(slots, _SCALARS) if errstate else None  # the NumPy backend's checks
-
-    def call(self, args: tuple[object, ...]) -> object:
-        """The kernel's result for these arguments, or MISS (the general path then decides)."""
-        if self.kernel_args is None:
-            return self._call_numba(args)
-        checked = self.kernel_args(args)  # NumPy kernels take any strides, read-only arrays (fastcheck.py)
-        if checked is None:
-            return MISS
-        n, kargs = checked
-        if n < 1 or (n > self.max_lanes and not self.also[0] <= n <= self.also[1]):
-            return MISS  # empty or chunked batches
-        if not self.fresh():
-            return MISS
-        try:  # fastpath._quietly, inlined as in fastpath._run_numpy
-            if _STATE is None:
-                result, flag = _quietly(self.fn, kargs)
-            else:
-                state = _STATE.get()
-                quiet = fastpath._QUIET  # made anew when the caller's error state changes
-                token = _STATE.set((quiet if quiet[0] is state else _quiet(state))[1])
-                try:
-                    result, flag = self.fn(*kargs)
-                finally:
-                    _STATE.reset(token)
-        except MemoryError:
-            raise
-        except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
-            return MISS
-        if not self.returns_tuple and type(result) is np.ndarray and result.base is None and (flag is None or not _any(flag)):
-            # the common result, a new array of NumPy's and no lane flagged: `_fresh_result`'s checks, inlined
-            if result.dtype is self.results[0][1] and result.ndim == 1 and len(result) == n \
-                    and result.flags.writeable:  # type: ignore[index]
-                for a in args:
-                    if result is a:
-                        break
-                else:
-                    return result
-        return self._finish(args, kargs, result, flag, n)
-
-    def _call_numba(self, args: tuple[object, ...]) -> object:
-        """`call` for a Numba kernel: C-contiguous, writeable arrays alone (fastpath._run_numba)."""
-        slots = self.slots
-        if len(args) != len(slots):
-            return MISS
-        kargs: list[object] = []
-        n = -1
-        for a, want in zip(args, slots):
-            t = type(a)
-            if t is np.ndarray:  # an array slot's `want` is its dtype; a number slot's a type: never a dtype
-                if a.dtype is not want or a.ndim != 1:  # type: ignore[attr-defined]
-                    return MISS
-                flags = a.flags  # type: ignore[attr-defined]
-                if not flags.c_contiguous or not flags.writeable:
-                    return MISS
-                if n != a.shape[0]:  # type: ignore[attr-defined]
-                    if n >= 0:
-                        return MISS
-                    n = a.shape[0]  # type: ignore[attr-defined]
-                kargs.append(a)
-            elif t is want:
-                if t is int and not INT64_MIN <= a <= INT64_MAX:  # type: ignore[operator]
-                    return MISS  # refused by the general path
-                convert = _SCALARS[t]
-                kargs.append(a if convert is None else convert(a))
-            else:
-                return MISS
-        if n < 1 or (n > self.max_lanes and not self.also[0] <= n <= self.also[1]):
-            return MISS  # empty or chunked batches
-        if not self.fresh():
-            return MISS
-        try:
-            result, flag = self.fn(*kargs)
-        except MemoryError:
-            raise
-        except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
-            return MISS
-        return self._finish(args, tuple(kargs), result, flag, n)
+        self.go: Callable[[tuple], object] = fastpath._unmade  # the whole call, made with `used` (fastentry.py)
 
     def _finish(self, args: tuple[object, ...], kargs: tuple[object, ...], result: object, flag: object, n: int) -> object:
         """The results of a kernel that ran: flagged lanes re-run with the scalar function, each

@@ -17,25 +17,25 @@ calls alternating scalars and arrays keep both. NumPy kernels run with floating-
 through NumPy's own context variable (`_quietly`: what `np.errstate(all="ignore")` sets, ~10x
 cheaper to enter).
 
-The two backends check arrays differently. A Numba kernel is compiled for C-contiguous, writeable
-arrays (`_run_numba` takes only those). A NumPy kernel takes any strides and read-only arrays, as
-the general path passes them to it unchanged, so `_run_numpy` checks type, dtype, ndim and length
-alone, with a function made for the plan (fastcheck.py), and its results as `_fresh_result` does:
-at 1e3 lanes this took mul_add(x, y) from ~6.2 to ~4.7-5.1 µs a call, the kernel alone ~1.9
-(scripts/dispatch_overhead.py; what is left: ~0.5 µs to set and reset the error state, ~0.35 to
-call the wrapper object, ~0.3 for the checks).
+An array plan's call is one function made for it (fastentry.py: checks, kernel and result in one
+frame). The two backends check arrays differently. A Numba kernel is compiled for C-contiguous,
+writeable arrays: only those are taken. A NumPy kernel takes any strides and read-only arrays, as
+the general path passes them to it unchanged, so only type, dtype, ndim and length are checked,
+and its results as `_fresh_result` does.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..options import disabled
 from .batch import Batch
 from .chunks import parallel_min_lanes
-from .fastcheck import array_lanes
+from .fastentry import entry
 from .inputs import INT64_MAX, INT64_MIN
 from .patch import LaneOverflowError, LaneValueError, Result, aliases, owns_memory, patch_lanes
 
@@ -57,7 +57,7 @@ _RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONIC
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
     __slots__ = ("fn", "dtypes", "results", "returns_tuple", "errstate", "max_lanes", "also", "fresh", "scalar", "kinds",
-                 "used", "lanes")
+                 "used", "go")
     used: tuple[tuple, str] | None  # (the kernel key, the backend) of the call the plan was made from
 
     def __init__(self, fn: Callable[..., Any], dtypes: tuple[np.dtype, ...], results: tuple[np.dtype, ...] | None,
@@ -72,7 +72,7 @@ class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
         self.scalar = scalar  # the function that re-runs flagged lanes; None: they take the general path
         self.kinds = kinds  # the result types ("float"...)
         self.used = None
-        self.lanes = array_lanes(dtypes) if errstate else None  # the NumPy backend's checks (fastcheck.py)
+        self.go: Callable[[tuple], object] = _unmade  # the whole call, made with `used` (fastentry.py)
 
 
 def _always() -> bool:
@@ -106,94 +106,13 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
                 _always if watch is None else watch.fresh, scalar, tuple(result_types))
 
 
-def run(p: Plans | Plan, args: tuple[object, ...]) -> object:
-    """The kernel's result for these arguments, or MISS."""
-    if type(p) is Plans:
-        if not args:
-            return MISS
-        sub = p.scalars if type(args[0]) in _SCALARS else p.arrays
-        result = MISS if sub is None else run_scalars(sub, args) if type(sub) is ScalarPlan else \
-            _run_numpy(sub, args) if sub.errstate else _run_numba(sub, args)  # type: ignore[union-attr,arg-type]
-        if result is MISS:  # arrays and numbers (fastmixed.py): no call fits two plans' types, no kernel runs twice
-            sub = p.mixed
-            if sub is None:
-                return MISS
-            result = sub.call(args)
-            if result is MISS:
-                return MISS
-        p.last = sub.used  # what `.backend` and `.source` describe: this plan's specialization
-        return result
-    return _run_numpy(p, args) if p.errstate else _run_numba(p, args)
+def run(p: Plans, args: tuple[object, ...]) -> object:
+    """The kernel's result for these arguments, or MISS (what `VectorizedFunction.__call__` runs)."""
+    return p.go(args)
 
 
-def _run_numba(p: Plan, args: tuple[object, ...]) -> object:
-    """`run` for a Numba kernel: compiled for C-contiguous, writeable 1-D arrays (its layout and
-    read-only-ness are part of the type Numba specializes on), so only such arrays are taken."""
-    if len(args) != len(p.dtypes):
-        return MISS
-    n = -1
-    for a, dtype in zip(args, p.dtypes):
-        if type(a) is not np.ndarray or a.dtype is not dtype or a.ndim != 1:
-            return MISS
-        flags = a.flags  # one flags object: each `.flags` makes a new one
-        if not flags.c_contiguous or not flags.writeable:
-            return MISS
-        if n != a.shape[0]:
-            if n >= 0:
-                return MISS
-            n = a.shape[0]
-    # n == 1: every argument one lane, none uniform (the key of the plan); 0: the general path
-    if n < 1 or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):
-        return MISS  # chunked batches
-    if not p.fresh():  # a global rebound since the plan: the general path makes the code for the new value
-        return MISS
-    try:
-        result, flag = p.fn(*args)
-    except MemoryError:
-        raise
-    except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
-        return MISS
-    return _finish(p, args, result, flag, n)
-
-
-_ndarray = np.ndarray
-
-
-def _run_numpy(p: Plan, args: tuple[object, ...]) -> object:
-    """`run` for a NumPy kernel, in one frame (each call and check here is ~2-5% of a call at 1e3
-    lanes). Its arrays may have any strides and be read-only: the general path gives the kernel
-    such arrays as they are (`Batch.kernel_arg` reshapes a 1-D array of the batch's length to
-    itself, a view with its strides), so the values are the same bits, and the results are checked
-    (`_fresh_result`) whatever the inputs are: never an input, a view or read-only."""
-    n = p.lanes(args)  # type: ignore[misc]
-    # n == 1: every argument one lane, none uniform (the key of the plan); 0: the general path
-    if not n or (n > p.max_lanes and not p.also[0] <= n <= p.also[1]):
-        return MISS  # chunked batches
-    if not p.fresh():  # a global rebound since the plan: the general path makes the code for the new value
-        return MISS
-    try:
-        if _STATE is None:
-            result, flag = _quietly(p.fn, args)
-        else:  # _quietly, inlined
-            state = _STATE.get()
-            token = _STATE.set((_QUIET if _QUIET[0] is state else _quiet(state))[1])
-            try:
-                result, flag = p.fn(*args)
-            finally:
-                _STATE.reset(token)
-    except MemoryError:
-        raise
-    except Exception:  # noqa: BLE001 - a kernel never raises for a lane: the general path reports it
-        return MISS
-    if not p.returns_tuple and type(result) is _ndarray and result.base is None and (flag is None or not _any(flag)):
-        # the common result, a new array of NumPy's and no lane flagged: `_fresh_result`'s checks, inlined
-        if result.dtype is p.results[0] and result.ndim == 1 and len(result) == n and result.flags.writeable:  # type: ignore[index]
-            for a in args:
-                if result is a:
-                    break
-            else:
-                return result
-    return _finish(p, args, result, flag, n)
+def _unmade(args: tuple[object, ...]) -> object:
+    return MISS
 
 
 def _finish(p: Plan, args: tuple[object, ...], result: object, flag: object, n: int) -> object:
@@ -272,13 +191,14 @@ _PYTHON = {np.float64: float, np.int64: int, np.bool_: bool}  # a result's NumPy
 
 
 class ScalarPlan:
-    __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh", "used")
+    __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh", "used", "go")
     used: tuple[tuple, str] | None
 
     def __init__(self, fn: Callable[..., Any], types: tuple[type, ...], results: tuple[tuple[Result, np.dtype, type], ...],
                  returns_tuple: bool, errstate: bool, fresh: Callable[[], bool]) -> None:
         self.fn, self.types, self.results, self.returns_tuple = fn, types, results, returns_tuple
         self.errstate, self.fresh, self.used = errstate, fresh, None
+        self.go: Callable[[tuple], object] = _unmade  # run_scalars, made with `used` (after_call)
 
 
 def plan_scalars(fn: Callable[..., Any], values: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
@@ -332,13 +252,15 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
 
 class Plans:
     """The short paths of a function: one for arrays, one for scalars, one for arrays mixed with
-    numbers (fastmixed.MixedPlan); each None until made."""
+    numbers (fastmixed.MixedPlan); each None until made. `go(args)` tries them, the one made last
+    first: their argument types never overlap, so no kernel runs twice for a call."""
 
-    __slots__ = ("arrays", "scalars", "mixed", "last")
+    __slots__ = ("arrays", "scalars", "mixed", "last", "go")
 
     def __init__(self, arrays: Plan | None, scalars: ScalarPlan | None, mixed: MixedPlan | None = None) -> None:
         self.arrays, self.scalars, self.mixed = arrays, scalars, mixed
         self.last: tuple[tuple, str] | None = None  # the `used` of the plan that ran last
+        self.go: Callable[[tuple], object] = _unmade
 
 
 def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object], used: str, gen: Generation,
@@ -348,13 +270,13 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
     from . import kernels
     from .fastmixed import is_mixed, plan_mixed
 
-    old = previous or Plans(None, None)
+    plans = previous or Plans(None, None)  # one object: the plans' functions set its `last`
     numpy_backend = kernel.backend == "numpy"
     made: Plan | ScalarPlan | MixedPlan | None = None
     if values and all(type(v) in _SCALARS for v in values):  # a call of scalars alone
         if lanes_only and unspecialized and used == kernel.backend:
             made = plan_scalars(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend, gen.watch)
-        plans = Plans(old.arrays, made, old.mixed)
+        plans.scalars = made
     else:
         mixed = is_mixed(values)  # numbers too: a specialized one (a flag) keys its own code, no plan
         if lanes_only and used == kernel.backend and (unspecialized or not mixed):
@@ -362,10 +284,52 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
                 else kernels.numba_short_path(gen.races, key, size)  # NumPy: larger calls run chunks on threads
             made = (plan_mixed if mixed else plan)(kernel.fn, values, kernel.result_types, kernel.returns_tuple,
                                                    numpy_backend, limit, window, gen.watch, scalar=scalar)  # valid while the globals are these
-        plans = Plans(old.arrays, old.scalars, made) if mixed else Plans(made, old.scalars, old.mixed)  # type: ignore[arg-type]
+        if mixed:
+            plans.mixed = made  # type: ignore[assignment]
+        else:
+            plans.arrays = made  # type: ignore[assignment]
     if made is not None:
         made.used = (key, used)
-    return None if plans.arrays is None and plans.scalars is None and plans.mixed is None else plans
+        made.go = _scalar_go(made, plans) if type(made) is ScalarPlan else _entry(made, plans)  # type: ignore[arg-type]
+    subs = list(dict.fromkeys(p for p in (made, plans.arrays, plans.mixed, plans.scalars) if p is not None))
+    if not subs:
+        return None
+    plans.go = subs[0].go if len(subs) == 1 else _either(tuple(s.go for s in subs))  # the plan made last first
+    return plans
+
+
+def _entry(p: Plan | MixedPlan, plans: Plans) -> Callable[[tuple], object]:
+    """An array plan's call as one generated function (fastentry.py)."""
+    from .fastmixed import MixedPlan
+
+    if type(p) is MixedPlan:
+        slots, finish = p.slots, p._finish
+    else:
+        slots, finish = p.dtypes, lambda args, kargs, result, flag, n: _finish(p, args, result, flag, n)  # type: ignore[arg-type]
+    one = p.results is not None and not p.returns_tuple
+    return entry(slots, _SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one,
+                 result_dtype=p.results[0] if one and type(p) is Plan else p.results[0][1] if one else None,  # type: ignore[index]
+                 fresh=p.fresh, max_lanes=p.max_lanes, also=p.also, last=plans, used=p.used, finish=finish, miss=MISS,
+                 state=_STATE, quiet_module=sys.modules[__name__], quiet=_quiet, quietly=_quietly, any_flag=_any)
+
+
+def _scalar_go(p: ScalarPlan, plans: Plans) -> Callable[[tuple], object]:
+    def go(args: tuple[object, ...]) -> object:
+        result = MISS if disabled() else run_scalars(p, args)
+        if result is not MISS:
+            plans.last = p.used
+        return result
+    return go
+
+
+def _either(gos: tuple[Callable[[tuple], object], ...]) -> Callable[[tuple], object]:
+    def go(args: tuple[object, ...]) -> object:
+        for one in gos:
+            result = one(args)
+            if result is not MISS:
+                return result
+        return MISS
+    return go
 
 
 def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
