@@ -694,10 +694,15 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
             assert warning.lineno == line
 
 
-def test_kernels_calling_libm_split_across_threads_earlier():
+@pytest.mark.parametrize("simd", [False, True])
+def test_kernels_calling_libm_split_across_threads_earlier(monkeypatch, simd):
     """chunks.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
-    PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT."""
+    PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT;
+    where NumPy's exp/log/pow are SIMD kernels (AVX-512), calls of those alone outside a loop
+    count as light, in a loop (or beside erfc, sin) not."""
     from vectorizer.engine import chunks
+
+    monkeypatch.setattr(chunks, "_simd_found", simd)
 
     def light(x: float) -> float:
         return x * 2.0 if x > 0 else -x
@@ -708,16 +713,35 @@ def test_kernels_calling_libm_split_across_threads_earlier():
     def heavy_erfc(x: float) -> float:
         return math.erfc(x)
 
+    def heavy_sin(x: float) -> float:
+        return math.sin(x) + math.log(abs(x) + 1.0)
+
+    def exp_in_loop(x: float, n: int) -> float:
+        s = 0.0
+        for k in range(n):
+            s += math.exp(-x * k)
+        return s
+
     got = {}
-    for fn in (light, heavy, heavy_erfc):
+    for fn in (light, heavy, heavy_erfc, heavy_sin, exp_in_loop):
         vf = vec(fn, "numpy")
-        vf(np.ones(3))
+        vf(np.ones(3), *([4] if fn is exp_in_loop else []))
         ns: dict = {}
         exec(compile(vf.source, "<generated>", "exec"), ns)
         got[fn.__name__] = chunks.parallel_min_lanes(ns[fn.__name__])
-    assert got == {"light": chunks.PARALLEL_MIN_LANES_LIGHT, "heavy": chunks.PARALLEL_MIN_LANES,
-                   "heavy_erfc": chunks.PARALLEL_MIN_LANES}
+    assert got == {"light": chunks.PARALLEL_MIN_LANES_LIGHT,
+                   "heavy": chunks.PARALLEL_MIN_LANES_LIGHT if simd else chunks.PARALLEL_MIN_LANES,
+                   "heavy_erfc": chunks.PARALLEL_MIN_LANES, "heavy_sin": chunks.PARALLEL_MIN_LANES,
+                   "exp_in_loop": chunks.PARALLEL_MIN_LANES}
     assert chunks.PARALLEL_MIN_LANES < chunks.PARALLEL_MIN_LANES_LIGHT <= 2 * chunks.CHUNK
+
+
+def test_simd_math_is_what_numpy_reports() -> None:
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+
+    from vectorizer.engine import chunks
+
+    assert chunks.simd_math() is (bool(features["AVX512F"]) and bool(features["AVX512_SKX"]))
 
 
 def test_masked_loop_kernels_take_larger_chunks():

@@ -27,8 +27,6 @@ of at least `autotrial.EXPLORE_LANES` lanes are timed on both backends, per size
 
 from __future__ import annotations
 
-import functools
-
 import libcst as cst
 
 from ..errors import VectorizeError
@@ -38,6 +36,7 @@ from ..passes import table_lanes
 from ..passes.ops_to_lanes.numpy_calls import (
     REFUSED,  # NumPy functions on numbers the Numba backend refuses
 )
+from . import chunks
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
@@ -46,16 +45,11 @@ NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend
 SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
 
 
-@functools.cache
 def numpy_has_simd_math() -> bool:
     """NumPy runs float64 exp/log/pow as AVX-512 SIMD kernels on this CPU. Without AVX-512 (an
     AVX2 machine, measured: zeta_partial 622 vs 494 ns a lane at 1e6, simpson_gauss 152 vs 118)
     it calls scalar libm like Numba does, and the rule below does not hold."""
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
-    except ImportError:  # NumPy 1.x
-        from numpy.core._multiarray_umath import __cpu_features__ as features
-    return bool(features.get("AVX512F")) and bool(features.get("AVX512_SKX"))
+    return chunks.simd_math()
 
 
 def choose(parsed: ParsedFunction, namespace: Namespace, simd_math: bool | None = None) -> str:
