@@ -111,3 +111,27 @@ def test_the_generated_text_compiles_and_is_deterministic(kinds, numpy_backend) 
         compile(text, "<test>", "exec")
         assert ("S.set(" in text) == numpy_backend
         assert (".c_contiguous" in text) == (not numpy_backend)
+        # NumPy without its error-state context variable: np.errstate through `quietly`
+        text = fastentry._text(kinds, numpy_backend, one, False)
+        compile(text, "<test>", "exec")
+        assert "S.set(" not in text and ("quietly(fn, (" in text) == numpy_backend
+
+
+def test_the_errstate_fallback_calls_quietly() -> None:
+    """`state=None` (a NumPy without the context variable): the kernel runs through `quietly`,
+    warnings off, and the caller's state is the same after."""
+    seen = []
+
+    def kernel(x):
+        seen.append(np.geterr()["invalid"])
+        return np.log(x), None
+
+    dtype = np.dtype(np.float64)
+    go = fastentry.entry((dtype,), {}, fn=kernel, numpy_backend=True, one_result=True, result_dtype=dtype,
+                         fresh=lambda: True, max_lanes=10, also=(1, 0), last=fastpath.Plans(None, None), used=None,
+                         finish=no_general_path, miss=fastpath.MISS, state=None, quiet_module=fastpath,
+                         quiet=fastpath._quiet, quietly=fastpath._quietly, any_flag=fastpath._any)
+    with np.errstate(all="raise"):
+        got = go((np.array([1.0, -1.0]),))
+        assert np.geterr()["invalid"] == "raise"
+    assert seen == ["ignore"] and got[0] == 0.0 and np.isnan(got[1])

@@ -302,13 +302,12 @@ def _entry(p: Plan | MixedPlan, plans: Plans) -> Callable[[tuple], object]:
     """An array plan's call as one generated function (fastentry.py)."""
     from .fastmixed import MixedPlan
 
-    if type(p) is MixedPlan:
-        slots, finish = p.slots, p._finish
+    if type(p) is MixedPlan:  # its results: (Result, dtype) pairs
+        slots, finish, dtypes = p.slots, p._finish, [dtype for _, dtype in p.results or ()]
     else:
-        slots, finish = p.dtypes, lambda args, kargs, result, flag, n: _finish(p, args, result, flag, n)  # type: ignore[arg-type]
-    one = p.results is not None and not p.returns_tuple
-    return entry(slots, _SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one,
-                 result_dtype=p.results[0] if one and type(p) is Plan else p.results[0][1] if one else None,  # type: ignore[index]
+        slots, finish, dtypes = p.dtypes, lambda args, kargs, result, flag, n: _finish(p, args, result, flag, n), list(p.results or ())  # type: ignore[arg-type]
+    one = bool(dtypes) and not p.returns_tuple  # None on Numba: its entry point's own fresh arrays
+    return entry(slots, _SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one, result_dtype=dtypes[0] if one else None,
                  fresh=p.fresh, max_lanes=p.max_lanes, also=p.also, last=plans, used=p.used, finish=finish, miss=MISS,
                  state=_STATE, quiet_module=sys.modules[__name__], quiet=_quiet, quietly=_quietly, any_flag=_any)
 
