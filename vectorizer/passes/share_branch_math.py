@@ -14,12 +14,15 @@ Before::
 After::
 
     c = x > 0.0
-    arg = -x if c else x
+    arg = -math.fabs(x)                     # was: -x if c else x
     shared = math.log1p(math.exp(arg))
-    if c:
-        ret = x + shared
-    else:
-        ret = shared
+    ret = (x if c else 0.0) + shared        # was: if c: ret = x + shared / else: ret = shared
+
+The two comments are the general form, which the pass emits unless analysis/zeros.py proves the
+shorter one exact: `-math.fabs(x)` where the selected operand of `x > 0.0` goes straight into
+exp, cos or cosh (they differ only at +0.0, where those give 1.0), and the sum where `shared` is
+never -0.0 (`0.0 + shared` is then `shared`). Each saves passes over memory: softplus at 1e6
+lanes makes 6 arrays instead of 10.
 
 Each lane evaluates what it did before, in the same order, so values and exceptions are the
 same: the shared chain `S` is taken from the first statement of each branch, and only where
@@ -37,7 +40,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ..analysis.facts import Facts
-from ..core.types import Type
+from ..analysis.zeros import never_negative_zero, zero_sign_blind_operand
+from ..core.types import FLOAT, Type
 from .base import Context, StatementTransformer, assign, body_of, replace, walk
 
 # Calls that cost more than a select of their operand (NumPy: a C library call or a SIMD kernel).
@@ -154,7 +158,11 @@ class _Share(StatementTransformer):
         chain = s_then
         if operands is not None:
             arg = self.ctx.namer.fresh("arg")
-            stmts.append(assign(arg, cst.IfExp(test=test, body=operands[0], orelse=operands[1])))
+            negated = [o for o in operands if isinstance(o, cst.UnaryOperation)]
+            selected = _magnitude(original.test, operands, s_then, self._call_name) \
+                if negated and self._is_float(negated[0]) else None
+            selected = selected or cst.IfExp(test=test, body=operands[0], orelse=operands[1])
+            stmts.append(assign(arg, selected))
             chain = s_then.visit(_Replace(operands[0], cst.Name(arg)))
         shared = self.ctx.namer.fresh("shared")
         stmts.append(assign(shared, chain))
@@ -162,6 +170,10 @@ class _Share(StatementTransformer):
         new_other = [other[0].visit(_Replace(s_other, cst.Name(shared))), *body_of(updated.orelse)[1:]]
         if len(new_then) == len(new_other) == 1 and new_then[0].deep_equals(new_other[0]):
             return cst.FlattenSentinel(replace(original, [*stmts, new_then[0]]))  # nothing else differs
+        if len(new_then) == len(new_other) == 1 and never_negative_zero(chain, self._call_name):
+            added = self._added_term(new_then[0], new_other[0], shared, test, first)
+            if added is not None:
+                return cst.FlattenSentinel(replace(original, [*stmts, added]))
         new_if = updated.with_changes(test=test, leading_lines=(),
                                       body=updated.body.with_changes(body=new_then),
                                       orelse=updated.orelse.with_changes(  # type: ignore[union-attr]
@@ -185,6 +197,46 @@ class _Share(StatementTransformer):
                     best = (x, y, None if diff is True else diff)
         return best
 
+    def _call_name(self, node: cst.Call) -> str | None:
+        """"math.exp" for `math.exp(...)` (or `exp` imported from math), "abs"...; as ops_to_numpy."""
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            return f"math.{func.attr.value}"
+        return self.ctx.namespace.resolve(func.value).name if isinstance(func, cst.Name) else None
+
+    def _added_term(self, a: cst.BaseStatement, b: cst.BaseStatement, shared: str, test: cst.BaseExpression,
+                    originals: list):
+        """`t = e + shared` and `t = shared` (either way round, either branch) as one statement
+        `t = (e if test else 0.0) + shared`: exact where `shared` is never -0.0 (analysis/zeros.py),
+        and the select of a 0.0 side costs one multiply (runtime/helpers._vz_where) where the
+        select of the sum took three passes and the sum a fourth; `e` keeps its checks, masked by
+        `test` as before. Floats only: `e if test else 0.0` must not mix an int with a float
+        (`originals`: the branches' first values as analysed, where `e` has its type)."""
+        values = [_assigned_value(a), _assigned_value(b)]
+        targets = [_assigned_name(a), _assigned_name(b)]
+        if targets[0] is None or targets[0] != targets[1]:
+            return None
+        for k in (0, 1):
+            total, alone = values[k], values[1 - k]
+            if not (isinstance(alone, cst.Name) and alone.value == shared and isinstance(total, cst.BinaryOperation)
+                    and isinstance(total.operator, cst.Add)):
+                continue
+            for side, other in (("left", total.right), ("right", total.left)):
+                term = getattr(total, side)
+                typed = getattr(originals[k], side, None)
+                if not (isinstance(other, cst.Name) and other.value == shared) or typed is None or not self._is_float(typed):
+                    continue
+                zero = cst.Float("0.0")
+                body, orelse = (term, zero) if k == 0 else (zero, term)
+                select = cst.IfExp(test=test, body=body, orelse=orelse, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+                merged = assign(targets[0], total.with_changes(**{side: select}))
+                return merged.with_changes(leading_lines=[*a.leading_lines, *b.leading_lines])  # "# line N"
+        return None
+
+    def _is_float(self, node: cst.BaseExpression) -> bool:
+        val = self.facts.vals.get(node)
+        return val is not None and val.type is FLOAT and not val.numpy
+
     def _same_type(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
         ta, tb = self.facts.vals.get(a), self.facts.vals.get(b)
         return ta is not None and tb is not None and isinstance(ta.type, Type) and ta.type is tb.type \
@@ -198,6 +250,48 @@ def _assigned_value(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
         if len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             return small.value
     return None
+
+
+def _assigned_name(stmt: cst.BaseStatement) -> str | None:
+    """The name `name = value` binds, or None for any other statement."""
+    if _assigned_value(stmt) is None:
+        return None
+    return stmt.body[0].targets[0].target.value  # type: ignore[attr-defined]
+
+
+def _magnitude(test: cst.BaseExpression, operands: tuple[cst.BaseExpression, cst.BaseExpression],
+               chain: cst.BaseExpression, call_name) -> cst.BaseExpression | None:
+    """`-math.fabs(x)` for `-x if x > 0.0 else x` (and `math.fabs(x)` for the mirror images),
+    where the selected operand goes straight into exp, cos or cosh (analysis/zeros.py): the two
+    differ only at zeros (+0.0 -> -0.0 here) and in a NaN's sign, which those calls do not show.
+    Two passes over memory (fabs, negate) instead of a select's four."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    left, op, right = test.left, type(test.comparisons[0].operator), test.comparisons[0].comparator
+    if _zero(left):
+        left, right, op = right, left, {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan,
+                                        cst.LessThanEqual: cst.GreaterThanEqual,
+                                        cst.GreaterThanEqual: cst.LessThanEqual}.get(op)
+    if not (isinstance(left, cst.Name) and _zero(right)) or op is None:
+        return None
+    name = left.value
+    negated = [isinstance(o, cst.UnaryOperation) and isinstance(o.operator, cst.Minus)
+               and isinstance(o.expression, cst.Name) and o.expression.value == name for o in operands]
+    plain = [isinstance(o, cst.Name) and o.value == name for o in operands]
+    if sorted(negated) != [False, True] or sorted(plain) != [False, True]:
+        return None
+    if op not in (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual):
+        return None
+    if not zero_sign_blind_operand(chain, operands[0], call_name):
+        return None
+    positive_when_true = op in (cst.GreaterThan, cst.GreaterThanEqual)
+    # The lanes the test picks (x >= 0, or x <= 0) get operands[0]; negating there means -|x|.
+    fabs = cst.Call(func=cst.Attribute(value=cst.Name("math"), attr=cst.Name("fabs")), args=[cst.Arg(cst.Name(name))])
+    return cst.UnaryOperation(operator=cst.Minus(), expression=fabs) if negated[0] == positive_when_true else fabs
+
+
+def _zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer | cst.Float) and float(node.evaluated_value) == 0.0
 
 
 def _candidate(node: cst.CSTNode) -> bool:
