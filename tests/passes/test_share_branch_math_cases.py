@@ -83,6 +83,14 @@ def int_operand(n: int) -> float:  # an int's magnitude would be a float: stays 
     return ret
 
 
+def int_chain(x: float, n: int) -> float:  # `shared` is an int: `0.0 + shared` would be a float
+    if x > 0.0:
+        ret = x + abs(n ** 2)
+    else:
+        ret = abs(n ** 3)
+    return ret
+
+
 def test_the_selected_magnitude_and_the_added_term():
     assert body(after("share_branch_math", mirrored, x=F)).splitlines()[1] == "arg = math.fabs(x)"
     # the chain goes on past cosh: `* 2.0` vs `+ 1.0` differ, so the branches stay
@@ -92,6 +100,7 @@ def test_the_selected_magnitude_and_the_added_term():
     assert "arg = -math.fabs(x)" in sine and "ret = x + shared" in sine  # exp is blind; sin is not
     ints = after("share_branch_math", int_operand, n=I)
     assert "arg = -n if c else n" in ints and "ret = n + shared" in ints, ints
+    assert "ret = x + shared" in after("share_branch_math", int_chain, x=F, n=I)
 
 
 @pytest.mark.parametrize("f", [softplus, mirrored, blind_only_at_the_call, maybe_negative_zero])
@@ -113,3 +122,5 @@ def test_the_sign_of_zero_exactly(f):
 def test_the_shorter_forms_with_ints():
     n = np.array([0, 1, -1, 40, -40, 800, -800, 2**62, -(2**62)])
     check(vectorize(int_operand, fallback="error"), int_operand, n, ulps=5)
+    x = np.array([1.0, -1.0, 0.0, -0.0, 5e-324, np.nan, np.inf, -np.inf, -2.5])
+    check(vectorize(int_chain, fallback="error"), int_chain, x, np.array([2, 3, -4, 5, 0, 7, -1, 1, 9]))

@@ -170,7 +170,7 @@ class _Share(StatementTransformer):
         new_other = [other[0].visit(_Replace(s_other, cst.Name(shared))), *body_of(updated.orelse)[1:]]
         if len(new_then) == len(new_other) == 1 and new_then[0].deep_equals(new_other[0]):
             return cst.FlattenSentinel(replace(original, [*stmts, new_then[0]]))  # nothing else differs
-        if len(new_then) == len(new_other) == 1 and never_negative_zero(chain, self._call_name):
+        if len(new_then) == len(new_other) == 1 and self._is_float(s_then) and never_negative_zero(chain, self._call_name):
             added = self._added_term(new_then[0], new_other[0], shared, test, first)
             if added is not None:
                 return cst.FlattenSentinel(replace(original, [*stmts, added]))
