@@ -1,0 +1,70 @@
+"""passes/share_branch_math.py's shorter forms (`-math.fabs(x)`, `(e if c else 0.0) + shared`) on
+generated variations of softplus's shape: each comparison and its mirror image, either arm
+negated, calls that do and do not show a zero's sign, outer calls that do and do not keep -0.0,
+the added term on either side and in either branch. The scalar function is the oracle; the sign
+of every zero result is compared on its own, because the ulp bound treats -0.0 and +0.0 alike."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import check, oracle
+
+from vectorizer import vectorize
+
+_DIR = Path(tempfile.mkdtemp(prefix="vectorizer-share-forms-"))
+ZEROS = [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310]
+HOSTILE = ZEROS + [0.5, -0.5, 1.0, -1.0, 3.0, -3.0, 709.0, -745.2, 800.0, -800.0, math.inf, -math.inf, math.nan]
+
+INNER = ["math.exp", "math.exp2", "math.cos", "math.cosh", "math.sin", "math.expm1", "math.tanh"]
+OUTER = ["{}", "math.log1p({})", "math.sqrt({})", "math.sin({})", "math.tanh({})", "-{}", "math.exp({}) - 1.0"]
+
+
+@st.composite
+def forms(draw) -> str:
+    op = draw(st.sampled_from([">", ">=", "<", "<="]))
+    zero = draw(st.sampled_from(["0.0", "0"]))
+    test = f"x {op} {zero}" if draw(st.booleans()) else f"{zero} {dict(zip('<>', '><')).get(op[0]) + op[1:]} x"
+    inner, outer = draw(st.sampled_from(INNER)), draw(st.sampled_from(OUTER))
+    negated_first = draw(st.booleans())
+    chains = [outer.format(f"{inner}({a})") for a in (("-x", "x") if negated_first else ("x", "-x"))]
+    term = draw(st.sampled_from(["x", "2.0 * x", "y"]))
+    shape = draw(st.integers(0, 3))  # where the added term goes
+    arms = [f"{term} + {chains[0]}", chains[1]] if shape == 0 else [f"{chains[0]} + {term}", chains[1]] \
+        if shape == 1 else [chains[0], f"{term} + {chains[1]}"] if shape == 2 else chains
+    return (f"import math\n\n\ndef f(x: float, y: float) -> float:\n    if {test}:\n        r = {arms[0]}\n"
+            f"    else:\n        r = {arms[1]}\n    return r\n")
+
+
+def _load(source: str):
+    name = f"share_form_{abs(hash(source)):x}"
+    path = _DIR / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module.f
+
+
+@settings(max_examples=80, deadline=None)
+@given(forms(), st.lists(st.sampled_from(HOSTILE) | st.floats(-50.0, 50.0), min_size=1, max_size=12),
+       st.sampled_from(HOSTILE[:8] + [2.5]))
+def test_generated_forms_keep_the_contract(source, xs, y):
+    f = _load(source)
+    x = np.array(xs + ZEROS)  # every form meets both zeros
+    vf = vectorize(f, backend="numpy", fallback="error")
+    check(vf, f, x, y, ulps=5)
+    expected = oracle(f, x, y)
+    if isinstance(expected, tuple):  # no lane raised: compare the zeros' signs
+        got = np.asarray(vf(x, y)).tolist()
+        for lane, (want, have) in enumerate(zip(expected[1], got)):
+            if want == 0.0:
+                assert math.copysign(1.0, want) == math.copysign(1.0, have), (source, lane, x[lane], want, have)
