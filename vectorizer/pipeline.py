@@ -26,7 +26,7 @@ from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer
 from .codegen import emit, numba_module
-from .core.types import ArrayType, Val
+from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError
 from .frontend import fence
 from .frontend.namespace import Namespace
@@ -257,8 +257,10 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
     namer = _namer(parsed, callees, reserved)
     if not lanes:
+        flat = len(first.result) == 1 and first.result[0].batched \
+            and not isinstance(first.result[0].type, ArrayType | TupleType)  # a 1-D array: merge_checks
         return parsed, first, Context(parsed.name, params, namespace, namer, options, callees=callees,
-                              prepare_callee=_prepare_numpy_callee, parsed=parsed)
+                              prepare_callee=_prepare_numpy_callee, parsed=parsed, flat_result=flat)
     if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
         raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
                              hint="use backend='numpy' (the default) for functions of per-example arrays")

@@ -22,6 +22,7 @@ from strategies import floats
 
 from vectorizer import vectorize
 from vectorizer.analysis import nonfinite
+from vectorizer.analysis.names import Namer
 from vectorizer.passes import merge_checks
 
 
@@ -138,7 +139,7 @@ def _source(f) -> str:
 @pytest.mark.parametrize("f", MERGED, ids=lambda f: f.__name__)
 def test_merged_checks_run_after_a_test_of_the_result(f) -> None:
     source = _source(f)
-    test = "if not math.isfinite(np.vdot(result, result)):"
+    test = "if not math.isfinite(result.dot(result)):"  # one number a lane: the method, no dispatch
     assert test in source, source
     body = source.split(test)[0]
     assert "flag |=" not in body, source  # every check moved after the result
@@ -147,13 +148,28 @@ def test_merged_checks_run_after_a_test_of_the_result(f) -> None:
 @pytest.mark.parametrize("f", KEPT + [rebound], ids=lambda f: f.__name__)
 def test_checks_that_do_not_reach_the_result_stay(f) -> None:
     source = _source(f)
-    assert "flag |=" in source.split("np.vdot")[0], source
+    assert "flag |=" in source.split("math.isfinite(")[0], source
 
 
 def test_d1_text() -> None:
     source = _source(d1)
     assert "    flag = None\n" in source
     assert "        flag |= strike == 0\n        flag |= t_1 <= 0\n        flag |= t < 0\n        flag |= t_3 == 0\n" in source
+
+
+def test_a_result_of_arrays_a_lane_is_tested_flat() -> None:
+    """`result.dot(result)` is the sum of squares only for a 1-D array: where the result may be
+    an array a lane or a NumPy scalar (`ctx.flat_result` false) the test is `np.vdot`, which
+    reads any shape as flat."""
+    class Ctx:
+        flag = "flag"
+        namer = Namer()
+        flat_result = False
+    text = ("def f(x, y):\n    flag = np.zeros(len(x), dtype=bool)\n    flag |= y == 0\n    t = x / y\n"
+            "    return (t, flag)")
+    assert "if not math.isfinite(np.vdot(result, result)):" in merge_checks.transform(text, Ctx)  # type: ignore[arg-type]
+    Ctx.flat_result, Ctx.namer = True, Namer()
+    assert "if not math.isfinite(result.dot(result)):" in merge_checks.transform(text, Ctx)  # type: ignore[arg-type]
 
 
 def test_other_shapes_are_left_alone() -> None:
@@ -171,7 +187,8 @@ def test_other_shapes_are_left_alone() -> None:
 # -- the test of the result: a sum of squares through the BLAS NumPy links ----------------------
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, -np.nan])
 def test_the_sum_of_squares_is_not_finite_when_a_lane_is_not(bad: float) -> None:
-    """The merged checks run when `math.isfinite(np.vdot(r, r))` is false: this BLAS's dot product
+    """The merged checks run when `math.isfinite(r.dot(r))` (`np.vdot(r, r)` for a result of arrays
+    a lane) is false: this BLAS's dot product
     must carry one NaN or ±inf lane to its sum wherever it sits (its vector body, its tail, either
     of two threads' halves) and beside the largest finite values, in contiguous and strided
     arrays. A BLAS that dropped it would skip checks that fail: this test stops it here."""
@@ -181,10 +198,14 @@ def test_the_sum_of_squares_is_not_finite_when_a_lane_is_not(bad: float) -> None
                 r = np.full(n, fill)
                 r[where] = bad
                 assert not math.isfinite(np.vdot(r, r)), (n, where, fill)
+                assert not math.isfinite(r.dot(r)), (n, where, fill)
                 strided = np.repeat(r, 2)[::2]
                 assert not math.isfinite(np.vdot(strided, strided)), (n, where, fill)
+                assert not math.isfinite(strided.dot(strided)), (n, where, fill)
     assert math.isfinite(np.vdot(np.full(1000, 1e150), np.full(1000, 1e150)))  # finite lanes, finite sum
+    assert math.isfinite(np.full(1000, 1e150).dot(np.full(1000, 1e150)))
     assert not math.isfinite(np.vdot(np.float64(bad), np.float64(bad)))  # a NumPy scalar: one lane
+    assert not hasattr(np.float64(bad), "dot")  # why `.dot` is only for a batched result (ctx.flat_result)
 
 
 # -- the analysis's claims, against NumPy on every non-finite operand --------------------------

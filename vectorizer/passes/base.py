@@ -57,6 +57,7 @@ class Context:
     under_control: bool = False
     parsed: ParsedFunction | None = None  # the function as parsed (annotate_origins reads its lines)
     chain: tuple[str, ...] = ()  # the callers this callee is inlined or lowered into (recursion)
+    flat_result: bool = False  # the kernel returns a number a lane, batched: a 1-D array
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
