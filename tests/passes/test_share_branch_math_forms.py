@@ -6,20 +6,16 @@ of every zero result is compared on its own, because the ulp bound treats -0.0 a
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-import tempfile
-from pathlib import Path
 
 import numpy as np
+from fuzz.harness import load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import check
 
 from vectorizer import vectorize
 
-_DIR = Path(tempfile.mkdtemp(prefix="vectorizer-share-forms-"))
 ZEROS = [0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310]
 HOSTILE = ZEROS + [0.5, -0.5, 1.0, -1.0, 3.0, -3.0, 709.0, -745.2, 800.0, -800.0, math.inf, -math.inf, math.nan]
 
@@ -45,17 +41,6 @@ def forms(draw) -> str:
             f"    else:\n        r = {arms[1]}\n    return r\n")
 
 
-def _load(source: str):
-    name = f"share_form_{abs(hash(source)):x}"
-    path = _DIR / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module.f
-
-
 def _returns(f, *args) -> bool:
     try:
         f(*args)
@@ -68,7 +53,7 @@ def _returns(f, *args) -> bool:
 @given(forms(), st.lists(st.sampled_from(HOSTILE) | st.floats(-50.0, 50.0), min_size=1, max_size=12),
        st.sampled_from(HOSTILE[:8] + [2.5]))
 def test_generated_forms_keep_the_contract(source, xs, y):
-    f = _load(source)
+    f = load(source, "share").f
     vf = vectorize(f, backend="numpy", fallback="error")
     # Relative, not in ulp: NumPy's exp, sin... may be a few ulp from the C library's (the contract
     # allows it), and a composition can magnify that where it is ill-conditioned (sin near pi).

@@ -157,9 +157,9 @@ def _test_facts(test: cst.BaseExpression, env: Env, depth: int) -> tuple[dict[st
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     left, op, right = test.left, type(test.comparisons[0].operator), test.comparisons[0].comparator
-    k = _number(right)
+    k = literal_number(right)
     if k is None:
-        k, left, op = _number(left), right, _MIRRORED.get(op, op)
+        k, left, op = literal_number(left), right, MIRRORED.get(op, op)
     if k is None or not isinstance(left, cst.Name) or left.value not in env.fixed:
         return None
     holds, fails = _COMPARE_SIGNS.get(op, (None, None))
@@ -168,10 +168,10 @@ def _test_facts(test: cst.BaseExpression, env: Env, depth: int) -> tuple[dict[st
     return ({name: yes} if yes else {}), ({name: no} if no else {})
 
 
-def _number(node: cst.BaseExpression) -> float | None:
+def literal_number(node: cst.BaseExpression) -> float | None:
     """A number literal's value (`-1.5` too), else None."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
-        inner = _number(node.expression)
+        inner = literal_number(node.expression)
         return None if inner is None else -inner if isinstance(node.operator, cst.Minus) else inner
     return float(node.evaluated_value) if isinstance(node, cst.Integer | cst.Float) else None
 
@@ -188,7 +188,7 @@ def _equal(k: float) -> int:
     return NONNEG if k >= 0 else NONPOS
 
 
-_MIRRORED = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan, cst.LessThanEqual: cst.GreaterThanEqual,
+MIRRORED = {cst.LessThan: cst.GreaterThan, cst.GreaterThan: cst.LessThan, cst.LessThanEqual: cst.GreaterThanEqual,
              cst.GreaterThanEqual: cst.LessThanEqual}
 _COMPARE_SIGNS = {  # (the sign where `x op k` holds, where it fails), as functions of k
     cst.GreaterThan: (_at_least, _at_most), cst.GreaterThanEqual: (_at_least, _at_most),

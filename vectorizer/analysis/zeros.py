@@ -15,11 +15,9 @@ NaN is allowed in both: it is never -0.0, and `NaN + 0.0` is that NaN.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
-CallName = Callable[[cst.Call], "str | None"]  # "math.exp", "abs"...; None for a user function
+from .signs import CallName
 
 # f(+0.0) == f(-0.0), and f is exact there: the sign of a zero operand cannot show in the result.
 ZERO_SIGN_BLIND = frozenset({"math.exp", "math.exp2", "math.cos", "math.cosh"})

@@ -65,6 +65,12 @@ class Context:
                        masked_blocks=self.predicated, under_control=self.under_control,
                        loop_masks=frozenset(self.loop_masks))
 
+    def call_name(self, node: cst.Call) -> str:
+        """"math.exp" for `math.exp(...)` (or `exp` imported from math), "abs"...: what the rules
+        (rules/scalar.py) know a call by. A user function's name resolves to itself."""
+        func = node.func
+        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.namespace.resolve(func.value).name  # type: ignore[union-attr]
+
     def child(self, name: str, params: dict[str, Val], under_control: bool = False,
               parsed: ParsedFunction | None = None) -> Context:
         """The context of a callee: its own parameters and source, the caller's namer and tables."""

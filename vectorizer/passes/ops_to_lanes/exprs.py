@@ -274,10 +274,7 @@ class LaneExpressions:
 
     def call_name(self, node: cst.Call) -> str | None:
         """"math.exp", "abs"...; None for a call of a user function."""
-        if node in self.facts.calls:
-            return None
-        func = node.func
-        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        return None if node in self.facts.calls else self.ctx.call_name(node)
 
     def min_max(self, name: str, operands: list[cst.BaseExpression]) -> str:
         op = "<" if name == "min" else ">"

@@ -243,8 +243,7 @@ class Expressions:
         return impl if expr is None else dataclasses.replace(impl, expr=expr, exact=True)
 
     def call_name(self, node: cst.Call) -> str:
-        func = node.func
-        return f"math.{func.attr.value}" if isinstance(func, cst.Attribute) else self.ctx.namespace.resolve(func.value).name  # type: ignore[union-attr]
+        return self.ctx.call_name(node)
 
     def int_method(self, node: cst.Call) -> str | None:
         """"int.bit_length" for `n.bit_length()` on an int value (the analysis typed it so)."""
