@@ -18,7 +18,7 @@ from oracle import check, same_value
 from strategies import floats
 
 from vectorizer import vectorize
-from vectorizer.analysis.signs import NONNEG, NONPOS, sign
+from vectorizer.analysis.signs import NONNEG, NONPOS, sign, within_unit
 from vectorizer.rules import scalar as rules
 
 
@@ -254,3 +254,47 @@ def test_positive_divisor_has_no_zero_check(backend: str) -> None:
     assert "_vz_exact" not in vf.source and "== 0" not in vf.source.split("def _vz_")[0]
     ints = np.array([0, 1, -1, 7, -7, 3037000499, -3037000500, 2**62, -(2**63), 2**63 - 1, 12345])
     check(vectorize(shifted_mod, backend=backend, fallback="error"), shifted_mod, ints, ints[::-1].copy())
+
+
+# -- within_unit: asin's and acos's domain checks ------------------------------------------------
+UNIT = {
+    "math.sqrt(min(x, 1.0))": True, "math.sqrt(min(1.0, x, y))": True, "-math.sqrt(min(x, 0.5))": True,
+    "math.sqrt(min(x, 1.0)) * 0.5": True, "abs(math.sqrt(min(x, 1)))": True, "0.75": True,
+    "min(math.sqrt(min(x, 1.0)), -1.0)": True, "math.sqrt(min(x, 1.5))": False, "math.sqrt(x)": False,
+    "min(x, 1.0)": False, "math.sqrt(max(x, 1.0))": False, "math.sin(x)": False,  # NumPy's sin is not trusted to stay within 1
+    "math.sqrt(min(x, 1.0)) + 0.0": False, "math.sqrt(min(x, 1.0)) * 2.0": False,
+}
+
+
+@pytest.mark.parametrize("text", sorted(UNIT))
+def test_within_unit_shapes(text: str) -> None:
+    assert within_unit(cst.parse_expression(text), _call_name) is UNIT[text]
+
+
+@settings(max_examples=300, deadline=None)
+@given(floats(), floats())
+def test_within_unit_holds_on_hostile_values(x: float, y: float) -> None:
+    env = {"x": x, "y": y, "math": math, "abs": abs, "min": min, "max": max}
+    for text, unit in UNIT.items():
+        if not unit:
+            continue
+        try:
+            value = eval(text, env)  # noqa: S307 - our own table of expressions
+        except (OverflowError, ValueError):
+            continue
+        assert math.isnan(value) or -1.0 <= value <= 1.0, (text, x, y, value)
+
+
+def clamped_arcsin(h: float) -> float:
+    return math.asin(math.sqrt(min(h, 1.0))) + math.acos(-math.sqrt(min(1.0, h)))
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.numba)])
+def test_asin_of_a_clamped_sqrt_has_no_domain_check(backend: str) -> None:
+    vf = vectorize(clamped_arcsin, backend=backend, cache=False)
+    vf(np.array([0.5]))
+    assert "> 1" not in vf.source, vf.source
+    check(vf, clamped_arcsin, np.array([0.0, -0.0, 0.25, 1.0, 1.0000000000000002, 1e300, np.inf, np.nan, 5e-324]),
+          ulps=rules.ULP_BOUND + 1)
+    with pytest.raises(ValueError, match="math domain error"):
+        vf(np.array([0.5, -1e-300]))  # sqrt's own check stays

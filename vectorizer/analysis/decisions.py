@@ -16,6 +16,8 @@ Roots (expressions whose value decides something), found on the tree `ops_to_num
 * the operands a rule's checks read (`1 / d` reads `d == 0`; `math.log(v)` reads `v <= 0`): a
   lane that raises in Python must be flagged. A check of the operation's own result is settled by
   its margin (pow's `|r| > 1e308`); erfc's subnormal test only picks the exact path for a value;
+  a `math.sqrt` operand with a sign witness (witnesses.py) is tested by the witness on NumPy's
+  values; asin's and acos's operand within [-1, 1] by its shape (signs.within_unit) has no check;
 * returned ints, bools and mixed int/float values.
 
 The slice is name-level and flow-insensitive (an over-approximation, never a miss): a name read
@@ -26,6 +28,7 @@ inside a root or inside any value assigned to a slice name is decided.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
@@ -37,7 +40,8 @@ from ..errors import VectorizeError
 from ..rules import scalar as rules
 from .facts import BINOPS, Facts
 from .liveness import reads
-from .signs import sign, without_zero_divisor
+from .signs import sign, within_unit, without_zero_divisor
+from .witnesses import NEGATIVE_CHECK
 
 CallName = Callable[[cst.Call], "str | None"]
 
@@ -55,9 +59,11 @@ _CLASSIFY = frozenset({"np.isfinite", "np.isinf", "np.isnan"})
 _VALUE_ONLY = ("erfc below",)
 
 
-def decided(func: cst.FunctionDef, facts: Facts, call_name: CallName) -> frozenset[cst.CSTNode]:
+def decided(func: cst.FunctionDef, facts: Facts, call_name: CallName,
+            witnessed: frozenset[cst.CSTNode] = frozenset()) -> frozenset[cst.CSTNode]:
     """The nodes (operations) whose value may decide an int, a bool, a branch, a trip count or
-    an exception somewhere in `func`."""
+    an exception somewhere in `func`. `witnessed`: operands of `math.sqrt` whose sign check is
+    made on NumPy's values by a sign witness (analysis/witnesses.py), not a root."""
     roots: list[cst.CSTNode] = []
     defs: dict[str, list[cst.CSTNode]] = {}
     for node in walk(func):
@@ -86,7 +92,7 @@ def decided(func: cst.FunctionDef, facts: Facts, call_name: CallName) -> frozens
         elif kind is cst.BinaryOperation:
             roots.extend(_binary_roots(node, facts, call_name))
         elif kind is cst.Call:
-            roots.extend(_call_roots(node, facts, call_name))
+            roots.extend(_call_roots(node, facts, call_name, witnessed))
     return _slice(roots, defs)
 
 
@@ -131,7 +137,7 @@ def _binary_roots(node: cst.BinaryOperation, facts: Facts, call_name: CallName) 
     return _checked(impl, operands, facts, call_name)
 
 
-def _call_roots(node: cst.Call, facts: Facts, call_name: CallName) -> list[cst.CSTNode]:
+def _call_roots(node: cst.Call, facts: Facts, call_name: CallName, witnessed: frozenset[cst.CSTNode]) -> list[cst.CSTNode]:
     name = call_name(node)
     operands = [a.value for a in node.args if a.keyword is None] + [a.value for a in node.args if a.keyword is not None]
     if name is None or name in DECIDING_CALLS:
@@ -152,6 +158,9 @@ def _call_roots(node: cst.Call, facts: Facts, call_name: CallName) -> list[cst.C
         return operands
     if operands:  # as ops_to_numpy: log1p(exp(x)) has no domain check to decide
         impl = rules.without_sign_checks(impl, sign(operands[0], call_name))
+        impl = rules.without_unit_checks(impl, within_unit(operands[0], call_name))
+        if operands[0] in witnessed:
+            impl = dataclasses.replace(impl, checks=tuple(c for c in impl.checks if c.pred != NEGATIVE_CHECK))
     return _checked(impl, operands, facts, call_name)
 
 

@@ -251,3 +251,43 @@ def without_zero_divisor(impl: Impl, node: cst.BaseExpression, call_name: CallNa
             and positive(node.right, call_name)):
         return impl
     return dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.divisor))
+
+
+def within_unit(node: cst.BaseExpression, call_name: CallName, env: Env | None = None, depth: int = 0) -> bool:
+    """In [-1, 1] or NaN for every value, NumPy's or CPython's (asin's and acos's domain checks
+    go): a literal in it; `-u`, `+u`, `abs(u)` and products of such; `math.sqrt(y)` with `y <= 1`
+    or NaN (sqrt is >= 0 and correctly rounded: sqrt(1.0) is 1.0); `min`/`max` of such (each
+    returns one of its operands). Approximate functions are not trusted to stay within 1."""
+    if depth >= _DEPTH:
+        return False
+    k = literal_number(node)
+    if k is not None:
+        return abs(k) <= 1
+    if isinstance(node, cst.Name):
+        return env is not None and node.value in env.values and within_unit(env.values[node.value], call_name, env, depth + 1)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        return within_unit(node.expression, call_name, env, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        return within_unit(node.left, call_name, env, depth + 1) and within_unit(node.right, call_name, env, depth + 1)
+    if isinstance(node, cst.Call) and node.args and all(a.keyword is None and not a.star for a in node.args):
+        name, args = call_name(node), [a.value for a in node.args]
+        if name in ("abs", "math.fabs", "min", "max"):
+            return all(within_unit(a, call_name, env, depth + 1) for a in args)
+        if name == "math.sqrt" and len(args) == 1:
+            return _at_most_one(args[0], call_name, env, depth + 1)
+    return False
+
+
+def _at_most_one(node: cst.BaseExpression, call_name: CallName, env: Env | None, depth: int) -> bool:
+    """<= 1 or NaN for every value: within_unit, a literal, or `min(...)` with a literal <= 1
+    among its operands (Python's `min` keeps a running value that only goes down once at or
+    below that literal, or stays NaN; NumPy's minimum is NaN or at most both)."""
+    k = literal_number(node)
+    if k is not None:
+        return k <= 1
+    if isinstance(node, cst.Name):
+        return env is not None and node.value in env.values and _at_most_one(env.values[node.value], call_name, env, depth + 1)
+    if isinstance(node, cst.Call) and call_name(node) == "min" and all(a.keyword is None and not a.star for a in node.args):
+        if any((k := literal_number(a.value)) is not None and k <= 1 for a in node.args):
+            return True
+    return within_unit(node, call_name, env, depth)

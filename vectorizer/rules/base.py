@@ -46,6 +46,9 @@ class Check:
     negative_only: bool = False
     positive_only: bool = False  # only for a positive {0}: dropped where {0} <= 0 (`math.exp(-x * x)`)
     divisor: bool = False  # holds only where operand {1} is 0: dropped for a counter that never is
+    # Holds only for an operand {0} outside [-1, 1]: dropped where it is known inside or NaN
+    # (`math.asin(math.sqrt(min(h, 1.0)))`; see analysis/signs.py, within_unit).
+    outside_unit: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,8 @@ def _overflow_above(limit: float, *, below: bool = True) -> Check:
     return Check(f"({{0}} > {limit!r}) | ({{0}} < {-limit!r})", "OverflowError: math range error (conservative bound)")
 
 
-def _domain(pred: str, negative_only: bool = False) -> Check:
-    return Check(pred, "ValueError: math domain error", negative_only=negative_only)
+def _domain(pred: str, negative_only: bool = False, outside_unit: bool = False) -> Check:
+    return Check(pred, "ValueError: math domain error", negative_only=negative_only, outside_unit=outside_unit)
 
 
 # Calls whose result is >= 0 or NaN for every argument: a check that needs a negative operand
@@ -65,6 +65,14 @@ def without_sign_checks(impl: Impl, operand_sign: int | None) -> Impl:
     kept = tuple(c for c in impl.checks if not (c.negative_only and operand_sign > 0)
                  and not (c.positive_only and operand_sign < 0))
     return impl if len(kept) == len(impl.checks) else dataclasses.replace(impl, checks=kept)
+
+
+def without_unit_checks(impl: Impl, within_unit: bool) -> Impl:
+    """`impl` less the checks that need an operand {0} outside [-1, 1], where it is known to be
+    inside or NaN (signs.py, within_unit)."""
+    if not within_unit or not any(c.outside_unit for c in impl.checks):
+        return impl
+    return dataclasses.replace(impl, checks=tuple(c for c in impl.checks if not c.outside_unit))
 
 
 def _log(args: list[Val]) -> Impl:
@@ -221,8 +229,8 @@ CALLS: dict[str, Rule] = {
     "math.sin": _unary_float("sin", _domain("np.isinf({0})")),
     "math.cos": _unary_float("cos", _domain("np.isinf({0})")),
     "math.tan": _unary_float("tan", _domain("np.isinf({0})")),
-    "math.asin": _unary_float("asin", _domain("np.abs({0}) > 1"), np_name="arcsin"),
-    "math.acos": _unary_float("acos", _domain("np.abs({0}) > 1"), np_name="arccos"),
+    "math.asin": _unary_float("asin", _domain("np.abs({0}) > 1", outside_unit=True), np_name="arcsin"),
+    "math.acos": _unary_float("acos", _domain("np.abs({0}) > 1", outside_unit=True), np_name="arccos"),
     "math.atan": _unary_float("atan", np_name="arctan"),
     "math.sinh": _unary_float("sinh", _overflow_above(710.4)),
     "math.cosh": _unary_float("cosh", _overflow_above(710.4)),

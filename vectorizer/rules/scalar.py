@@ -44,6 +44,7 @@ from .calls import (
     call_rule,
     unsupported_math,
     without_sign_checks,
+    without_unit_checks,
 )
 from .operators import BINARY, DIVMOD, UNARY, affine_range, compare, truthy
 
@@ -51,5 +52,5 @@ __all__ = [
     "BIG_INT", "BINARY", "CALLS", "DIVMOD", "EXACT_INT", "EXACT_POW", "FLOAT", "I64_MAX", "I64_MIN",
     "KEYWORD_CALLS", "MATH_CONSTANTS", "NONNEGATIVE_CALLS", "NOT_LIBM_IN_CPYTHON", "SPECIAL_CALLS",
     "ULP_BOUND", "UNARY", "Check", "Impl", "Rule", "Val", "affine_range", "beyond_exact", "call_rule",
-    "compare", "truthy", "unsupported_math", "without_sign_checks",
+    "compare", "truthy", "unsupported_math", "without_sign_checks", "without_unit_checks",
 ]

@@ -25,7 +25,7 @@ import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, COMPARES, UNOPS
-from ...analysis.signs import sign, without_zero_divisor
+from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, TupleType, Type, join
 from ...errors import VectorizeError
@@ -263,6 +263,7 @@ class LaneExpressions:
         impl = rules.CALLS[name]([self.facts.val(o) for o in operands])
         if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
+            impl = rules.without_unit_checks(impl, within_unit(operands[0], self.call_name))  # asin(sqrt(min(h, 1.0)))
         return self.apply(impl, operands)
 
     def numpy_function(self, node: cst.Call) -> str | None:

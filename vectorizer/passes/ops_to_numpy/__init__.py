@@ -31,6 +31,13 @@ This is where the code becomes array code. Every operation goes through the tabl
     return v * v * v == n    ->    ...
                                    return v * v * v == n, flag      (was: np.power(n, ...))
 
+  except a `math.sqrt` operand whose sign a witness settles on NumPy's values
+  (`analysis/witnesses.py`): its check tests the witness, and the values stay NumPy's::
+
+    h = sin(a) ** 2 + cos(p) * cos(q) * s2        t_4 = np.cos(p) * np.cos(q) * s2
+    return math.sqrt(h)                     ->    h = r + t_4
+                                                  flag |= np.signbit(t_4) | np.isnan(t_4)
+
 The runtime re-runs the original function on the first flagged lane (flag and patch).
 
 The parts: `lowering.Lowering` holds the state (lines, flags, statements) and its collaborators
@@ -46,6 +53,7 @@ from ...analysis.counters import counters, positive
 from ...analysis.decisions import decided
 from ...analysis.liveness import Liveness
 from ...analysis.signs import sign_env
+from ...analysis.witnesses import Witnesses
 from ..base import Context, func_body
 from .lowering import NOT_FLAG, Lowering
 from .tidy import drop_dead_assignments, minimal_parens
@@ -61,7 +69,10 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     lower.signs = sign_env(func, ctx.params)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
-    lower.decided = decided(func, facts, lambda n: None if n in facts.calls else lower.exprs.call_name(n))
+    call_name = lambda n: None if n in facts.calls else lower.exprs.call_name(n)  # noqa: E731
+    witnesses = Witnesses(func, facts, call_name, lower.signs)
+    lower.witnesses, lower.witness_nodes = witnesses.of, witnesses.nodes()
+    lower.decided = decided(func, facts, call_name, frozenset(witnesses.of))
     batched = [n for n, v in ctx.params.items() if v.batched]
     init_line = len(lower.lines)
     lower.block(func_body(func), None)

@@ -12,7 +12,8 @@ import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
-from ...analysis.signs import sign, without_zero_divisor
+from ...analysis.signs import sign, within_unit, without_zero_divisor
+from ...analysis.witnesses import NEGATIVE_CHECK
 from ...core.text import literal
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
@@ -39,6 +40,12 @@ class Expressions:
 
     # -- expressions -------------------------------------------------------------------------
     def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+        text = self._fold_or_lower(node, mask)
+        if node in self.low.witness_nodes:  # a sqrt's sign check tests it later: give it a name
+            text = self.low.witness_names[node] = self.low.temp(text)
+        return text
+
+    def _fold_or_lower(self, node: cst.BaseExpression, mask: str | None) -> str:
         if isinstance(node, cst.Name) and node.value not in self.low.facts_locals() and node.value not in ("True", "False"):
             return self._lower(node, mask)  # a module constant keeps its name (emitted at module level)
         try:
@@ -177,8 +184,23 @@ class Expressions:
             # A uniform int is a Python int, which never wraps: test the operands (c.lane), not
             # the wrapped result an int64 would give.
             pred = (c.lane or c.pred) if uniform else c.pred
+            if not uniform and c.pred == NEGATIVE_CHECK and operands[0] in self.low.witnesses:
+                self.low.check(mask, self.witness_test(operands[0]))
+                continue
             (self.low.check_uniform if uniform else self.low.check)(mask, pred.format(*args, r=result))
         return paren(result)
+
+    def witness_test(self, operand: cst.BaseExpression) -> str:
+        """The lanes where a sqrt operand may be negative, by its witness (analysis/witnesses.py):
+        a superset of those, which the scalar re-run settles. Every lane if a witness's value was
+        not lowered to a name (it always is: that would be a vectorizer bug, slow but not wrong)."""
+        tests = []
+        for term in self.low.witnesses[operand]:
+            name = term.node.value if isinstance(term.node, cst.Name) else self.low.witness_names.get(term.node)
+            if name is None:
+                return "True"
+            tests.append(term.text(name))
+        return " | ".join(tests) if tests else "False"
 
     def on_mask(self, text: str, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None) -> str:
         """A costly call (`np.exp(...)`, `_vz_power(...)`) of lanes under a batched mask, outside
@@ -277,6 +299,7 @@ class Expressions:
         impl = self.exactly(rules.CALLS[name]([self.facts.val(o) for o in operands]), node)
         if operands:  # log1p(exp(x)), exp(-x * x), exp(-x if x > 0 else x): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name, self.low.signs))
+            impl = rules.without_unit_checks(impl, within_unit(operands[0], self.call_name, self.low.signs))
         return self.apply(impl, operands, mask)
 
     def subscript(self, node: cst.Subscript, mask: str | None) -> str:

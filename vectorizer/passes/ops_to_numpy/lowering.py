@@ -11,6 +11,7 @@ from ...analysis.facts import Facts, storage_types
 from ...analysis.guards import Guards
 from ...analysis.liveness import Liveness
 from ...analysis.signs import Env
+from ...analysis.witnesses import Term
 from ...core.types import BOOL, FLOAT, INT, Type
 from ..base import Context, body_of, code, leading, paren, static_check
 from .arrays import ArrayOps
@@ -44,6 +45,11 @@ class Lowering:
         self.lanes = [f"len({batched[0]})"] if batched else ["1"]  # the current number of lanes
         self.live: Liveness | None = None  # set by `transform`, before lowering starts
         self.decided: frozenset[cst.CSTNode] = frozenset()  # operations whose value decides (analysis/decisions.py)
+        # sqrt operands whose sign check reads a witness (analysis/witnesses.py), and the names
+        # the witnesses' values got when they were lowered.
+        self.witnesses: dict[cst.BaseExpression, tuple[Term, ...]] = {}
+        self.witness_nodes: frozenset[cst.BaseExpression] = frozenset()
+        self.witness_names: dict[cst.BaseExpression, str] = {}
         # The collaborators, each holding this object: its output, checks and state.
         self.exprs = Expressions(self)
         self.choices = Choices(self)
