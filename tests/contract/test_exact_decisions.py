@@ -284,3 +284,28 @@ def test_numba_loops_are_cpythons_math() -> None:
         settled = ~(np.isnan(slow) | np.isinf(slow))  # NaN/inf: where Python raised, or NaN/inf in
         assert np.array_equal(fast[settled].view(np.int64), slow[settled].view(np.int64)), name
         assert np.array_equal(np.isnan(fast[np.isnan(args[0])]), np.ones(int(np.isnan(args[0]).sum()), bool)), name
+
+
+def erf_gap(x: float) -> float:
+    return math.erfc(x) - math.erf(x)
+
+
+@pytest.mark.numba
+def test_erf_and_erfc_in_process_are_cpythons_math() -> None:
+    """In process the engine binds a module's `_vz_erf`/`_vz_erfc` to the loops over libm
+    (exactloops.fast_function): CPython's bits on a batch that pays for them, the module's NumPy
+    version (within the ulp bound) on anything else."""
+    from vectorizer.backends.numba.exactloops import NUMBA_MIN_LANES, fast_function
+    from vectorizer.runtime import special
+
+    hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 0.5, -0.5, 0.4999999999999999, 26.0, -6.0]
+    x = np.concatenate([rng.uniform(-8, 8, 20000), rng.standard_normal(5000), np.array(hostile * 20)])
+    assert x.size >= NUMBA_MIN_LANES
+    vf = vectorize(erf_gap, backend="numpy", cache=False)
+    check(vf, erf_gap, x)  # ulps=0: every bit
+    assert "_vz_erfc" in vf.source and "_vz_erf(" in vf.source
+    fast = fast_function("erfc", special._vz_erfc)
+    assert fast.__name__ == "_vz_erfc"
+    for other in (np.float64(0.3), x[:20]):  # a NumPy scalar, a few lanes
+        assert np.array_equal(fast(other), special._vz_erfc(other), equal_nan=True)
+    assert np.array_equal(fast(x.reshape(5, -1)), np.array([math.erfc(v) for v in x.tolist()]).reshape(5, -1), equal_nan=True)

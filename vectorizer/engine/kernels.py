@@ -122,6 +122,11 @@ def load(cache_key: str, backend: str, scalar: Callable[..., Any], generate: Cal
         from ..backends.numba.exactloops import fast_exact
 
         namespace["_vz_exact"] = fast_exact
+    for name in ("erf", "erfc"):  # and libm's erf/erfc in one compiled pass, not NumPy's ~10
+        if f"_vz_{name}" in namespace:
+            from ..backends.numba.exactloops import fast_function
+
+            namespace[f"_vz_{name}"] = fast_function(name, namespace[f"_vz_{name}"])
     return kernel_from(namespace[scalar.__name__], source, backend, namespace)
 
 

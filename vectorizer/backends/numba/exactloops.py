@@ -5,7 +5,10 @@ not raise), so a compiled loop over the same libm is bit-identical and ~10x chea
 call a lane. hypot, gamma, lgamma are CPython's own algorithms, and cbrt and exp2 not in every
 Numba: those stay on `exact`. tests/contract/test_exact_decisions.py compares both with math.
 
-In process, the engine binds a generated module's `_vz_exact` to `fast_exact` (api.py). Its first
+In process, the engine binds a generated module's `_vz_exact` to `fast_exact`, and its `_vz_erf`
+and `_vz_erfc` (runtime/special.py's NumPy versions) to `fast_function`'s loops (engine/kernels.py):
+libm's erfc in one compiled pass costs 7-16 ns a lane on this project's machines where the NumPy
+version takes ~26, and gives CPython's bits. Their first
 use in a process imports Numba and loads the loops from the on-disk cache (~1-2 s; compiled once
 per machine), at the first batch of NUMBA_MIN_LANES or more; Numba is imported only then. From
 then on batches of LOADED_MIN_LANES or more use them.
@@ -14,6 +17,8 @@ then on batches of LOADED_MIN_LANES or more use them.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -85,3 +90,23 @@ def fast_exact(fn, *args):
     out = np.empty(np.broadcast_shapes(*(np.shape(a) for a in args)))
     loop(*arrays, out.reshape(-1))
     return out
+
+
+def fast_function(name: str, numpy_version: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A generated module's `_vz_<name>` in process: CPython's `math.<name>` from the compiled
+    loop over libm (the same bits, one pass, without the GIL) for a float64 array large enough to
+    pay for the call, else the module's NumPy version (`numpy_version`)."""
+
+    def call(x: Any) -> Any:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 \
+                or x.size < (LOADED_MIN_LANES if _loops is not None else NUMBA_MIN_LANES):
+            return numpy_version(x)
+        loop = _numba_loops().get(name)
+        if loop is None:
+            return numpy_version(x)
+        out = np.empty(x.shape)
+        loop(np.ascontiguousarray(x).reshape(-1), out.reshape(-1))
+        return out
+
+    call.__name__ = call.__qualname__ = f"_vz_{name}"
+    return call
