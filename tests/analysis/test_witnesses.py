@@ -173,3 +173,23 @@ floats = st.one_of(st.floats(-1e3, 1e3), st.sampled_from([0.0, -0.0, 5e-324, -5e
 @pytest.mark.parametrize("f", [product_plus_one, scaled])
 def test_witnessed_functions_match_the_scalar_function(f, pairs):
     check(vectorize(f, backend="numpy"), f, *(np.array(c) for c in zip(*pairs)), rel=1e-9)
+
+
+@pytest.mark.numba
+@pytest.mark.parametrize("name", sorted(SIGN_FAITHFUL))
+def test_vector_math_values_have_cpythons_sign(name):
+    """With vector_math=True the witnessed values are glibc's vector functions'."""
+    from vectorizer.backends.numba import vecmath
+
+    expr = rules.CALLS[name]([Val(FLOAT, True)]).expr
+    numpy_name = expr.split("(")[0].removeprefix("np.")
+    numpy_name = vecmath.ALIASES.get(numpy_name, numpy_name)
+    mvec = vecmath.FUNCTIONS[numpy_name][0]
+    assert mvec in vecmath.kernels(), f"libmvec's {mvec} did not load: this would check NumPy's function"
+    x = _inputs()
+    with np.errstate(all="ignore"):
+        fast = getattr(vecmath, numpy_name)(x)
+    exact = np.array([_scalar(name, v) for v in x.tolist()])
+    bit, nan = np.signbit(fast), np.isnan(fast)
+    assert not np.any((exact < 0) & ~bit & ~nan), x[(exact < 0) & ~bit & ~nan][:5]
+    assert not np.any((exact > 0) & bit & ~nan), x[(exact > 0) & bit & ~nan][:5]

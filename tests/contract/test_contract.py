@@ -746,7 +746,8 @@ def test_simd_math_is_what_numpy_reports() -> None:
 
 def test_masked_loop_kernels_take_larger_chunks():
     """chunks.chunk_lanes: a kernel with a masked loop runs in CHUNK_LOOP-lane chunks (each
-    iteration's Python-level cost is paid per chunk), straight-line kernels in CHUNK-lane ones."""
+    iteration's Python-level cost is paid per chunk), a single expression in CHUNK_EXPRESSION-lane
+    ones, other straight-line kernels in CHUNK-lane ones."""
     from vectorizer.engine import chunks
 
     def count(x: float) -> int:
@@ -759,14 +760,17 @@ def test_masked_loop_kernels_take_larger_chunks():
     def line(x: float) -> float:
         return x * 2.0 if x > 0 else -x
 
+    def expression(x: float) -> float:
+        return (x * 0.5 + 2.0) * x - 1.0  # one expression: NumPy elides its temporaries
+
     sizes = {}
-    for fn in (count, line):
+    for fn in (count, line, expression):
         vf = vec(fn, "numpy")
         vf(np.ones(3))
         ns: dict = {}
         exec(compile(vf.source, "<generated>", "exec"), ns)
         sizes[fn.__name__] = chunks.chunk_lanes(ns[fn.__name__])
-    assert sizes == {"count": chunks.CHUNK_LOOP, "line": chunks.CHUNK}
+    assert sizes == {"count": chunks.CHUNK_LOOP, "line": chunks.CHUNK, "expression": chunks.CHUNK_EXPRESSION}
     assert chunks.chunk_starts(10**6, chunks.CHUNK_LOOP).step == chunks.CHUNK_LOOP
 
 
