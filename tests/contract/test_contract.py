@@ -698,8 +698,9 @@ def test_fallback_warning_points_at_the_first_line_outside_vectorizer():
 def test_kernels_calling_libm_split_across_threads_earlier(monkeypatch, simd):
     """chunks.parallel_min_lanes: a NumPy kernel calling exp/log/sin/pow/erfc uses threads from
     PARALLEL_MIN_LANES lanes, one of arithmetic and selects only from PARALLEL_MIN_LANES_LIGHT;
-    where NumPy's exp/log/pow are SIMD kernels (AVX-512), calls of those alone outside a loop
-    count as light, in a loop (or beside erfc, sin) not."""
+    where NumPy's exp/log/pow are SIMD kernels (AVX-512), calls of those alone outside a masked
+    loop count as light (in a `for` over a constant range too), in a masked loop (or beside erfc,
+    sin) not."""
     from vectorizer.engine import chunks
 
     monkeypatch.setattr(chunks, "_simd_found", simd)
@@ -722,17 +723,24 @@ def test_kernels_calling_libm_split_across_threads_earlier(monkeypatch, simd):
             s += math.exp(-x * k)
         return s
 
+    def exp_in_uniform_loop(x: float) -> float:
+        s = 0.0
+        for k in range(8):
+            s += math.exp(-x * k)
+        return s
+
     got = {}
-    for fn in (light, heavy, heavy_erfc, heavy_sin, exp_in_loop):
+    for fn in (light, heavy, heavy_erfc, heavy_sin, exp_in_loop, exp_in_uniform_loop):
         vf = vec(fn, "numpy")
-        vf(np.ones(3), *([4] if fn is exp_in_loop else []))
+        vf(np.ones(3), *([np.full(3, 4)] if fn is exp_in_loop else []))  # a loop each lane ends: masked
         ns: dict = {}
         exec(compile(vf.source, "<generated>", "exec"), ns)
         got[fn.__name__] = chunks.parallel_min_lanes(ns[fn.__name__])
     assert got == {"light": chunks.PARALLEL_MIN_LANES_LIGHT,
                    "heavy": chunks.PARALLEL_MIN_LANES_LIGHT if simd else chunks.PARALLEL_MIN_LANES,
                    "heavy_erfc": chunks.PARALLEL_MIN_LANES, "heavy_sin": chunks.PARALLEL_MIN_LANES,
-                   "exp_in_loop": chunks.PARALLEL_MIN_LANES}
+                   "exp_in_loop": chunks.PARALLEL_MIN_LANES,
+                   "exp_in_uniform_loop": chunks.PARALLEL_MIN_LANES_LIGHT if simd else chunks.PARALLEL_MIN_LANES}
     assert chunks.PARALLEL_MIN_LANES < chunks.PARALLEL_MIN_LANES_LIGHT <= 2 * chunks.CHUNK
 
 

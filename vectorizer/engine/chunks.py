@@ -123,17 +123,19 @@ def parallel_min_lanes(kernel: Callable) -> int:
     PARALLEL_MIN_LANES_LIGHT. Only speed depends on it: lanes are independent.
 
     Where NumPy runs exp, log, log1p and power as AVX-512 SIMD kernels (~1 ns a lane), a kernel
-    without a loop that calls only those (`SIMD_CALLS`) counts as light: each call is one more
-    pass over memory. Measured at 1e5 lanes (bench, NumPy backend / hand NumPy, two runs; two
-    threads -> one): softplus 2.95/2.69 -> 1.34/1.92, drag_coefficient 0.80/0.78 -> 0.63/0.59;
-    kernels whose loops call them keep the threads (zeta_partial 1.00/0.93 against 1.75/1.74)."""
+    without a masked loop that calls only those (`SIMD_CALLS`) counts as light: each call is one
+    more pass over memory. Measured at 1e5 lanes (bench, NumPy backend / hand NumPy; two threads
+    -> one): softplus 2.95/2.69 -> 1.34/1.92, drag_coefficient 0.80/0.78 -> 0.63/0.59, and
+    simpson_gauss, whose loop is uniform (a `for` over a constant range: each iteration a few
+    passes), 1.24/1.29/1.35/0.78/1.27 -> 1.10/1.14; kernels whose masked loops call them keep the
+    threads (zeta_partial 1.00/0.93 against 1.75/1.74)."""
     code = getattr(kernel, "__code__", None)
     if code is None:
         return PARALLEL_MIN_LANES
     heavy = HEAVY_CALLS.intersection(code.co_names)
     if not heavy:
         return PARALLEL_MIN_LANES_LIGHT
-    if heavy <= SIMD_CALLS and simd_math() and not has_loop(code):
+    if heavy <= SIMD_CALLS and simd_math() and not masked_loop(code):
         return PARALLEL_MIN_LANES_LIGHT
     return PARALLEL_MIN_LANES
 
@@ -151,15 +153,9 @@ def simd_math() -> bool:
     return _simd_found
 
 
-def has_loop(code: types.CodeType) -> bool:
-    """The code (or code nested in it) jumps back: a loop. Its opcodes are every other byte."""
-    import dis
-
-    back = {dis.opmap[name] for name in ("FOR_ITER", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE")
-            if name in dis.opmap}
-    if not back.isdisjoint(code.co_code[::2]):
-        return True
-    return any(has_loop(c) for c in code.co_consts if hasattr(c, "co_code"))
+def masked_loop(code: types.CodeType) -> bool:
+    """The code (or code nested in it) has a masked loop: `while np.any(active):`."""
+    return "any" in code.co_names or any(masked_loop(c) for c in code.co_consts if hasattr(c, "co_names"))
 
 
 def chunk_lanes(kernel: Callable) -> int:
