@@ -63,7 +63,7 @@ STANDALONE = {
     "parallel_min_lanes": (chunks, ("HEAVY_CALLS", "PARALLEL_MIN_LANES", "PARALLEL_MIN_LANES_LIGHT", "SIMD_CALLS",
                                     "simd_math", "masked_loop")),
     "masked_loop": (chunks, ()),
-    "chunk_lanes": (chunks, ("CHUNK", "CHUNK_LOOP", "CHUNK_EXPRESSION")),
+    "chunk_lanes": (chunks, ("CHUNK", "CHUNK_LOOP", "CHUNK_EXPRESSION", "masked_loop")),
     "_call_kernel": (execute, ("KERNEL_FAILED",)),
     "call": (execute, ("Batch", "canonical", "as_kind", "run")),
     "run": (execute, ("Result", "aliases", "exact_ints", "patch_lanes", "ready_allocator", "map_chunks",

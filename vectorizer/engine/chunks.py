@@ -165,6 +165,6 @@ def chunk_lanes(kernel: Callable) -> int:
     code = getattr(kernel, "__code__", None)
     if code is None:
         return CHUNK
-    if "any" in code.co_names:
+    if masked_loop(code):
         return CHUNK_LOOP
     return CHUNK_EXPRESSION if code.co_nlocals == code.co_argcount else CHUNK
