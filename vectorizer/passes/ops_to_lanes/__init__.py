@@ -36,8 +36,9 @@ functions of the module go to their own lane functions (one per argument-type si
 
 The parts: `lane.Lane` lowers one lane function's statements and holds its state, with the
 collaborator `exprs.LaneExpressions` for expressions (`scalarize` turns array check text into
-scalar text, `numpy_calls` lowers NumPy functions on numbers); `LaneModule` collects the lane
-functions of the callees. The pass returns `LaneKernels`, which `lane_vector_math` edits.
+scalar text, `numpy_calls` lowers NumPy functions on numbers, `unroll` runs two iterations of a
+loop under one narrowed range check); `LaneModule` collects the lane functions of the callees.
+The pass returns `LaneKernels`, which `lane_vector_math` edits.
 """
 
 from __future__ import annotations

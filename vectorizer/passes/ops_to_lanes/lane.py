@@ -15,6 +15,7 @@ from ...core.types import BOOL, FLOAT, INT, NUM, TupleType
 from ..base import Context, body_of, code, paren
 from .exprs import LaneExpressions, static_false
 from .scalarize import scalar
+from .unroll import unroll_twice
 
 if TYPE_CHECKING:
     from . import LaneModule
@@ -199,7 +200,12 @@ class Lane:
         pre, test = self.captured(lambda: self.exprs.expr(s.test))
         if not pre:
             self.emit(f"while {test}:")
+            start = len(self.lines)
             self.nested(body_of(s.body))
+            ints = [name for name, t in self.storage.items() if t is INT]
+            twice = unroll_twice(self.lines[start:], test, ints, self.fail, "    " * (self.depth + 1))
+            if twice is not None:
+                self.lines[start:] = twice
             return
         # The test needs checks: evaluate it at the top of `while True` (`continue` comes back here).
         self.emit("while True:")
