@@ -49,6 +49,7 @@ from .passes import (
     ops_to_lanes,
     ops_to_numpy,
     select_chains,
+    select_to_fmax,
     share_branch_math,
     specialize,
     static_checks,
@@ -110,6 +111,9 @@ NUMPY_PASSES: list[Pass] = [
     Pass("ops_to_numpy", ops_to_numpy.transform),
     # Needs the carried names ops_to_numpy records for each masked loop.
     Pass("compact_loops", compact_loops.transform),
+    # A select of x or a constant on x's own comparison with it is one fmax/fmin pass; on the
+    # array text, before merge_checks (whose test of the result reads the finished expression).
+    Pass("select_to_fmax", select_to_fmax.transform),
     # Checks whose failing lanes have a NaN or infinite result run only when the result has one;
     # on the finished straight-line text, before vector_math renames the functions it reads.
     Pass("merge_checks", merge_checks.transform),
