@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import check
+from oracle import check, libm_ulps
 from passcase import F, after, body
 
 from vectorizer import vectorize
@@ -59,6 +59,12 @@ def mask_read_twice(x: float) -> float:
     big = x > 0.0
     y = x if big else 0.0
     return y + (1.0 if big else 2.0)
+
+
+def _check(vf, f, x):
+    """check(), within the derived libm bound for softplus (NumPy's exp/log1p are not CPython's
+    to the last bit on every CPU), exactly for the rest."""
+    check(vf, f, x, ulps=libm_ulps(f, x, names=("exp", "log1p")) if f is softplus else 0)
 
 
 FUSED = [softplus, relu, relu_if, negative_part, at_least, at_most]
@@ -111,7 +117,7 @@ HOSTILE = [0.0, -0.0, math.nan, -math.nan, math.inf, -math.inf, 5e-324, -5e-324,
 @pytest.mark.parametrize("f", FUSED + KEPT + [mask_read_twice], ids=lambda f: f.__name__)
 def test_the_same_bits_as_the_scalar_function_on_hostile_inputs(f):
     x = np.array(HOSTILE * 300)  # past the select's 4096-lane threshold too
-    check(vectorize(f, fallback="error"), f, x)
+    _check(vectorize(f, fallback="error"), f, x)
 
 
 @pytest.mark.parametrize("f", FUSED, ids=lambda f: f.__name__)
@@ -120,16 +126,16 @@ def test_negative_zero_at_every_position(f):
     vf = vectorize(f, fallback="error")
     zeros = np.full(600, -0.0)
     for n in range(1, 40):
-        check(vf, f, zeros[:n])
-    check(vf, f, zeros[::3])
-    check(vf, f, np.array(HOSTILE * 40)[::7])
+        _check(vf, f, zeros[:n])
+    _check(vf, f, zeros[::3])
+    _check(vf, f, np.array(HOSTILE * 40)[::7])
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(HOSTILE), min_size=1, max_size=50),
        st.sampled_from(FUSED))
 def test_the_same_bits_on_any_floats(xs, f):
-    check(_VECTORIZED.setdefault(f, vectorize(f, fallback="error")), f, np.array(xs, dtype=np.float64))
+    _check(_VECTORIZED.setdefault(f, vectorize(f, fallback="error")), f, np.array(xs, dtype=np.float64))
 
 
 _VECTORIZED: dict[object, object] = {}
