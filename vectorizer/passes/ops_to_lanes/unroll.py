@@ -19,7 +19,7 @@ After::
 
     while (n != 1):
         # covers this iteration and the next (unrolled below)
-        if (n < -1024819115206086200) | (n > 1024819115206086200):
+        if (n < -1024819115205154133) | (n > 1024819115205154133):
             return (0, True)
         if ((n % 2) == 0):
             n = (n // 2)
