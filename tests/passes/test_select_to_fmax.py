@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import check, libm_ulps
-from passcase import F, after, body
+from passcase import F, I, after, body
 
 from vectorizer import vectorize
 from vectorizer.passes.select_to_fmax import transform
@@ -55,6 +55,13 @@ def below_zero_or_equal(x: float) -> float:
     return x if x >= 0.0 else 0.0
 
 
+def int_result(x: int) -> int:
+    # an int select (`0`): fmax would make it a float
+    if x > 0.0:
+        return x
+    return 0
+
+
 def mask_read_twice(x: float) -> float:
     big = x > 0.0
     y = x if big else 0.0
@@ -68,7 +75,7 @@ def _check(vf, f, x):
 
 
 FUSED = [softplus, relu, relu_if, negative_part, at_least, at_most]
-KEPT = [below_zero_or_equal]
+KEPT = [below_zero_or_equal, int_result]
 
 
 def test_softplus_selects_with_fmax_and_its_mask_goes():
@@ -81,7 +88,7 @@ def test_softplus_selects_with_fmax_and_its_mask_goes():
 
 @pytest.mark.parametrize("f", FUSED + KEPT + [mask_read_twice], ids=lambda f: f.__name__)
 def test_which_selects_fuse(f):
-    text = after("select_to_fmax", f, x=F)
+    text = after("select_to_fmax", f, x=I if f is int_result else F)
     fused = "np.fmax(" in text or "np.fmin(" in text
     assert fused == (f in FUSED or f is mask_read_twice), text
     if f is mask_read_twice:  # its other reader keeps the mask
@@ -114,7 +121,12 @@ HOSTILE = [0.0, -0.0, math.nan, -math.nan, math.inf, -math.inf, 5e-324, -5e-324,
            1.5, -1.5, 2.5, -2.5, np.nextafter(1.5, 2), np.nextafter(-2.5, -3), 1e308, -1e308, 709.0, -746.0]
 
 
-@pytest.mark.parametrize("f", FUSED + KEPT + [mask_read_twice], ids=lambda f: f.__name__)
+def test_an_int_select_keeps_its_int_values_near_2_63():
+    x = np.array([0, 1, -1, 2**53 + 1, 2**62 + 1, 2**63 - 1, -(2**63), -(2**53) - 1] * 600, dtype=np.int64)
+    check(vectorize(int_result, fallback="error"), int_result, x)
+
+
+@pytest.mark.parametrize("f", FUSED + [below_zero_or_equal, mask_read_twice], ids=lambda f: f.__name__)
 def test_the_same_bits_as_the_scalar_function_on_hostile_inputs(f):
     x = np.array(HOSTILE * 300)  # past the select's 4096-lane threshold too
     _check(vectorize(f, fallback="error"), f, x)

@@ -19,9 +19,11 @@ After::
 
 The same bits on every lane: `x > k` picks x, otherwise (x <= k, or NaN) k, and fmax returns the
 larger number beside a NaN; `x < k` is fmin. `>=` and `<=` only for k != 0.0 (at x == k both give
-k's bits). Only where the mask and x are each assigned once, x before the mask, and the mask and
-the select in one block (nothing between them at a shallower indent): the mask then always holds
-the comparison of the x the select reads. NumPy backend, on the array text of ops_to_numpy.
+k's bits). Only for a float constant in the select: an int one makes an int select, and fmax's
+result is a float. Only where the mask and x are each assigned once, x before the mask, and the
+mask and the select in one block (nothing between them at a shallower indent): the mask then
+always holds the comparison of the x the select reads. NumPy backend, on the array text of
+ops_to_numpy.
 """
 
 from __future__ import annotations
@@ -79,6 +81,10 @@ def _one_block(lines: list[str], first: int, last: int) -> bool:
     return all(_indent(ln) >= depth for ln in lines[first:last + 1] if ln.strip() and not ln.lstrip().startswith("#"))
 
 
+def _float_literal(text: str) -> bool:
+    return any(ch in text for ch in ".eE")
+
+
 def _alias(lines: list[str], name: str, i: int) -> str | None:
     """What `name` holds at line i where its last assignment before it, in the same block, is a
     copy of another name (`ret = x`, as if_to_select writes a branch's `return x`)."""
@@ -133,8 +139,8 @@ def _fused(m: re.Match[str], i: int, lines: list[str], masks: dict[str, tuple[in
     at, x, op, k = masks[mask]
     if yes != x and _alias(lines, yes, i) != x:
         return None
-    if repr(float(no)) != repr(float(k)) or stores[x] > 1 or at >= i:
-        return None
+    if not _float_literal(no) or repr(float(no)) != repr(float(k)) or stores[x] > 1 or at >= i:
+        return None  # an int `no` makes an int select, which fmax's float result is not
     x_at = next((j for j, line in enumerate(lines) if re.match(rf"^\s*{re.escape(x)} = ", line)), -1)
     if x_at > at or not _one_block(lines, at, i) or (x_at >= 0 and not _one_block(lines, x_at, i)):
         return None
