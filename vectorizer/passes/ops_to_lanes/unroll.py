@@ -80,9 +80,10 @@ def _one_side(node: ast.expr) -> tuple[str, int | None, int | None] | None:
 
 
 def range_check(node: ast.stmt, fail: str) -> list[tuple[str, int | None, int | None]] | None:
-    """The sides of `if (v < L) | (v > H): <fail>` (or one side): None for any other statement."""
+    """The sides of `if (v < L) | (v > H): <fail>` (or one side): None for any other statement.
+    `fail` is the failing return as ast.unparse writes it."""
     if not (isinstance(node, ast.If) and not node.orelse and len(node.body) == 1
-            and ast.unparse(node.body[0]) == ast.unparse(ast.parse(fail).body[0])):
+            and ast.unparse(node.body[0]) == fail):
         return None
     test = node.test
     parts = [test.left, test.right] if isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitOr) else [test]
@@ -180,8 +181,9 @@ def unroll_twice(body: list[str], test: str, ints: Iterable[str], fail: str, ind
     stmts = tree.body
     n_checks = 0
     checks: dict[str, list[int | None]] = {}
+    failing = ast.unparse(ast.parse(fail).body[0])
     for s in stmts:
-        sides = range_check(s, fail)
+        sides = range_check(s, failing)
         if sides is None:
             break
         n_checks += 1
@@ -202,7 +204,7 @@ def unroll_twice(body: list[str], test: str, ints: Iterable[str], fail: str, ind
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (mid, high) if _covers(checks, rest, mid) else (low, mid)
-    first = rest[0].lineno - 1 if rest else len(body)  # body lines of the statements after the checks
+    first = rest[0].lineno - 1  # the body's line of the first statement after the checks
     lines = [indent + "# covers this iteration and the next (unrolled below)"]
     for name, (lo, hi) in checks.items():
         sides = [f"({name} < {_scaled(lo, low, 0)})" if lo is not None else "",
