@@ -106,6 +106,28 @@ def test_a_mask_of_an_x_assigned_again_is_left_alone():
     assert transform(text, None) == text  # type: ignore[arg-type]
 
 
+def test_a_name_bound_again_by_a_tuple_is_no_copy_or_single_value():
+    # compaction rebinds a loop's names with a tuple assignment: `ret` there is no longer x, and
+    # an x bound after its mask (a loop's next iteration) is not the x the mask compared
+    copy_rebound = "\n".join([
+        "def f(x):",
+        "    m = x > 0.0",
+        "    ret = x",
+        "    active, ret = lanes.compact(active, ret)",
+        "    y = _vz_where(m, ret, 0.0)",
+        "    return (y, None)",
+    ])
+    x_after_mask = "\n".join([
+        "def f(v):",
+        "    m = x > 0.0",
+        "    a, x = g(v)",
+        "    y = _vz_where(m, x, 0.0)",
+        "    return (y, None)",
+    ])
+    for text in (copy_rebound, x_after_mask):
+        assert transform(text, None) == text  # type: ignore[arg-type]
+
+
 def test_a_select_in_another_block_than_its_mask_is_left_alone():
     text = "\n".join([
         "def f(x, n):",

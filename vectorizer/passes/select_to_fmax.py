@@ -85,15 +85,25 @@ def _float_literal(text: str) -> bool:
     return any(ch in text for ch in ".eE")
 
 
+def _assigns(line: str, name: str) -> bool:
+    """Whether the line binds `name` (`name = ...`, `a, name = ...`, `name |= ...`, a `for`)."""
+    text = line.strip()
+    if not re.search(rf"\b{re.escape(name)}\b", text) or text.startswith("#"):
+        return False
+    try:
+        tree = ast.parse(text + " pass" if text.endswith(":") else text)
+    except SyntaxError:
+        return True  # a line it cannot read alone: taken as binding it
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(tree))
+
+
 def _alias(lines: list[str], name: str, i: int) -> str | None:
     """What `name` holds at line i where its last assignment before it, in the same block, is a
     copy of another name (`ret = x`, as if_to_select writes a branch's `return x`)."""
     for j in range(i - 1, -1, -1):
-        m = re.match(rf"^\s*{re.escape(name)} = (\w+)$", lines[j])
-        if m is not None:
-            return m.group(1) if _one_block(lines, j, i) else None
-        if re.match(rf"^\s*{re.escape(name)}\b.*=", lines[j]):
-            return None  # another assignment (or a comparison line naming it: not a copy)
+        if _assigns(lines[j], name):
+            m = re.match(rf"^\s*{re.escape(name)} = (\w+)$", lines[j])
+            return m.group(1) if m is not None and _one_block(lines, j, i) else None
     return None
 
 
@@ -141,7 +151,7 @@ def _fused(m: re.Match[str], i: int, lines: list[str], masks: dict[str, tuple[in
         return None
     if not _float_literal(no) or repr(float(no)) != repr(float(k)) or stores[x] > 1 or at >= i:
         return None  # an int `no` makes an int select, which fmax's float result is not
-    x_at = next((j for j, line in enumerate(lines) if re.match(rf"^\s*{re.escape(x)} = ", line)), -1)
+    x_at = next((j for j, line in enumerate(lines[1:], start=1) if _assigns(line, x)), -1)  # -1: a parameter
     if x_at > at or not _one_block(lines, at, i) or (x_at >= 0 and not _one_block(lines, x_at, i)):
         return None
     return _fmax(op, x, k)
