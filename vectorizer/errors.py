@@ -143,6 +143,17 @@ class SourceUnavailableError(VectorizeError):
     code = "VEC-SOURCE"
 
 
+class StaleSourceError(SourceUnavailableError):
+    """The source text on disk is not the code that runs (the file changed since it was imported)."""
+
+    code = "VEC-STALE"
+
+    def __init__(self, message: str, location: SourceLocation | None = None, *, hint: str | None = None,
+                 construct: str | None = None, code: str | None = None) -> None:
+        super().__init__(message, location, hint=hint or "the file changed since it was imported: reload the "
+                         "module (importlib.reload) or restart the process", construct=construct, code=code)
+
+
 class VectorizeInputError(VectorizeError, TypeError):
     """A call with an argument the batched function cannot take (complex, strings, huge ints...)."""
 

@@ -25,7 +25,9 @@ import threading
 import types
 from collections.abc import Callable
 
-from ..core.tables import is_array, is_table
+from ..core.codeident import constant_text as _const
+from ..core.codeident import describe
+from ..core.tables import is_table
 from ..frontend.namespace import ABSENT, Namespace
 from ..frontend.reach import attribute, reached
 from .statics import static_key
@@ -235,44 +237,16 @@ def _class_text(cls: type) -> str:
 
 
 def _code_text(code: types.CodeType) -> tuple[str, list[str]]:
-    """`_describe`, remembered: a rebound global makes the key again, from the same code objects."""
+    """`codeident.describe`, remembered: a rebound global makes the key again, from the same code objects."""
     entry = _TEXTS.get(id(code))
     if entry is None or entry[0] is not code:
         names: set[str] = set()
         text: list[str] = []
-        _describe(code, text, names)
+        describe(code, text, names)
         if len(_TEXTS) > 1024:
             _TEXTS.clear()
         entry = _TEXTS[id(code)] = (code, "\n".join(text), sorted(names))
     return entry[1], entry[2]
-
-
-def _describe(code: types.CodeType, out: list[str], names: set[str]) -> None:
-    names.update(code.co_names)
-    fields = ("co_qualname", "co_name", "co_filename", "co_firstlineno", "co_argcount", "co_posonlyargcount",
-              "co_kwonlyargcount", "co_flags", "co_names", "co_varnames", "co_freevars", "co_cellvars")
-    out.append(repr(tuple(getattr(code, name, None) for name in fields)))
-    for name in ("co_code", "co_linetable", "co_exceptiontable"):
-        out.append(getattr(code, name, b"").hex())
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            _describe(const, out, names)
-        else:
-            out.append(_const(const))
-
-
-def _const(value: object) -> str:
-    """repr with a type tag (1 and 1.0 and True differ) and a fixed order for sets, whose repr
-    follows the salted string hash."""
-    if isinstance(value, (tuple, list)):
-        return f"{type(value).__name__}({', '.join(_const(v) for v in value)})"
-    if isinstance(value, (frozenset, set)):
-        return f"{type(value).__name__}({', '.join(sorted(_const(v) for v in value))})"
-    if isinstance(value, dict):
-        return f"dict({', '.join(sorted(f'{_const(k)}: {_const(v)}' for k, v in value.items()))})"
-    if is_array(value):  # exact values (NumPy's repr rounds them and elides long arrays)
-        return f"ndarray:{value.dtype}:{value.shape}:{value.tobytes().hex()}"  # type: ignore[attr-defined]
-    return f"{type(value).__name__}:{value!r}"
 
 
 class Refusals(dict):

@@ -2,16 +2,29 @@
 
 The text is dedented so libcst can parse it alone; `first_line` and `indent` map positions in the
 dedented text back to the user's file, so error messages point at the real line and column.
+
+The text read is checked to be the code that runs (`running_code`): the file it came from is
+compiled again and the function's code object there must equal the function's own
+(core/codeident.py: bytecode, constants, names, lines and columns). A file edited since it was
+imported (or a function inserted above, which moves the lines) fails the check with a
+`StaleSourceError`, so no kernel is ever generated from text the process does not run. The disk
+cache keys kernels by the code object (engine/fingerprint.py); this check makes that key the key
+of the text compiled too.
 """
 
 from __future__ import annotations
+import __future__
 
+import functools
 import inspect
 import linecache
+import operator
 import textwrap
+import types
 
+from ..core.codeident import code_text
 from ..core.record import Record
-from ..errors import SourceUnavailableError
+from ..errors import SourceLocation, SourceUnavailableError, StaleSourceError
 
 
 class FunctionSource(Record):
@@ -48,6 +61,7 @@ def source_of(func: object) -> FunctionSource:
         from .lambdas import lambda_text
 
         _, text, line = lambda_text(func)  # type: ignore[arg-type]
+        running_code(code, name)
         return FunctionSource(name, inspect.getsourcefile(func) or code.co_filename, text, line, 0)
     try:
         lines, first_line = inspect.getsourcelines(func)
@@ -56,11 +70,59 @@ def source_of(func: object) -> FunctionSource:
             f"cannot read the source of {name!r} (defined in {code.co_filename}): {exc}",
             hint="define the function in a .py file, or pass its source text to vectorizer",
         ) from None
+    running_code(code, name)
     raw = "".join(lines)
     dedented = textwrap.dedent(raw)
     indent = _indent_width(raw) - _indent_width(dedented)
     filename = inspect.getsourcefile(func) or code.co_filename
     return FunctionSource(name, filename, dedented, max(first_line, 1), indent)
+
+
+# The __future__ features the running code was compiled with (a compile() call may pass them
+# without the text saying so): compiled again under the same ones.
+_FUTURE_FLAGS = functools.reduce(operator.or_, (getattr(__future__, f).compiler_flag for f in __future__.all_feature_names))
+_CHECKED: dict[int, tuple[types.CodeType, tuple[str, ...]]] = {}  # id(code) -> (code, file lines checked)
+
+
+def running_code(code: types.CodeType, name: str) -> None:
+    """Raise `StaleSourceError` unless compiling the lines `inspect` reads for `code` (its file, as
+    linecache holds it now) gives `code` itself."""
+    lines = linecache.getlines(code.co_filename)
+    held = _CHECKED.get(id(code))
+    if held is not None and held[0] is code and held[1] == tuple(lines):
+        return
+    where = f"{code.co_filename}:{code.co_firstlineno}"
+    try:
+        module = compile("".join(lines), code.co_filename, "exec", flags=code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+    except SyntaxError as exc:  # half an edit: where the file breaks now (the VEC-PARSE page's case)
+        line = exc.lineno or code.co_firstlineno
+        at = SourceLocation(code.co_filename, line, exc.offset or 1, None, file_line(code.co_filename, line))
+        raise StaleSourceError(f"the file of {name!r} does not compile any more ({exc.msg}): it changed since it "
+                               "was imported", at, code="VEC-PARSE") from None
+    except ValueError as exc:  # a NUL byte
+        raise StaleSourceError(f"the file of {name!r} does not compile any more ({exc}) ({where})") from None
+    wanted = code_text(code)
+    if not any(code_text(found) == wanted for found in _code_objects(module, code.co_name, code.co_firstlineno)):
+        raise StaleSourceError(f"the source of {name!r} on disk is not the code that runs: its file changed since "
+                               f"it was imported ({where})")
+    if len(_CHECKED) > 1024:
+        _CHECKED.clear()
+    _CHECKED[id(code)] = (code, tuple(lines))
+
+
+def compiled_from_lines(code: types.CodeType) -> None:
+    """Record that `code` was compiled from its file's lines as linecache holds them now (a
+    function rebuilt from text another process sent and checked: engine/scaleout/travel.py)."""
+    _CHECKED[id(code)] = (code, tuple(linecache.getlines(code.co_filename)))
+
+
+def _code_objects(code: types.CodeType, name: str, first_line: int):
+    """The code objects named `name` that start at `first_line`, anywhere inside `code`."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name and const.co_firstlineno == first_line:
+                yield const
+            yield from _code_objects(const, name, first_line)
 
 
 def source_from_text(text: str, qualname: str, filename: str, first_line: int = 1) -> FunctionSource:

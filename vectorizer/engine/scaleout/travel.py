@@ -27,7 +27,7 @@ import weakref
 from typing import Any
 
 from ...errors import VectorizeError
-from ...frontend.source import source_of
+from ...frontend.source import compiled_from_lines, source_of
 from ...options import Options
 
 _SENT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # vf -> (its globals' Watch, payload)
@@ -191,6 +191,7 @@ def _define(name: str, spec: tuple, namespace: dict, imported: list[str]) -> typ
     exec(compile(tree, filename, "exec", flags=flags, dont_inherit=True), namespace)  # noqa: S102 - the sender's own source
     del namespace["_vz_keep"]
     fn = namespace.pop(name)
+    compiled_from_lines(fn.__code__)  # the sender checked this text against its running code
     fn.__defaults__, fn.__kwdefaults__, fn.__annotations__ = defaults, kwdefaults, dict(annotations)
     return fn
 
