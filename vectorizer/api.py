@@ -269,7 +269,15 @@ class VectorizedFunction:
         found = gen.kernels.get(key)
         if found is None:
             backend = self._resolve_backend(key, gen)
-            found = self._build(gen, key, backend)
+            try:
+                found = self._build(gen, key, backend)
+            except VectorizeError:
+                if not (backend == "numba" and self.options.backend == "auto"):
+                    raise
+                found = None  # fallback="error": the NumPy backend may still take it
+            if backend == "numba" and self.options.backend == "auto" and not isinstance(found, Kernel):
+                # what lane code cannot do exactly (NumPy's own kernels, per-example arrays...): NumPy code
+                backend, found = "numpy", self._build(gen, key, "numpy")
             gen.kernels[key] = found
             if self._explain:
                 explain_face().announce(self, key)

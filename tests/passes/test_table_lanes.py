@@ -9,6 +9,7 @@ from contract_cases import tables as T
 from passcase import F, I, after
 
 from vectorizer import VectorizeError
+from vectorizer.core.numpy_kernels import differs_from_libm
 
 N = np.array([1.5, -2.0, 0.25])
 
@@ -31,12 +32,25 @@ def indexed(i):
     return N[i] * 2.0
 
 
+# Where NumPy runs its own power kernel (AVX-512), lane code cannot give NumPy's bits for `**` of
+# a table: the Numba backend refuses it there and the NumPy backend runs it (issue 49 row 17).
+OWN_POWER = differs_from_libm("power")
+
+
 def test_supported_code_is_unchanged() -> None:
+    if OWN_POWER:
+        with pytest.raises(VectorizeError, match="NumPy's own power kernel on this CPU"):
+            after("table_lanes", supported, lanes=True, s=F)
+        return
     text = after("table_lanes", supported, lanes=True, s=F)
     assert "return np.sum(n * (s - 1.0) ** T_I3) + len(N)" in text  # T.I3 linked (frontend/linking.py)
 
 
 def test_lowered_by_ops_to_lanes() -> None:
+    if OWN_POWER:
+        with pytest.raises(VectorizeError, match="NumPy's own power kernel on this CPU"):
+            after("ops_to_lanes", supported, lanes=True, s=F)
+        return
     text = after("ops_to_lanes", supported, lanes=True, s=F)
     assert "_vz_table_sum(n, s - 1.0, T_I3) + 3" in text and "_vz_pairwise_sum(out, 0, 3)" in text
     assert "_vz_libm_pow(p1, float(p2[k]))" in text  # C's pow, as NumPy's float power calls it

@@ -11,10 +11,10 @@ import textwrap
 
 import numpy as np
 import pytest
-from libm_jitter import JITTERED
-from oracle import check, libm_ulps, numpy_simd_math
+from oracle import check
 
 from vectorizer import VectorizeError, vectorize
+from vectorizer.core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from vectorizer.passes.ops_to_lanes import numpy_calls as lane_numpy
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
@@ -65,15 +65,10 @@ CASES = ([(f"np.{n}(x)", 1, "f") for n in UNARY] + [(f"np.{n}(x, y)", 2, "f") fo
             ("np.arcsin(x) + np.arctan2(y, x)", 2, "f"), ("np.maximum(x, 1.5)", 1, "i")])
 
 
-def simd_ulps_of(f, expr: str, args, backend: str) -> int:
-    """0, except where the scalar function's np.exp/np.log/... of a number is NumPy's AVX-512 SIMD
-    kernel (`numpy_simd_math`) and the Numba lanes call the C library: then a bound derived for
-    `f` from those results moved rules.ULP_BOUND ulp each way (`libm_ulps`)."""
-    names = tuple(n for n in JITTERED if f"np.{n}(" in expr)
-    if backend != "numba" or not names or not numpy_simd_math():
-        return 0
-    with np.errstate(all="ignore"):
-        return libm_ulps(f, *args, names=names, module="np")
+def numpys_own(expr: str) -> list[str]:
+    """The NumPy functions of `expr` whose kernel on this CPU gives other bits than the C library's
+    (core/numpy_kernels.py): lane code refuses them, and `auto` runs the NumPy backend."""
+    return [n for n in LIBM_TWINS if f"np.{n}(" in expr and differs_from_libm(n)]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -83,10 +78,14 @@ def test_numpy_functions_on_numbers_match_the_scalar_function(expr, nargs, kind,
         pytest.importorskip("numba")
     f = make(tmp_path, expr, nargs)
     args = (F if kind == "f" else INTS)[:nargs]
+    if backend == "numba" and numpys_own(expr):
+        with pytest.raises(VectorizeError, match="NumPy's own kernel for it on this CPU"):
+            vectorize(f, backend="numba", fallback="error")(*args)
+        backend = "auto"  # which runs the NumPy backend: NumPy's values
     vf = vectorize(f, backend=backend, fallback="error")
     with np.errstate(all="ignore"):
-        check(vf, f, *args, ulps=simd_ulps_of(f, expr, args, backend))
-    assert vf.backend == backend
+        check(vf, f, *args)  # bit for bit: where lane code runs, NumPy calls the C library here
+    assert vf.backend == (backend if backend != "auto" else "numpy")
 
 
 @pytest.mark.numba

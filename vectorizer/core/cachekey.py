@@ -73,7 +73,17 @@ def environment() -> tuple[str, ...]:
 
     return (f"schema={SCHEMA}", f"vectorizer={__version__}", f"source={_checkout_stamp()}", f"python={sys.version}",
             f"tag={sys.implementation.cache_tag}",
-            *(f"{n}={v}" for n, v in zip(("numpy", "libcst", "numba"), dist_versions("numpy", "libcst", "numba"))))
+            *(f"{n}={v}" for n, v in zip(("numpy", "libcst", "numba"), dist_versions("numpy", "libcst", "numba"))),
+            f"numpy_simd={_numpy_simd()}")
+
+
+def _numpy_simd() -> str:
+    """The CPU features NumPy's dispatch uses here: lane code stands in for a NumPy function only
+    where NumPy calls the C library on this CPU (core/numpy_kernels.py), so code made on one
+    machine must not serve another that shares the cache directory."""
+    from .numpy_kernels import simd_state
+
+    return simd_state()
 
 
 def _checkout_stamp() -> str:

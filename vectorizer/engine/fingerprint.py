@@ -29,6 +29,8 @@ from ..core.codeident import constant_text as _const
 from ..core.codeident import describe
 from ..core.tables import is_table
 from ..frontend.namespace import ABSENT, Namespace
+from ..frontend.pure_builtins import SNAPSHOT
+from ..frontend.pure_builtins import items as pure_items
 from ..frontend.reach import attribute, reached
 from .statics import static_key
 
@@ -61,6 +63,15 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     todo, seen = [(func, namespace)], set()
     namespaces = {id(func.__globals__): namespace}
     watched: list[tuple[object, str, object]] = []
+    covered: set[tuple[int, object]] = set()  # (id(container), name) whose value the key holds
+    namespace.covered = covered
+
+    def home_of(obj: types.FunctionType) -> Namespace:
+        home = namespace if obj.__globals__ is func.__globals__ else \
+            namespaces.get(id(obj.__globals__)) or Namespace.of_function(obj)
+        namespaces[id(obj.__globals__)] = home
+        return home
+
     while todo:
         f, ns = todo.pop()
         key = f"{f.__module__}.{f.__qualname__}"
@@ -70,6 +81,8 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
         text, names = _code_text(f.__code__)
         parts.append(f"{key} defaults={_const(f.__defaults__)}"
                      f" kwdefaults={_const(f.__kwdefaults__)}\n" + text)
+        if ns.globals is not None:
+            covered.update((id(ns.globals), name) for name in names)
         for name in names:
             glob = ns.resolve(name)
             if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
@@ -77,19 +90,22 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}")
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}{_data_value(ns, name)}")
                 for path, obj, container, attr in reached(ns, name, names):
                     if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
                         watched.append((container, attr, obj))
+                    covered.add((id(vars(container) if isinstance(container, types.ModuleType) else container), attr))
                     if isinstance(obj, types.FunctionType):
-                        home = namespace if obj.__globals__ is func.__globals__ else \
-                            namespaces.get(id(obj.__globals__)) or Namespace.of_function(obj)
-                        namespaces[id(obj.__globals__)] = home
-                        todo.append((obj, home))
+                        todo.append((obj, home_of(obj)))
                         parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
-                    elif isinstance(obj, type):  # isinstance folds (static_checks) and classmethods run when
-                        # the code is generated (frontend/static_calls.py) depend on what it is
+                    elif isinstance(obj, type):  # isinstance folds (static_checks) and calls evaluated when
+                        # the code is generated (frontend/pure_eval.py) depend on what it is: its methods'
+                        # code, the globals they read and its plain attributes are in the key
                         parts.append(f"{key}:{path}={class_text(obj)}\n{_class_text(obj)}")
+                        for method, attrs in _class_parts(obj):
+                            if method is not None:
+                                todo.append((method, home_of(method)))
+                            covered.update(attrs)
                     elif not isinstance(obj, types.ModuleType):
                         parts.append(f"{key}:{path}=value:{_const(obj)}")
     for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
@@ -98,6 +114,30 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     namespace.watched = watched
     # The root first: functions that reach each other (mutual recursion) have the same parts.
     return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
+
+
+def _data_value(namespace: Namespace, name: str) -> str:
+    """A global that is data of built-in types only (a dict of tables, a list...), as key text: a
+    call evaluated when the code is generated may read it (frontend/pure_eval.py)."""
+    from ..frontend.pure_builtins import plain
+
+    value = (namespace.globals or {}).get(name, ABSENT)
+    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset) and plain(value) else ""
+
+
+def _class_parts(cls: type):  # noqa: ANN202 - (function or None, covered attributes) pairs
+    """The Python functions of a class (methods, classmethods, staticmethods, property getters)
+    and the plain attributes `_class_text` puts in the key, per class of its MRO."""
+    for base in cls.__mro__:
+        if base is object or base.__module__ == "builtins":
+            continue
+        attrs = {(id(base), n) for n, v in vars(base).items()
+                 if type(v) in (dict, list, tuple, str, bytes, int, float, bool, type(None))}
+        yield None, attrs
+        for value in vars(base).values():
+            fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+            if isinstance(fn, types.FunctionType):
+                yield fn, set()
 
 
 def opaque_value(namespace: Namespace, name: str) -> str:
@@ -159,7 +199,7 @@ class Watch:
         reads = _reads(namespace)
         self.size += len(reads)
         if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
-            self.fresh = _reads_checker(len(reads), tuple(isinstance(c, dict) for c, _, _ in reads))(self.fresh, *reads)
+            self.fresh = _reads_checker(len(reads), tuple(_read_kind(c, n) for c, n, _ in reads))(self.fresh, *reads)
         # A module-level list read as a table (namespace.snapshots): its items when it was read,
         # compared by identity, so an item assigned since (even an equal one: -0.0 == 0.0) is a change.
         self.lists = tuple((n, namespace.seen[n], items) for n, items in namespace.snapshots.items() if n in seen)
@@ -188,19 +228,38 @@ def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
     return tuple(found.values())
 
 
+def _read_kind(container: object, name: object) -> str:
+    if name == SNAPSHOT and isinstance(container, dict | list | set):
+        return "items"
+    return "dict" if isinstance(container, dict) else "item" if isinstance(container, list) else "attr"
+
+
+_READ_TESTS = {"dict": "c{i}.get(n{i}, A) is o{i}", "attr": "attribute(c{i}, n{i}) is o{i}",
+               "item": "item(c{i}, n{i}) is o{i}", "items": "same(items(c{i}), o{i})"}
+
+
 @functools.lru_cache(maxsize=256)
-def _reads_checker(count: int, dicts: tuple[bool, ...]) -> Callable[..., Callable[[], bool]]:
+def _reads_checker(count: int, kinds: tuple[str, ...]) -> Callable[..., Callable[[], bool]]:
     """A maker of a `fresh` that is the root's and then `container[name] is object` for each read
     (straight-line code, as `_checker`: a dict read ~40 ns; a class's attribute goes through
-    linking.attribute)."""
-    tests = [f"c{i}.get(n{i}, A) is o{i}" if d else f"attribute(c{i}, n{i}) is o{i}" for i, d in enumerate(dicts)]
+    linking.attribute; a list's item by index; a container whose items a call evaluated when the
+    code was generated went through: the identities of its items)."""
+    tests = [_READ_TESTS[kind].format(i=i) for i, kind in enumerate(kinds)]
     args = "".join(f", c{i}, n{i}, o{i}" for i in range(count))
     text = (f"def make(own{args}):\n"
-            f"    def fresh(own=own, A=A, attribute=attribute{''.join(f', c{i}=c{i}, n{i}=n{i}, o{i}=o{i}' for i in range(count))}):\n"
+            f"    def fresh(own=own, A=A, attribute=attribute, item=item, same=same, items=items"
+            f"{''.join(f', c{i}=c{i}, n{i}=n{i}, o{i}=o{i}' for i in range(count))}):\n"
             f"        return own() and {' and '.join(tests)}\n    return fresh\n")
-    env: dict = {"A": ABSENT, "attribute": attribute}
+    env: dict = {"A": ABSENT, "attribute": attribute, "item": _item, "same": _same_items, "items": pure_items}
     exec(compile(text, "<vectorizer watch reads>", "exec"), env)  # noqa: S102 - no user text in it
     return lambda own, *reads: env["make"](own, *[x for read in reads for x in read])
+
+
+def _item(container: list, index: object) -> object:
+    try:
+        return container[index]  # type: ignore[index]
+    except (IndexError, TypeError):
+        return ABSENT
 def _with_tables(fresh: Callable[[], bool], tables: tuple) -> Callable[[], bool]:
     def fresh_and_same(fresh=fresh, tables=tables) -> bool:
         return fresh() and all(o.tobytes() == saved for o, saved in tables)

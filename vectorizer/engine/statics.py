@@ -11,7 +11,9 @@ a Python `int` used as `round`'s `ndigits`, a tuple given to a parameter whose d
 Zero-argument helpers of the module (`isIP()`, which reads the unit system from a module global)
 return the same value for every lane: each batched call runs them once, before dispatch, and the
 value joins the key (never frozen: the next call runs them again). Only helpers that read nothing
-but module-level values and call nothing but such helpers qualify (`pure_helpers`).
+but module-level values and call nothing but such helpers qualify (`pure_helpers`), and only once
+the generation-time interpreter has run one to its end (frontend/pure_eval.py): a helper that
+loops forever or acts is never run for lanes that do not call it.
 """
 
 from __future__ import annotations
@@ -153,11 +155,25 @@ def pure_helpers(func: types.FunctionType, resolve: Callable[[str], object]) -> 
             obj = resolve(name)
             if isinstance(obj, types.FunctionType) and obj.__module__ == func.__module__:
                 if _takes_nothing(obj):
-                    if _pure(obj, resolve, set()):
+                    if _pure(obj, resolve, set()) and _finishes(obj):
                         found[name] = obj
                 else:
                     todo.append(obj)
     return found
+
+
+def _finishes(f: types.FunctionType) -> bool:
+    """It finishes within the interpreter's budget, reading and calling only what is pure
+    (frontend/pure_eval.py): what each call then runs for every lane, reached or not, cannot
+    hang or act."""
+    from ..frontend.pure_builtins import Impure
+    from ..frontend.pure_eval import evaluate
+
+    try:
+        evaluate(f, (), {})
+    except Impure:
+        return False
+    return True
 
 
 def _takes_nothing(f: types.FunctionType) -> bool:

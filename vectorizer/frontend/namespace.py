@@ -77,6 +77,9 @@ class Namespace:
         self.linker: object = None
         # (container, name, object) read in other modules for the cache key (engine/fingerprint.py)
         self.watched: list[tuple[object, str, object]] = []
+        # (id(container), name) whose values the disk cache's key holds (engine/fingerprint.py):
+        # what a call evaluated when the code is generated may read; None: no key (the CLI)
+        self.covered: set[tuple[int, object]] | None = None
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)

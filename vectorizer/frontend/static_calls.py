@@ -5,20 +5,14 @@ frontend/static_values.py, and the specialized copies of callees that receive su
   `Const.NAME` / `module.NAME` on a class or module the function reads as a global is its value
   when that is a number, a str, None, an enum member or a tuple of those (the linker has already
   made numbers and functions of other modules into names: frontend/linking.py).
-* A call is evaluated once, when the code is generated, when ALL of these hold (`evaluable`):
-  every argument is static (a literal, None, a str, an enum member, a static object...); the
-  callee is a Python function, a classmethod bound to its class, or a Python class (its
-  constructor), defined in a module that is not a side-effect module (random, time, os, sys, io,
-  builtins...); the callee is not a function of the vectorized code (those are inlined, or
-  specialized on their static arguments below); and its result is a value the engine can hold.
-  Why that is safe: each lane of the scalar function makes the same call with the same arguments,
-  so a function of its arguments returns the same value on every lane, as JAX assumes of the
-  Python code it runs while tracing. C builtins (print, open, random.random...) are never called:
-  their side effects or their state would differ from the loop's. A call that raises is left in
-  place: the strict fence refuses it, never silently. The disk cache's content key holds the
-  code and plain class attributes of the classes the function reads (engine/fingerprint.py), so
-  an edited `Ellipsoid.models` makes new code in a new process; a class attribute changed in
-  place while the process runs is not seen (pass such a value as an argument).
+* A call whose arguments are all static (a literal, None, a str, an enum member, a static
+  object...) and whose callee is a Python function, a classmethod bound to its class or a Python
+  class (`evaluable`) is evaluated when the code is generated, by interpreting its source
+  (frontend/pure_eval.py), never by running it: only what is provably pure evaluates (its reads
+  of module globals and class attributes are recorded for the Watch, and must be covered by the
+  cache key); anything else is refused with the reason, and a call that raises makes its
+  statement raise for the lanes that reach it (passes/specialize.py). Functions of the
+  vectorized code are inlined, or specialized on their static arguments below.
 * A call of a function of the vectorized code with static arguments (`geodetic2ecef(lat, lon, h,
   ell)`, and parameters left at a static default such as `ell=None`) calls a copy of the callee
   specialized on them (`geodetic2ecef_static`), made per lowering (`Variants`): the static
@@ -33,37 +27,25 @@ import types
 
 import libcst as cst
 
-from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace, is_constant
+from . import pure_eval
+from .namespace import ABSENT, Global, Namespace, is_constant
+from .pure_builtins import Impure
 from .reach import attribute as static_attribute
 from .reach import namespace_like
 from .static_objects import embeddable, instance_attribute, is_static, is_static_object, value_key
 
 UNDECIDED = object()  # what Values gives for an undecided expression (its UNKNOWN, imported there)
-_IMPURE_ROOTS = frozenset({*SIDE_EFFECT_MODULES, "builtins", "io", "subprocess", "socket", "shutil", "threading",
-                           "multiprocessing", "logging", "pathlib", "tempfile", "secrets", "uuid", "numpy"})
 
 
 def evaluable(obj: object) -> bool:
-    """Whether a call of `obj` with static arguments may run when the code is generated (see the
-    module docstring)."""
+    """Whether `obj` is a callee the generation-time interpreter may try: a Python function, a
+    method bound to a class (a classmethod), or a Python class (its constructor). Whether the
+    call is pure is the interpreter's to find (frontend/pure_eval.py)."""
     if isinstance(obj, types.MethodType):
-        if not isinstance(obj.__self__, type) or not isinstance(obj.__func__, types.FunctionType):
-            return False  # a method bound to an instance: that object's state
-        module = obj.__func__.__module__
-    elif isinstance(obj, type):
-        if issubclass(obj, BaseException | enum.Enum) or obj.__module__ == "builtins":
-            return False
-        if not (obj.__new__ is object.__new__ and (obj.__init__ is object.__init__
-                                                    or isinstance(obj.__init__, types.FunctionType))):
-            return False  # a C type (datetime.date...) or a custom __new__: code this module does not see
-        module = obj.__module__
-    elif isinstance(obj, types.FunctionType):
-        if obj.__name__ == "<lambda>" or obj.__closure__:
-            return False
-        module = obj.__module__
-    else:
-        return False  # C builtins and callables of any other kind
-    return isinstance(module, str) and module.split(".")[0] not in _IMPURE_ROOTS
+        return isinstance(obj.__self__, type) and isinstance(obj.__func__, types.FunctionType)
+    if isinstance(obj, type):
+        return not issubclass(obj, BaseException | enum.Enum) and obj.__module__ != "builtins"
+    return isinstance(obj, types.FunctionType) and obj.__name__ != "<lambda>"
 
 
 def global_object(values, name: str) -> object:  # noqa: ANN001 - frontend.static_values.Values
@@ -158,7 +140,9 @@ def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> o
 
 
 def call_value(values, node: cst.Call, env: dict[str, object]) -> object:  # noqa: ANN001
-    """The value of a call evaluated now (see `evaluable`), else UNDECIDED."""
+    """The value of a call evaluated now by interpreting it (frontend/pure_eval.py), else
+    UNDECIDED: with the reason in `values.why` where it is not pure, or the exception it raises
+    in `values.raised` (that statement's exception for the lanes that reach it)."""
     obj = callee_object(values, node.func, env)
     if obj is ABSENT or not evaluable(obj):
         return UNDECIDED
@@ -177,10 +161,20 @@ def call_value(values, node: cst.Call, env: dict[str, object]) -> object:  # noq
     memo_key = (node, tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
     if memo_key in values.memo:  # one object per call site: `ell` is the same object at each read
         return values.memo[memo_key][0]
+    covered = values.ns.covered
     try:
-        result = obj(*args, **kwargs)  # type: ignore[operator]
-    except Exception as exc:  # noqa: BLE001 - left in place: the strict fence refuses the call
-        values.why[node] = f"the call raised {type(exc).__name__} when the code was generated: {exc}"
+        result, reads = pure_eval.evaluate(obj, tuple(args), kwargs, covered=None if covered is None else (
+            lambda container, name: (id(container), name) in covered))
+    except Impure as exc:
+        values.why[node] = f"it cannot be evaluated when the code is generated: {exc.reason}"
+        return UNDECIDED
+    linker = values.ns.linker
+    if linker is not None:
+        linker.reads.extend(reads)  # the Watch checks on every call that each is still what was read
+    else:
+        values.ns.watched.extend(reads)
+    if isinstance(result, pure_eval.Raised):
+        values.raised[node] = result.exception
         return UNDECIDED
     if embeddable(result) is None:
         values.why[node] = f"the call returned a {type(result).__name__}, a value the engine cannot hold"

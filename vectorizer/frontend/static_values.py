@@ -42,6 +42,7 @@ class Values:
         self.home = home  # a callee's own module globals (names the vectorized function's module lacks)
         self.memo: dict[tuple, tuple] = {}  # calls evaluated now (frontend/static_calls.py)
         self.why: dict[cst.CSTNode, str] = {}  # why an attribute or a call is not decided: for the refusal
+        self.raised: dict[cst.CSTNode, BaseException] = {}  # calls whose evaluation raised this
 
     def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
         """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is

@@ -71,6 +71,12 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     func.visit(finder)
     apply = _Apply(s, finder.on_path | {id(func)})
     new = func.visit(apply)
+    if s.raising and not any(isinstance(n, cst.Return) for n in walk(new.body)):
+        call = s.raising[0]  # every path raises: no result to type the batched function by
+        exc = s.raised[call]
+        s.refuse(call, f"{cst.Module([]).code_for_node(call)} raised {type(exc).__name__}({exc}) when the code was "
+                 f"generated, and every path of {parsed.name!r} reaches it", "the function always raises: fix the "
+                 "call's arguments", UnsupportedCallError)
     p = new.params
     keep = [x for x in p.params if x.name.value not in statics]
     if keep and not p.kwonly_params:  # no dangling comma where a removed parameter came last
@@ -101,6 +107,7 @@ class _Specializer(Values):
         self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
         self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
+        self.raising: list[cst.Call] = []  # calls evaluated now that raise (frontend/static_calls.py)
 
     def relevant(self, func: cst.FunctionDef) -> bool:
         """Anything to decide without specialized arguments: a helper call, a string, None."""
@@ -117,9 +124,13 @@ class _Specializer(Values):
     def block(self, block: cst.BaseSuite, env: dict[str, object]) -> None:
         stmts = block.body if isinstance(block, cst.IndentedBlock) else [block]
         for i, stmt in enumerate(stmts):
+            raised = len(self.raising)
             self.statement(stmt, env)
             if isinstance(stmt, cst.If) and self._returned(stmt):
                 self.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
+                break
+            if len(self.raising) > raised and _replaced_by_raise(stmt, self.replace):
+                self.remove.update(stmts[i + 1:])  # after a statement every lane raises in: never runs
                 break
 
     def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
@@ -128,16 +139,21 @@ class _Specializer(Values):
         elif isinstance(stmt, cst.While | cst.For):
             for name in _assigned(stmt):
                 env.pop(name, None)
-            if isinstance(stmt, cst.While):
-                self.rewrite(stmt.test, env)
-            else:
-                self.rewrite(stmt.iter, env)
+            raised = len(self.raising)
+            self.rewrite(stmt.test if isinstance(stmt, cst.While) else stmt.iter, env)
+            if len(self.raising) > raised:  # the first test (or the iterable) raises
+                self.replace[stmt] = _raising_line(self.raising[raised], stmt)
+                return
             self.block(stmt.body, env)
             for name in _assigned(stmt):
                 env.pop(name, None)
         elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             for small in stmt.body:
+                raised = len(self.raising)
                 self.small(small, stmt, env)
+                if len(self.raising) > raised:
+                    self.replace[small] = cst.Raise(exc=self.raising[raised])
+                    break  # what follows it on the line never runs
 
     def _returned(self, top: cst.If) -> bool:
         """Whether the chain at `top` was decided on a branch that ends in `return`."""
@@ -178,12 +194,22 @@ class _Specializer(Values):
             return
         if k:
             self.take[top] = (k, False)  # from this undecided `elif` on, the chain stays
+        raised = len(self.raising)
         self.rewrite(node.test, env)
+        if len(self.raising) > raised:  # this test raises on the lanes that reach it
+            self.replace[node] = _raising_line(self.raising[raised], node) if node is top else \
+                cst.Else(body=cst.IndentedBlock([_raising_line(self.raising[raised], node)]))
+            return
         branches, rest = [], node.orelse
         branches.append(node.body)
         while rest is not None:
             if isinstance(rest, cst.If):
+                raised = len(self.raising)
                 self.rewrite(rest.test, env)
+                if len(self.raising) > raised:  # from this `elif` on, the lanes that reach it raise
+                    self.replace[rest] = cst.Else(body=cst.IndentedBlock([_raising_line(self.raising[raised], rest)]))
+                    branches.append(rest.body)
+                    break
                 branches.append(rest.body)
                 rest = rest.orelse
             else:
@@ -304,6 +330,22 @@ def _raises(body: cst.BaseSuite) -> bool:
     stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
     last = stmts[-1] if stmts else None
     return isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
+
+
+def _replaced_by_raise(stmt: cst.CSTNode, replace: dict) -> bool:
+    """Whether the specialization made `stmt` raise on every lane that reaches it."""
+    new = replace.get(stmt)
+    if isinstance(new, cst.SimpleStatementLine):
+        return isinstance(new.body[0], cst.Raise)
+    return isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite) and \
+        any(isinstance(replace.get(small), cst.Raise) for small in stmt.body)
+
+
+def _raising_line(call: cst.Call, like: cst.CSTNode) -> cst.SimpleStatementLine:
+    """`raise <call>` in place of a statement whose evaluation raises on every lane that reaches it
+    (the call raised when it was evaluated): batched code flags those lanes, and the scalar
+    function, run again on the first, raises what the loop raises."""
+    return cst.SimpleStatementLine([cst.Raise(exc=call)], leading_lines=getattr(like, "leading_lines", ()))
 
 
 def _in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:

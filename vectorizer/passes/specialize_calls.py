@@ -39,6 +39,9 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
     value = s.value(node, env)
     code = cst.Module([]).code_for_node(node)
     if value is UNDECIDED:
+        if node in s.raised:  # evaluated, and it raises: the statement raises (specialize.raising_statement)
+            s.raising.append(node)
+            return True
         if node in s.why:  # an attribute the engine cannot hold, a call evaluated now that raised
             s.refuse(node, f"{code}: {s.why[node]}", "read only numbers, bools, strings, None or enum members this "
                      "way; pass anything else in as an argument", UnsupportedCallError)

@@ -6,7 +6,8 @@ passes/ops_to_lanes/tables.py). The array code (NumPy backend) calls NumPy itsel
     + - * float64                                   float(a) op float(b)        IEEE, after the cast NumPy makes
     + - * int64                                     a op b                      int64 wraps in both
     /     any                                       float(a) / float(b)         true_divide casts to float64
-    **    float64, array exponent                   _vz_libm_pow(a, b)          NumPy's loop calls C's pow
+    **    float64, array exponent                   _vz_libm_pow(a, b)          NumPy's loop calls C's pow (where
+                                                                                it does on this CPU: numpy_kernels)
     sum   float64: 0.0 + pairwise_sum (codegen/numba_tables.py); int64: any order
     prod  sequential from 1.0 (1): NumPy's multiply reduction is a plain loop
 
@@ -18,6 +19,7 @@ shortcuts for scalar exponents: x * x for 2, sqrt for 0.5, 1 / x for -1), other 
 
 from __future__ import annotations
 
+from ..core.numpy_kernels import differs_from_libm
 from ..core.types import BOOL, FLOAT, INT, Type
 
 REDUCTIONS = {"sum": ("+", "0"), "prod": ("*", "1")}  # name -> (operator, start)
@@ -40,6 +42,8 @@ def element_op(op: str, left: Type, right: Type, right_weak: bool) -> tuple[str,
             return "an int power of an int array (NumPy's int power wraps and raises for negative exponents)"
         if right_weak:
             return "array ** number (NumPy takes shortcuts for some scalar exponents: x * x for 2, sqrt for 0.5)"
+        if differs_from_libm("power"):
+            return "array ** array (NumPy's own power kernel on this CPU gives other last bits than C's pow)"
         return floats("_vz_libm_pow({}, {})"), FLOAT
     if op not in ("+", "-", "*"):
         return f"the operator {op!r} on arrays"

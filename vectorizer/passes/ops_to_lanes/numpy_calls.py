@@ -2,8 +2,10 @@
 semantics, not Python's. NumPy raises nothing (np.log(0.0) is -inf, np.arcsin(2.0) is nan), so
 there are no Python checks, and the lane computes what NumPy computes on the lane's scalars:
 
-* the C library's function where NumPy calls it (sqrt, exp, log, sin, arcsin, arctan2, hypot,
-  fmod...; measured on an AVX2 CPU: NumPy's own SIMD kernels take over on AVX-512 ones),
+* the C library's function where NumPy calls it on this CPU (sqrt, exp, log, sin, arcsin,
+  arctan2, fmod...), as core/numpy_kernels.py measures per process: where NumPy runs its own
+  SIMD kernel instead (exp, power, sin... on AVX-512 CPUs), the function is refused here and the
+  NumPy backend runs it with NumPy's values,
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
   on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where.
 
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
 from ...errors import VectorizeError
 from ...rules import scalar as rules
@@ -91,6 +94,10 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
         exprs.lane.check(rules.beyond_exact(texts[0]))
     ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(texts, types)]
     if name in _LIBM:
+        if name in LIBM_TWINS and differs_from_libm(name):
+            raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this CPU "
+                                 "gives other last bits than the C library's, which lane code calls",
+                                 hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
         return f"{_LIBM[name]}({', '.join(ops)})"
     if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
         return paren(_FLOAT["minimum"].format(exprs.lane.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
