@@ -64,7 +64,7 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
-    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey)
+    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey) | set(s.pick)
     if not targets and not statics:
         return parsed
     finder = _Path(targets)
@@ -101,6 +101,9 @@ class _Specializer(Values):
         self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
         self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
+        # a decided `c and d` / `c or d` / `a if c else b` -> the field of the side that stands for
+        # it: that side as _Apply leaves it, with the replacements made inside it
+        self.pick: dict[cst.CSTNode, str] = {}
 
     def relevant(self, func: cst.FunctionDef) -> bool:
         """Anything to decide without specialized arguments: a helper call, a string, None."""
@@ -263,14 +266,14 @@ class _Specializer(Values):
                 left = self.value(node.left, env)
                 if left is not UNKNOWN and bool(left) != isinstance(node.operator, cst.Or):
                     self.rewrite(node.right, env)  # `method and x > 0` with a truthy method: `x > 0`
-                    self.replace[node] = _in_place_of(self.replace.get(node.right, node.right), node)
+                    self.pick[node] = "right"
                     return
             if isinstance(node, cst.IfExp):
                 test = self.truth(node.test, env)
                 if test is not UNKNOWN:
                     chosen = node.body if test else node.orelse
                     self.rewrite(chosen, env)
-                    self.replace[node] = _in_place_of(self.replace.get(chosen, chosen), node)
+                    self.pick[node] = "body" if test else "orelse"
                     return
         for child in node.children:
             if isinstance(child, cst.BaseExpression):
@@ -364,6 +367,8 @@ class _Apply(cst.CSTTransformer):
             return s.replace[original_node]
         if original_node in s.remove:
             return cst.RemoveFromParent()
+        if original_node in s.pick:  # the side taken, as left: `(x + k) if True else 0.0` -> `(x + True)`
+            return _in_place_of(getattr(updated_node, s.pick[original_node]), original_node)
         if original_node in s.rekey:  # after a static argument that left the call: by keyword
             return updated_node.with_changes(keyword=cst.Name(s.rekey[original_node]), equal=cst.AssignEqual(  # type: ignore[arg-type]
                 whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
