@@ -28,7 +28,7 @@ from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
-from .engine.inputs import InputError, canonical
+from .engine.inputs import InputError, RefusedNumber, canonical
 from .engine.kernels import Kernel, Key, engine_bug
 from .engine.patch import kernel_failed
 from .errors import (
@@ -167,7 +167,7 @@ class VectorizedFunction:
             batch = Batch(names, arrays, [k for n, k in zip(self._names, example_ndims) if n not in fixed]
                           if fixed and example_ndims is not None else example_ndims)
         except InputError as exc:
-            if self.options.fallback == "error" or example_ndims is not None:
+            if self.options.fallback == "error" or example_ndims is not None or isinstance(exc, RefusedNumber):
                 raise VectorizeInputError(str(exc)) from None
             # numpy.vectorize's semantics for objects (None, strings, complex): element by element
             return _face().objects_element_by_element(self, values, str(exc))

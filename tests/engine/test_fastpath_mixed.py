@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from oracle import check as oracle_check
 
-from vectorizer import FallbackWarning, vectorize
+from vectorizer import VectorizeInputError, vectorize
 from vectorizer.engine import fastpath
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
@@ -238,9 +238,8 @@ def test_an_int_beyond_int64_misses_and_the_general_path_refuses_it(backend, big
     x = np.array([1.0, 2.0])
     warm(vf, mul_add, x, 3)
     assert fastpath.run(vf._fast, (x, big)) is fastpath.MISS
-    with pytest.warns(FallbackWarning, match="does not fit in int64"):  # once per function
-        got = vf(x, big)  # element by element: the loop's own values
-    assert got.tolist() == [mul_add(v, big) for v in x.tolist()]
+    with pytest.raises(VectorizeInputError, match=f"argument 'y': {big} does not fit in int64"):
+        vf(x, big)  # refused under every fallback setting (issue 49 row 12: tests/engine/test_inputs_refused.py)
     short(vf, (x, 3))  # the plan for int64 numbers is still there
 
 

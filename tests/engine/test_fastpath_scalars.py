@@ -146,11 +146,11 @@ def test_scalar_calls_unlike_the_plan_miss_and_still_agree(backend, other):
         "one_lane_and_scalar": (np.array([1.5]), 2.0),
     }[other]
     assert fastpath.run(plan, args) is fastpath.MISS
-    if other == "int_beyond_int64":  # the general path runs the scalar function, after one warning
-        from vectorizer import FallbackWarning
+    if other == "int_beyond_int64":  # the general path refuses it (issue 49 row 12: test_inputs_refused.py)
+        from vectorizer import VectorizeInputError
 
-        with pytest.warns(FallbackWarning, match="does not fit in int64"):
-            assert vf(*args) == mul_add(*args)
+        with pytest.raises(VectorizeInputError, match="argument 'x': 9223372036854775808 does not fit in int64"):
+            vf(*args)
     else:
         oracle_check(vf, mul_add, *args)
         same_result(vf(*args), vf.call_lanes(list(args)))

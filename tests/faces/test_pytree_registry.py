@@ -9,6 +9,7 @@ the rebuilt nodes, each result leaf stacked along its out axis.
 
 from __future__ import annotations
 
+import collections
 import warnings
 from typing import Any
 
@@ -26,6 +27,7 @@ from vectorizer import (
     register_pytree_node_class,
     vmap,
 )
+from vectorizer.faces import pytree_registry
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -180,3 +182,47 @@ def test_registration_is_checked() -> None:
     register_pytree_node(Bad, lambda b: 42, lambda a, c: Bad())
     with pytest.raises(VectorizeValueError, match=r"must return \(children, aux_data\), got 42"):
         quiet(vmap(width), Bad())
+
+
+def span(p: Any) -> Any:
+    return p["hi"] - p["lo"]
+
+
+def pair_sum(tree: Any, scale: Any) -> Any:
+    return tree["a"] * scale + tree["b"][0] + tree["b"][1][0] + (0.0 if tree["c"] is None else 1.0)
+
+
+def _vmap_still_works() -> None:
+    tree = {"a": np.array([1.0, 2.0]), "b": (np.array([3.0, 4.0]), [np.array([5.0, 6.0])]), "c": None}
+    got = quiet(vmap(pair_sum, in_axes=(0, None)), tree, 2.0)
+    assert got.tolist() == [2.0 + 3.0 + 5.0, 4.0 + 4.0 + 6.0]
+
+
+@pytest.mark.parametrize("cls", [dict, list, tuple, type(None), collections.OrderedDict, collections.defaultdict,
+                                 bool, int, float, complex, np.ndarray, np.float64, np.int64, np.bool_, np.float32],
+                         ids=lambda c: f"{c.__module__}.{c.__name__}")
+def test_types_vmap_gives_a_meaning_are_refused(cls: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 49 row 15: registering dict (or tuple, float, ndarray...) was accepted, and every vmap
+    in the process then read its dicts, or its numbers, through the user's functions. JAX refuses
+    its own containers with a ValueError ("Duplicate custom PyTreeDef type registration"); vmap
+    refuses those and its leaves (numbers, NumPy arrays and scalars) alike. The registry is
+    restored afterwards, so that a registration the bug lets through breaks no other test."""
+    monkeypatch.setattr(pytree_registry, "_NODES", dict(pytree_registry._NODES))
+    with pytest.raises(VectorizeValueError, match=rf"register_pytree_node.*{cls.__name__}") as info:
+        register_pytree_node(cls, lambda x: ((), None), lambda aux, children: None)
+    assert isinstance(info.value, ValueError)  # as JAX's
+    assert not pytree_registry.is_registered_type(cls)
+    _vmap_still_works()
+
+
+def test_subclasses_of_those_types_are_nodes_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered type is matched exactly, so a subclass changes nothing else (JAX accepts it too)."""
+    monkeypatch.setattr(pytree_registry, "_NODES", dict(pytree_registry._NODES))
+
+    class Pair(dict):
+        pass
+
+    register_pytree_node(Pair, lambda p: ((p["lo"], p["hi"]), None), lambda aux, c: Pair(lo=c[0], hi=c[1]))
+    got = quiet(vmap(span), Pair(lo=np.array([1.0, 2.0]), hi=np.array([4.0, 4.0])))
+    assert got.tolist() == [3.0, 2.0]
+    _vmap_still_works()

@@ -2,7 +2,8 @@
 
 bool, int64 (signed and unsigned ints; values that need more bits are refused) or float64;
 complex, more-than-double precision, datetimes, strings, objects and None are refused with an
-`InputError` naming the argument. A NumPy scalar is read by its dtype, exactly as an array of it.
+`InputError` naming the argument; a `RefusedNumber` (an int beyond int64, a datetime) is refused
+under every fallback setting, where the others may run element by element through numpy.vectorize. A NumPy scalar is read by its dtype, exactly as an array of it.
 Standalone modules carry a copy (codegen/carry.py): NumPy only.
 """
 
@@ -19,6 +20,14 @@ class InputError(TypeError):
     """An argument a batched function cannot take (raised as `VectorizeInputError` by vectorizer)."""
 
 
+class RefusedNumber(InputError):
+    """A number no lane can be given exactly, an int beyond int64 (a Python int, in a list or an
+    object array, a uint64), or a NumPy datetime or timedelta: refused whatever the fallback.
+    numpy.vectorize's element-by-element run, which takes objects (None, strings), would compute
+    with other values here (a uint64 2**64 - 1 plus 1 wraps to 0; 3 + 2**64 becomes a float),
+    raise a raw OverflowError (a list) or pass `datetime.date` objects."""
+
+
 def canonical(name: str, value: object) -> np.ndarray:
     """The argument as a bool/int64/float64 array, or an `InputError` naming it."""
     if isinstance(value, np.ndarray | np.generic):  # NumPy arrays and scalars: by their dtype
@@ -27,7 +36,7 @@ def canonical(name: str, value: object) -> np.ndarray:
         return np.asarray(value, dtype=np.bool_)
     if isinstance(value, int):
         if not INT64_MIN <= value <= INT64_MAX:
-            raise InputError(f"argument {name!r}: {value} does not fit in int64")
+            raise RefusedNumber(f"argument {name!r}: {value} does not fit in int64")
         return np.asarray(value, dtype=np.int64)
     if isinstance(value, float):
         return np.asarray(value, dtype=np.float64)
@@ -52,6 +61,9 @@ def _from_array(name: str, arr: np.ndarray) -> np.ndarray:
         return _from_objects(name, arr)
     if kind == "c":
         raise InputError(f"argument {name!r}: complex numbers are not supported (the scalar function works on real numbers)")
+    if kind in "mM":
+        raise RefusedNumber(f"argument {name!r}: expected numbers, got {arr.dtype} values (dates and durations are "
+                            "not numbers a lane can take: pass e.g. `a.astype('int64')` for their counts of units)")
     if kind not in "biuf":
         raise InputError(f"argument {name!r}: expected numbers, got {arr.dtype} values")
     if arr.dtype.itemsize > 8:
@@ -68,7 +80,7 @@ def _check_uint64(name: str, arr: np.ndarray) -> None:
     if too_big.any():
         i = int(np.argmax(too_big))
         element = f", element {lane_index(i, arr.shape)}" if arr.ndim else ""
-        raise InputError(f"argument {name!r}{element}: {int(arr.ravel()[i])} does not fit in int64")
+        raise RefusedNumber(f"argument {name!r}{element}: {int(arr.ravel()[i])} does not fit in int64")
 
 
 def _element_kind(v: object) -> str | None:
@@ -91,7 +103,7 @@ def _from_objects(name: str, arr: np.ndarray) -> np.ndarray:
         if kind is None:
             raise InputError(f"argument {name!r}, element {lane_index(i, arr.shape)}: expected a number, got {type(v).__name__} {v!r}")
         if kind == "i" and not INT64_MIN <= int(v) <= INT64_MAX:
-            raise InputError(f"argument {name!r}, element {lane_index(i, arr.shape)}: {int(v)} does not fit in int64")
+            raise RefusedNumber(f"argument {name!r}, element {lane_index(i, arr.shape)}: {int(v)} does not fit in int64")
         kinds.add(kind)
     if len(kinds) > 1:
         raise InputError(f"argument {name!r}: mixes {' and '.join(sorted(kinds))} elements; give it one numeric dtype")

@@ -6,7 +6,8 @@ lane, so a branch on it (`if method == "fast":`, `if tol is None:`) has one answ
 code is generated for that answer (passes/specialize.py) and the kernel's key carries the value.
 Numbers stay ordinary arguments (batched or uniform) except where their value must be known to
 generate the code: a Python `bool` given to a parameter whose default is a bool (an option flag),
-a Python `int` used as `round`'s `ndigits`, a tuple given to a parameter whose default is a tuple.
+a Python `int` given as `round`'s `ndigits`, either to a parameter the function never rebinds;
+a tuple given to a parameter whose default is a tuple.
 
 Zero-argument helpers of the module (`isIP()`, which reads the unit system from a module global)
 return the same value for every lane: each batched call runs them once, before dispatch, and the
@@ -18,10 +19,12 @@ loops forever or acts is never run for lanes that do not call it.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import dis
 import enum
 import inspect
+import textwrap
 import types
 from collections.abc import Callable
 
@@ -87,10 +90,13 @@ class Plan:
 
     def __init__(self, func: types.FunctionType) -> None:
         params = list(inspect.signature(func).parameters.values())
-        self.flags = frozenset(i for i, p in enumerate(params) if isinstance(p.default, bool))
+        bound_again = rebound(func.__code__)
+        numbers = [i for i, p in enumerate(params) if p.name not in bound_again]  # flags, ndigits
+        self.flags = frozenset(i for i in numbers if isinstance(params[i].default, bool))
         self.tuples = frozenset(i for i, p in enumerate(params)
                                 if isinstance(p.default, tuple) or "tuple" in str(p.annotation).lower())
-        self.ndigits = frozenset(i for i, p in enumerate(params) if p.name in round_ndigits(func.__code__))
+        ndigits = round_ndigits(func)
+        self.ndigits = frozenset(i for i in numbers if params[i].name in ndigits)
 
     def statics(self, names: list[str], values: list[object]) -> dict[str, object]:
         """The arguments of this call the code is specialized on (name -> value)."""
@@ -109,18 +115,49 @@ class Plan:
         return found
 
 
-def round_ndigits(code: types.CodeType) -> set[str]:
-    """Parameters passed as the last of two arguments of a call in a function that calls `round`
-    (`round(x, ndigits)`): over-inclusive, which only costs a specialization per value."""
+def rebound(code: types.CodeType) -> set[str]:
+    """The names `code` binds or deletes (`n += 1`, `for n in ...`, `n = 0` in a branch): a
+    parameter among them does not hold its argument throughout, so it is never specialized (its
+    reads become the value, passes/specialize.py). It stays an ordinary argument, as an array
+    given to it would."""
+    names: set[str] = set(code.co_cellvars)  # a closure may bind it
+    for ins in dis.get_instructions(code):
+        if ins.opname.startswith(("STORE_FAST", "DELETE_FAST", "STORE_DEREF", "DELETE_DEREF")):
+            names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+    return names
+
+
+def round_ndigits(func: types.FunctionType) -> set[str]:
+    """Parameters given as `round`'s ndigits (`round(x, n)`, `round(x, ndigits=n)`), read from
+    the function's source: its tree says which call is `round`'s, which its bytecode cannot
+    without following the stack (a parameter passed last of two arguments to `max` is none).
+    None without source, where nothing is compiled anyway."""
+    code = func.__code__
     if "round" not in code.co_names:
         return set()
     params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    found: set[str] = set()
-    ins = list(dis.get_instructions(code))
-    for a, b in zip(ins, ins[1:]):
-        if a.opname == "LOAD_FAST" and a.argval in params and b.opname in ("PRECALL", "CALL") and b.arg == 2:
-            found.add(a.argval)
-    return found
+    tree = _function_tree(func)
+    if tree is None:
+        return set()
+    given: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
+            ndigits = node.args[1] if len(node.args) == 2 else next(
+                (k.value for k in node.keywords if k.arg == "ndigits"), None)
+            if isinstance(ndigits, ast.Name) and ndigits.id in params:
+                given.add(ndigits.id)
+    return given
+
+
+def _function_tree(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+    """`func`'s own definition, parsed from its source; None where there is none to read."""
+    try:
+        module = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    kinds = (ast.Lambda,) if func.__name__ == "<lambda>" else (ast.FunctionDef, ast.AsyncFunctionDef)
+    found = [n for n in ast.walk(module) if isinstance(n, kinds) and getattr(n, "name", func.__name__) == func.__name__]
+    return found[0] if len(found) == 1 else None
 
 
 def lane_function(scalar: Callable[..., object], statics: dict[str, object]) -> Callable[..., object]:

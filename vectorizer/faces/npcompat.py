@@ -1,7 +1,8 @@
 """`vectorize(pyfunc, otypes, doc, excluded, cache, signature)`: numpy.vectorize's parameters.
 
 `np.vectorize(f, ...)` -> `vectorizer.vectorize(f, ...)` is a drop-in change: the same calls
-(positional and keyword arguments), excluded arguments passed through whole, `otypes` casting,
+(positional and keyword arguments), excluded arguments passed through whole, `otypes` converted
+as numpy.vectorize converts (otypes_cast.py: where its conversion raises or wraps, it decides),
 gufunc-style `signature="(n),(n)->()"` with core dimensions (their sizes checked as NumPy does),
 the same values and errors, and the same attributes (`pyfunc`, `otypes`, `excluded`, `signature`,
 `cache`, `__doc__`). As in numpy.vectorize, the signature's inputs go to the mapped arguments in
@@ -36,6 +37,7 @@ import numpy as np
 from ..api import VectorizedFunction
 from ..errors import FallbackWarning, VectorizeError, VectorizeInputError, user_stacklevel
 from ..options import Options
+from .otypes_cast import cast_like_numpy
 
 try:  # numpy's own class, even where a user has put vectorizer.vectorize in numpy.vectorize's place
     from numpy.lib._function_base_impl import vectorize as numpy_vectorize
@@ -128,7 +130,10 @@ class NumpyVectorized:
             return self._fallback(str(exc), *args, **kwargs)
         if self._core is not None:
             self._check_outputs(result, sizes)
-        return self._cast(result)
+        if self.otypes is None:
+            return result
+        cast, why = cast_like_numpy(result, self.otypes)
+        return self._fallback(why, *args, **kwargs) if why is not None else cast
 
     def _check_outputs(self, result: Any, sizes: dict[str, int]) -> None:
         """numpy.vectorize's checks of the results against the signature's outputs."""
@@ -166,13 +171,6 @@ class NumpyVectorized:
         for name, dims in zip(mapped, ins):
             _update_dim_sizes(sizes, np.asanyarray(arguments[name]), dims)
         return dict(zip(mapped, ins)), sizes
-
-    def _cast(self, result: Any) -> Any:
-        if self.otypes is None:
-            return result
-        outs = list(result) if isinstance(result, tuple) else [result]
-        cast = [np.asarray(o).astype(t)[()] if np.ndim(o) == 0 else np.asarray(o).astype(t) for o, t in zip(outs, self.otypes)]
-        return tuple(cast) if isinstance(result, tuple) else cast[0]
 
     def _fallback(self, why: str, *args: Any, **kwargs: Any) -> Any:
         if self._vf.options.fallback == "error":

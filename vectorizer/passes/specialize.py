@@ -47,7 +47,7 @@ from ..frontend.parse import ParsedFunction
 from ..frontend.static_calls import Variants
 from ..frontend.static_objects import describe, is_static_object
 from ..frontend.static_values import UNKNOWN, Values, held, opaque
-from . import specialize_calls
+from . import specialize_apply, specialize_calls
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
@@ -64,19 +64,14 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
-    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey)
+    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey) | set(s.pick)
     if not targets and not statics:
         return parsed
-    finder = _Path(targets)
+    finder = specialize_apply.Path(targets)
     func.visit(finder)
-    apply = _Apply(s, finder.on_path | {id(func)})
+    apply = specialize_apply.Apply(s, finder.on_path | {id(func)})
     new = func.visit(apply)
-    if s.raising and not any(isinstance(n, cst.Return) for n in walk(new.body)):
-        call = s.raising[0]  # every path raises: no result to type the batched function by
-        exc = s.raised[call]
-        s.refuse(call, f"{cst.Module([]).code_for_node(call)} raised {type(exc).__name__}({exc}) when the code was "
-                 f"generated, and every path of {parsed.name!r} reaches it", "the function always raises: fix the "
-                 "call's arguments", UnsupportedCallError)
+    specialize_calls.refuse_if_always_raising(s, new)
     p = new.params
     keep = [x for x in p.params if x.name.value not in statics]
     if keep and not p.kwonly_params:  # no dangling comma where a removed parameter came last
@@ -108,6 +103,9 @@ class _Specializer(Values):
         self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
         self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
         self.raising: list[cst.Call] = []  # calls evaluated now that raise (frontend/static_calls.py)
+        # a decided `c and d` / `c or d` / `a if c else b` -> the field of the side that stands for
+        # it: that side as specialize_apply.Apply leaves it, with the replacements made inside it
+        self.pick: dict[cst.CSTNode, str] = {}
 
     def relevant(self, func: cst.FunctionDef) -> bool:
         """Anything to decide without specialized arguments: a helper call, a string, None."""
@@ -129,7 +127,7 @@ class _Specializer(Values):
             if isinstance(stmt, cst.If) and self._returned(stmt):
                 self.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
                 break
-            if len(self.raising) > raised and _replaced_by_raise(stmt, self.replace):
+            if len(self.raising) > raised and specialize_calls.replaced_by_raise(stmt, self.replace):
                 self.remove.update(stmts[i + 1:])  # after a statement every lane raises in: never runs
                 break
 
@@ -142,7 +140,7 @@ class _Specializer(Values):
             raised = len(self.raising)
             self.rewrite(stmt.test if isinstance(stmt, cst.While) else stmt.iter, env)
             if len(self.raising) > raised:  # the first test (or the iterable) raises
-                self.replace[stmt] = _raising_line(self.raising[raised], stmt)
+                self.replace[stmt] = specialize_calls.raising_line(self.raising[raised], stmt)
                 return
             self.block(stmt.body, env)
             for name in _assigned(stmt):
@@ -162,7 +160,7 @@ class _Specializer(Values):
         node: cst.CSTNode | None = top
         for _ in range(self.take[top][0]):
             node = node.orelse  # type: ignore[union-attr]
-        if node is None or (isinstance(node, cst.If) and not _decided(node, self, top, self.take[top][0])):
+        if node is None or (isinstance(node, cst.If) and not specialize_apply.decided(node, self, top, self.take[top][0])):
             return False
         stmts = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]  # type: ignore[union-attr]
         last = stmts[-1] if stmts else None
@@ -197,8 +195,8 @@ class _Specializer(Values):
         raised = len(self.raising)
         self.rewrite(node.test, env)
         if len(self.raising) > raised:  # this test raises on the lanes that reach it
-            self.replace[node] = _raising_line(self.raising[raised], node) if node is top else \
-                cst.Else(body=cst.IndentedBlock([_raising_line(self.raising[raised], node)]))
+            self.replace[node] = specialize_calls.raising_line(self.raising[raised], node) if node is top else \
+                cst.Else(body=cst.IndentedBlock([specialize_calls.raising_line(self.raising[raised], node)]))
             return
         branches, rest = [], node.orelse
         branches.append(node.body)
@@ -207,7 +205,7 @@ class _Specializer(Values):
                 raised = len(self.raising)
                 self.rewrite(rest.test, env)
                 if len(self.raising) > raised:  # from this `elif` on, the lanes that reach it raise
-                    self.replace[rest] = cst.Else(body=cst.IndentedBlock([_raising_line(self.raising[raised], rest)]))
+                    self.replace[rest] = cst.Else(body=cst.IndentedBlock([specialize_calls.raising_line(self.raising[raised], rest)]))
                     branches.append(rest.body)
                     break
                 branches.append(rest.body)
@@ -289,14 +287,14 @@ class _Specializer(Values):
                 left = self.value(node.left, env)
                 if left is not UNKNOWN and bool(left) != isinstance(node.operator, cst.Or):
                     self.rewrite(node.right, env)  # `method and x > 0` with a truthy method: `x > 0`
-                    self.replace[node] = _in_place_of(self.replace.get(node.right, node.right), node)
+                    self.pick[node] = "right"
                     return
             if isinstance(node, cst.IfExp):
                 test = self.truth(node.test, env)
                 if test is not UNKNOWN:
                     chosen = node.body if test else node.orelse
                     self.rewrite(chosen, env)
-                    self.replace[node] = _in_place_of(self.replace.get(chosen, chosen), node)
+                    self.pick[node] = "body" if test else "orelse"
                     return
         for child in node.children:
             if isinstance(child, cst.BaseExpression):
@@ -332,28 +330,6 @@ def _raises(body: cst.BaseSuite) -> bool:
     return isinstance(last, cst.SimpleStatementLine | cst.SimpleStatementSuite) and isinstance(last.body[-1], cst.Raise)
 
 
-def _replaced_by_raise(stmt: cst.CSTNode, replace: dict) -> bool:
-    """Whether the specialization made `stmt` raise on every lane that reaches it."""
-    new = replace.get(stmt)
-    if isinstance(new, cst.SimpleStatementLine):
-        return isinstance(new.body[0], cst.Raise)
-    return isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite) and \
-        any(isinstance(replace.get(small), cst.Raise) for small in stmt.body)
-
-
-def _raising_line(call: cst.Call, like: cst.CSTNode) -> cst.SimpleStatementLine:
-    """`raise <call>` in place of a statement whose evaluation raises on every lane that reaches it
-    (the call raised when it was evaluated): batched code flags those lanes, and the scalar
-    function, run again on the first, raises what the loop raises."""
-    return cst.SimpleStatementLine([cst.Raise(exc=call)], leading_lines=getattr(like, "leading_lines", ()))
-
-
-def _in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
-    """`new` where `old` was: with `old`'s parentheses, which an operand of a lower-precedence
-    operator (`and`, `or`, `x if c else y`) needs exactly when `old` had them."""
-    return new.with_changes(lpar=old.lpar, rpar=old.rpar) if old.lpar else new
-
-
 def _uniform(value: bool) -> cst.Comparison:
     return cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.Equal() if value else cst.NotEqual(), cst.Integer("0"))])
 
@@ -367,69 +343,3 @@ def _literal(value: object, like: cst.CSTNode) -> cst.BaseExpression:
     if text.startswith("-"):
         return cst.UnaryOperation(cst.Minus(), node, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return node.with_changes(**paren)
-
-
-class _Path(cst.CSTVisitor):
-    def __init__(self, targets: set[cst.CSTNode]) -> None:
-        self.targets = targets
-        self.on_path: set[int] = set()
-        self.stack: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if node in self.targets:
-            self.on_path.update(id(n) for n in self.stack)
-            self.on_path.add(id(node))
-        self.stack.append(node)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        self.stack.pop()
-
-
-class _Apply(cst.CSTTransformer):
-    def __init__(self, s: _Specializer, on_path: set[int]) -> None:
-        self.s, self.on_path = s, on_path
-        self.moved: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (new node, the parsed node it stands for)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.on_path and node not in self.s.replace
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
-        result = self._leave(original_node, updated_node)
-        if isinstance(result, cst.CSTNode) and result is not original_node:
-            self.moved.append((result, original_node))  # errors and origin comments point where it was
-        return result
-
-    def _leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN202 - libcst's union
-        s = self.s
-        if original_node in s.replace:
-            return s.replace[original_node]
-        if original_node in s.remove:
-            return cst.RemoveFromParent()
-        if original_node in s.rekey:  # after a static argument that left the call: by keyword
-            return updated_node.with_changes(keyword=cst.Name(s.rekey[original_node]), equal=cst.AssignEqual(  # type: ignore[arg-type]
-                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-        if isinstance(updated_node, cst.IndentedBlock) and not updated_node.body:  # its one statement removed
-            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        if isinstance(original_node, cst.If) and original_node in s.take:
-            k, keep = s.take[original_node]
-            node: cst.CSTNode | None = updated_node
-            for _ in range(k):
-                node = node.orelse  # type: ignore[union-attr]
-            if node is None:
-                return cst.RemoveFromParent()
-            if isinstance(node, cst.If) and not keep and not _decided(node, s, original_node, k):
-                return node  # the chain from an undecided `elif` on
-            body = node.body  # type: ignore[union-attr]
-            stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
-            return cst.FlattenSentinel(stmts) if stmts else cst.RemoveFromParent()
-        return updated_node
-
-
-def _decided(node: cst.If, s: _Specializer, top: cst.If, k: int) -> bool:
-    """Whether branch k of the chain at `top` was taken (its test decided True)."""
-    orig: cst.CSTNode | None = top
-    for _ in range(k):
-        orig = orig.orelse  # type: ignore[union-attr]
-    return isinstance(orig, cst.If) and isinstance(s.replace.get(orig.test), cst.Name) \
-        and s.replace[orig.test].value == "True"  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ import types
 
 import libcst as cst
 
+from ..core.tree import walk
 from ..errors import UnsupportedCallError
 from ..frontend.namespace import ABSENT, is_constant, normalize_constant
 from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
@@ -130,3 +131,31 @@ def _redirect(s, node: cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN00
                 s.rekey[arg] = positional[i]  # after a removed positional argument: by keyword
             s.rewrite(arg.value, env, node)
     return True
+
+
+def replaced_by_raise(stmt: cst.CSTNode, replace: dict) -> bool:
+    """Whether the specialization made `stmt` raise on every lane that reaches it."""
+    new = replace.get(stmt)
+    if isinstance(new, cst.SimpleStatementLine):
+        return isinstance(new.body[0], cst.Raise)
+    return isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite) and \
+        any(isinstance(replace.get(small), cst.Raise) for small in stmt.body)
+
+
+def raising_line(call: cst.Call, like: cst.CSTNode) -> cst.SimpleStatementLine:
+    """`raise <call>` in place of a statement whose evaluation raises on every lane that reaches it
+    (the call raised when it was evaluated): batched code flags those lanes, and the scalar
+    function, run again on the first, raises what the loop raises."""
+    return cst.SimpleStatementLine([cst.Raise(exc=call)], leading_lines=getattr(like, "leading_lines", ()))
+
+
+def refuse_if_always_raising(s, func: cst.FunctionDef) -> None:  # noqa: ANN001 - the _Specializer
+    """Every path of the specialized `func` raises (a call evaluated now raised, and no `return`
+    is left): there is no result to type the batched function by, so it is refused, saying so."""
+    if not s.raising or any(isinstance(n, cst.Return) for n in walk(func.body)):
+        return
+    call = s.raising[0]
+    exc = s.raised[call]
+    s.refuse(call, f"{cst.Module([]).code_for_node(call)} raised {type(exc).__name__}({exc}) when the code was "
+             f"generated, and every path of {s.parsed.name!r} reaches it", "the function always raises: fix the "
+             "call's arguments", UnsupportedCallError)

@@ -43,6 +43,7 @@ from ...errors import (
     VectorizeOverflowError,
     VectorizeValueError,
 )
+from ...options import disabled
 from ..inputs import InputError, canonical
 from ..patch import LANE_NOTE, from_a_lane, kernel_failed
 
@@ -112,12 +113,39 @@ def structure(vf: Any, args: list[Any]) -> tuple[bool, list[np.dtype]]:
     empty = [a if getattr(a, "ndim", 0) == 0 and not hasattr(a, "dask") else np.empty((0,), a.dtype) for a in args]
     if all(getattr(a, "ndim", 0) == 0 for a in empty):
         empty[0] = np.empty((0,), np.asarray(empty[0]).dtype)
-    result = vf.call_lanes(empty)
+    try:
+        result = vf.call_lanes(empty)
+    except VectorizeValueError:
+        if vf.backend != "python":
+            raise
+        raise _element_by_element(vf) from None
     values = result if isinstance(result, tuple) else (result,)
     for v in values:
         if np.ndim(v) != 1:
             raise VectorizeError(f"{vf.scalar.__qualname__} returns an array per lane: it does not take dask arrays yet")
     return isinstance(result, tuple), [np.asarray(v).dtype for v in values]
+
+
+def _element_by_element(vf: Any) -> VectorizeError:
+    """The refusal of a lazy call of `vf` that runs element by element where its source does not
+    say what it returns (a closure, a lambda that cannot be read): its own refusal, and why."""
+    def lazy(why: str) -> str:
+        return (f"{vf.scalar.__qualname__} cannot take Dask or xarray arguments: it runs element by element "
+                f"because {why}, and a lazy result needs the number and dtypes of its results before any lane "
+                "runs, which only compiled code (or a source whose `return`s say) gives")
+
+    also = "or map it over the blocks yourself: dask.array.map_blocks(f, x, dtype=...)"
+    if disabled():
+        return VectorizeError(lazy("VECTORIZER_DISABLE=1 is set"), hint=f"unset VECTORIZER_DISABLE, {also}")
+    try:
+        vf.source  # noqa: B018 - raises the refusal the last call ran element by element for
+    except VectorizeError as refusal:
+        found = copy.copy(refusal)
+        found.message = lazy(refusal.message)
+        found.hint = f"{refusal.hint}; {also}" if refusal.hint else also
+        found.args = (found._render(),)
+        return found
+    return VectorizeError(lazy("its code did not compile"), hint=also)
 
 
 def _identity(vf: Any) -> str:

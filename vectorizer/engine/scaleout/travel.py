@@ -87,7 +87,13 @@ def _function_spec(f: types.FunctionType, main: types.FunctionType) -> tuple:
         raise VectorizeError(f"{main.__qualname__} cannot be sent to another process: {f.__qualname__} is indented")
     annotations = {k: (v if v in (int, float, bool) else v if isinstance(v, str) else repr(v))
                    for k, v in getattr(f, "__annotations__", {}).items()}
-    return (src.filename, src.first_line, src.text, f.__defaults__, f.__kwdefaults__, annotations,
+    # A lambda's text is the `def` it stands for (frontend/lambdas.py), not its file's line: held
+    # under the file's own name it would replace that file's lines in the receiving process's
+    # linecache (the user's own process, where a LocalCluster's scheduler unpickles the graph), and
+    # every other function of the file, the lambda itself included, could no longer be read.
+    filename = f"<vectorizer: the lambda of {src.filename}:{src.first_line}>" \
+        if f.__code__.co_name == "<lambda>" else src.filename
+    return (filename, src.first_line, src.text, f.__defaults__, f.__kwdefaults__, annotations,
             f.__code__.co_flags & _FUTURE_FLAGS)
 
 

@@ -228,12 +228,18 @@ class Expressions:
 
     def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type, batched_use: bool = False) -> str:
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
-        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises); so
-        does a Python bool (`not x`) picked where the result is batched, whose `~` would be -1 or -2."""
+        arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises). So
+        does any uniform value picked where the result is batched (`batched_use`: `v in T or x > 0`
+        picks `v in T` for every lane when it holds), since the code after it takes it for an
+        array: a Python bool's `~` is -1 or -2, an int, which `flag |= ~m & ...` cannot store and
+        `not c` reads as true; a Python int never wraps, so the checks on the int64 it stands for
+        do not flag the lanes; a Python float raises where a float64 gives inf."""
         val = self.facts.vals.get(node)
-        if val is not None and not val.batched and (val.const is not None or self.low.folder.folded(node) is not None
-                                                    or (batched_use and t is BOOL and _python_bool(node))):
-            return f"np.{t.dtype}({text})" if t is not BOOL else f"np.bool_({text})"
+        if val is None or val.batched:
+            return text
+        if val.const is not None or self.low.folder.folded(node) is not None or (batched_use and isinstance(t, Type)):
+            scalar = f"np.{NP_SCALAR[t]}" if isinstance(t, Type) else f"np.{t.dtype}"
+            return text if _calls(text, scalar) else f"{scalar}({text})"
         return text
 
     def truthy(self, text: str, t: Type) -> str:
@@ -313,11 +319,10 @@ class Expressions:
         return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
 
 
-def _python_bool(node: cst.BaseExpression) -> bool:
-    """Whether `node` is a Python bool on a uniform value: `not x`, or an and/or that may pick one
-    (found by fuzzing: `c = not n or <batched>` picked `True`, and `not c` ran as `~c`, -2)."""
-    if isinstance(node, cst.UnaryOperation):
-        return isinstance(node.operator, cst.Not)
-    if isinstance(node, cst.BooleanOperation):
-        return _python_bool(node.left) or _python_bool(node.right)
-    return False
+def _calls(text: str, func: str) -> bool:
+    """Whether the expression `text` is a call of `func` (`np.int64(...)`): nothing to wrap."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(tree, ast.Call) and ast.unparse(tree.func) == func

@@ -1,0 +1,81 @@
+"""The specialization's decisions applied to the tree (a part of passes/specialize.py): `Path`
+finds the nodes on the way to a change, `Apply` rebuilds only those, so every other node keeps
+its identity (positions and origin comments point where the code came from)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+def in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
+    """`new` where `old` was: with `old`'s parentheses, which an operand of a lower-precedence
+    operator (`and`, `or`, `x if c else y`) needs exactly when `old` had them."""
+    return new.with_changes(lpar=old.lpar, rpar=old.rpar) if old.lpar else new
+
+
+class Path(cst.CSTVisitor):
+    def __init__(self, targets: set[cst.CSTNode]) -> None:
+        self.targets = targets
+        self.on_path: set[int] = set()
+        self.stack: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node in self.targets:
+            self.on_path.update(id(n) for n in self.stack)
+            self.on_path.add(id(node))
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.stack.pop()
+
+
+class Apply(cst.CSTTransformer):
+    def __init__(self, s, on_path: set[int]) -> None:  # noqa: ANN001 - the _Specializer
+        self.s, self.on_path = s, on_path
+        self.moved: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (new node, the parsed node it stands for)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.on_path and node not in self.s.replace
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
+        result = self._leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and result is not original_node:
+            self.moved.append((result, original_node))  # errors and origin comments point where it was
+        return result
+
+    def _leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN202 - libcst's union
+        s = self.s
+        if original_node in s.replace:
+            return s.replace[original_node]
+        if original_node in s.remove:
+            return cst.RemoveFromParent()
+        if original_node in s.pick:  # the side taken, as left: `(x + k) if True else 0.0` -> `(x + True)`
+            return in_place_of(getattr(updated_node, s.pick[original_node]), original_node)
+        if original_node in s.rekey:  # after a static argument that left the call: by keyword
+            return updated_node.with_changes(keyword=cst.Name(s.rekey[original_node]), equal=cst.AssignEqual(  # type: ignore[arg-type]
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+        if isinstance(updated_node, cst.IndentedBlock) and not updated_node.body:  # its one statement removed
+            return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        if isinstance(original_node, cst.If) and original_node in s.take:
+            k, keep = s.take[original_node]
+            node: cst.CSTNode | None = updated_node
+            for _ in range(k):
+                node = node.orelse  # type: ignore[union-attr]
+            if node is None:
+                return cst.RemoveFromParent()
+            if isinstance(node, cst.If) and not keep and not decided(node, s, original_node, k):
+                return node  # the chain from an undecided `elif` on
+            body = node.body  # type: ignore[union-attr]
+            stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
+            return cst.FlattenSentinel(stmts) if stmts else cst.RemoveFromParent()
+        return updated_node
+
+
+def decided(node: cst.If, s, top: cst.If, k: int) -> bool:  # noqa: ANN001 - the _Specializer
+    """Whether branch k of the chain at `top` was taken (its test decided True)."""
+    orig: cst.CSTNode | None = top
+    for _ in range(k):
+        orig = orig.orelse  # type: ignore[union-attr]
+    return isinstance(orig, cst.If) and isinstance(s.replace.get(orig.test), cst.Name) \
+        and s.replace[orig.test].value == "True"  # type: ignore[attr-defined]
