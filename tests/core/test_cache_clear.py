@@ -247,3 +247,20 @@ def test_an_infinite_bound_neither_breaks_a_first_call_nor_the_cache_command(tmp
     for action in ("--prune", "--clear"):
         done = cli(tmp_path / "cache", action, bound=text)
         assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("where", ["a file", "below a file"])
+def test_a_cache_directory_that_cannot_be_one_is_a_clear_error(tmp_path, where):
+    """VECTORIZER_CACHE_DIR naming a regular file, or a path below one: `vectorizer cache` says so
+    (exit code 1, no traceback), `--clear` removes nothing, and a decorated function still runs."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine\n")
+    root = blocker if where == "a file" else blocker / "cache"
+    for args in ((), ("--clear",), ("--prune",)):
+        done = cli(root, *args)
+        assert done.returncode == 1, (args, done.stderr)
+        assert str(blocker) in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+        assert "not a directory" in done.stderr.lower(), done.stderr
+    out = fill(tmp_path, root, names=("f0",))
+    assert [w[0] for w in out["warnings"]] == ["CacheWarning"], out["warnings"]
+    assert blocker.read_text() == "mine\n"

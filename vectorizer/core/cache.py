@@ -4,9 +4,11 @@ The threat model (who may write where, what is trusted) is docs/security.md.
 Layout. The root is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir
 ("vectorizer")``; it holds one directory per layout version, ``v<SCHEMA>/``. vectorizer marks a
 root it creates, and ``v<SCHEMA>/``, with its ``CACHEDIR.TAG`` (backup tools skip them; `clean`
-removes only what vectorizer wrote below a marked directory: cacheformat.py, cacheclear.py). Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its
-compiled code beside it (``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of
-the module in ``v<SCHEMA>/__pycache__/`` (jit.py). Directories we create get mode 0o700, files 0o600.
+removes only what vectorizer wrote below a marked directory: cacheformat.py, cacheclear.py).
+Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its compiled code beside it
+(``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of the module in
+``v<SCHEMA>/__pycache__/``, checksummed by vectorizer (backends/numba/numbafiles.py).
+Directories we create get mode 0o700, files 0o600.
 
 Key. `cache_key` (cachekey.py) is the sha256 of length-prefixed UTF-8 parts: the caller's parts
 (function source, options, ...) after SCHEMA and the versions of vectorizer, Python, NumPy, libcst
@@ -14,7 +16,9 @@ and Numba.
 
 Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
 source. A MISS is: no directory or entry, an unreadable entry, a bad or foreign header, a checksum
-mismatch, a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
+mismatch, a body that is not UTF-8; and, for its user (engine/kernels.py), an entry that does not
+load as the function's generated module (a forgery with a valid checksum). A miss never raises;
+the caller regenerates and stores again.
 
 Safety. Before every read and write the root and ``v<SCHEMA>/`` are ``lstat``-ed, and a file is
 opened with ``O_NOFOLLOW`` and ``fstat``-ed (`_problem`): a real directory / regular file, owned
@@ -30,10 +34,11 @@ Atomicity. Files are written to a ``mkstemp`` temp file in their own directory, 
 of its contents, so one torn by a crash is a miss. Entries are content-addressed and written once:
 processes storing a key at once write identical bytes, the last replace wins, a reader sees no
 file or a complete one. A temp file left by a killed process is removed by `CodeCache.clean`.
+A write that fails (a full disk) is one CacheWarning; the caller runs what it generated.
 
-Size. ``VECTORIZER_CACHE_MAX_MB`` bounds the versioned directory (default 256 MB); a write counts
-its bytes and, when the bound is passed, prunes the least recently used entries (cachesize.py);
-a hit marks its entry used.
+Size. ``VECTORIZER_CACHE_MAX_MB`` bounds the versioned directory (default 256 MB; a bad value is
+a CacheWarning and the default); a write counts its bytes and, when the bound is passed, prunes
+the least recently used entries (cachesize.py); a hit marks its entry used.
 """
 
 from __future__ import annotations

@@ -58,13 +58,13 @@ def clear(root: Path) -> Cleared:
 
     try:
         reason = problem(os.lstat(root), root, want_dir=True)
+        if reason and "writable" not in reason:  # a symlink, not a directory, or not ours: hands off
+            return Cleared(refused=reason)
         names = sorted(os.listdir(root))
     except FileNotFoundError:
         return Cleared()
-    except OSError as exc:
-        return Cleared(refused=f"cannot read {root}: {exc.strerror or exc}")
-    if reason and "writable" not in reason:  # a symlink, not a directory, or not ours: hands off
-        return Cleared(refused=reason)
+    except OSError as exc:  # a part of the path is a file (Not a directory), no permission...
+        return Cleared(refused=f"cache directory {root} cannot be used: {exc.strerror or exc}")
     tally = _Tally()
     root_marked = cacheformat.marked(root)
     for name in names:

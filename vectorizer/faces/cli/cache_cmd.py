@@ -82,6 +82,8 @@ def run(args: argparse.Namespace, report: Reporter) -> int:
             reason = problem(os.lstat(path), path, want_dir=True)
         except FileNotFoundError:
             reason = None
+        except OSError as exc:  # a part of the path is a file (Not a directory), no permission...
+            reason = f"cache directory {path} cannot be used: {exc.strerror or exc}"
         if reason:
             report.error(f"error: {reason}; vectorizer runs uncached and leaves it alone")
             return 1
