@@ -397,12 +397,15 @@ def test_clean_removes_entries_only_and_never_follows_links(c, tmp_path):
     assert sorted(Path(k.split(" (")[0]).name for k in cleared.kept) == ["link", "users-notes.txt", "vz_x.f-1.py311.nbi"]
     assert sorted(p.name for p in c.directory().rglob("*")) == ["CACHEDIR.TAG", "__pycache__", "link", "vz_x.f-1.py311.nbi"]
     assert (outside / "vz_keep.py").read_text() == "keep"
-    assert (c.root / "users-notes.txt").exists() and (c.root / "CACHEDIR.TAG").exists()
+    assert (c.root / "users-notes.txt").exists() and not (c.root / "CACHEDIR.TAG").exists()  # backups keep the notes
     assert c.clean().entries == 0 and c.load(cache_key("0")) is None
-    for path in (c.root / "users-notes.txt", c.directory() / "link", c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi"):
+    for path in (c.directory() / "link", c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi"):
         path.unlink()
     assert c.clean().kept == ()
-    assert not c.root.exists()  # vectorizer created (and marked) it: it goes when nothing else is left
+    assert sorted(p.name for p in c.root.iterdir()) == ["users-notes.txt"]  # its tag went with the first clean
+    (c.root / "users-notes.txt").unlink()
+    c.store(KEY, SOURCE)  # a root vectorizer did not create (it exists): marked no more, never removed
+    assert c.clean().entries == 1 and c.root.exists() and list(c.root.iterdir()) == []
 
 
 def test_clean_refuses_a_symlinked_root(tmp_path):

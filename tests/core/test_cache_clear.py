@@ -151,7 +151,8 @@ def test_clear_in_a_root_vectorizer_created_keeps_what_the_user_put_there(tmp_pa
     (made / "v1" / "vz_not_a_key.py").write_text("print('mine')\n")
     cleared = cli(made, "--clear")
     assert cleared.returncode == 0 and f"removed {count} entries" in cleared.stderr, cleared.stderr
-    assert tree(made) == ["CACHEDIR.TAG", "v1", "v1/CACHEDIR.TAG", "v1/__pycache__", "v1/__pycache__/helper.cpython-311.pyc",
+    # the root loses its tag (backup tools must not skip the user's files); v1/ is still the cache's
+    assert tree(made) == ["v1", "v1/CACHEDIR.TAG", "v1/__pycache__", "v1/__pycache__/helper.cpython-311.pyc",
                           "v1/vz_not_a_key.py", "v3", "v3/x.tex"]
     for kept in ("x.tex", "helper.cpython-311.pyc", "vz_not_a_key.py"):
         assert kept in cleared.stderr

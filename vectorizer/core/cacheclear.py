@@ -4,8 +4,10 @@ Only below a marked directory (cacheformat.py): each ``v<digits>/`` of the root 
 every one when the root itself is marked (vectorizer created it). There, only the files
 `cacheformat.verified_kind` recognizes, regular and owned by the current user, are unlinked;
 folders are removed with `rmdir` (so only when empty), never a tree; symlinks are neither followed
-nor removed. A marked directory left with nothing but its tag loses the tag and goes; the root
-goes only if it is marked. A root that is a symlink or another user's is refused (cache.problem).
+nor removed. A marked ``v<digits>/`` left with nothing but its tag loses the tag and goes (one
+still holding a file of yours keeps it: it is still the cache's). The root loses its tag (backup
+tools must not skip what is left in it: yours) and goes if that leaves it empty; a root that is not
+marked never goes. A root that is a symlink or another user's is refused (cache.problem).
 What was left is reported (`Cleared.kept`), with the reason, as is what was removed.
 """
 
@@ -79,7 +81,10 @@ def clear(root: Path) -> Cleared:
             continue
         _clear_versioned(path, tally)
     if root_marked:
-        _remove_if_only_tag(root, tally)
+        with contextlib.suppress(OSError):
+            os.unlink(root / cacheformat.TAG_NAME)
+        with contextlib.suppress(OSError):
+            os.rmdir(root)  # only if empty
     return Cleared(tally.entries, tally.files, tally.size, tuple(tally.kept))
 
 

@@ -152,6 +152,7 @@ def checked_file_class() -> type:
     numbas = caching.IndexDataCacheFile
     while getattr(numbas, "vectorizer_checked", False):  # installed already: Numba's is its base
         numbas = numbas.__base__
+    log = getattr(caching, "_cache_log", lambda *args: None)  # NUMBA_DEBUG_CACHE=1 prints it
 
     class CheckedCacheFile(numbas):
         """Numba's index and data files, checksummed for vectorizer's entries (module docstring)."""
@@ -193,6 +194,7 @@ def checked_file_class() -> type:
                 stamp, overloads = pickle.loads(stream.read())
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError):  # verified yet not an index
                 return {}
+            log("[cache] index loaded from %r", self._index_path)
             return overloads if stamp == self._source_stamp and isinstance(overloads, dict) else {}
 
         def _save_index(self, overloads: dict) -> None:
@@ -200,6 +202,7 @@ def checked_file_class() -> type:
                 return super()._save_index(overloads)
             self._write(self._index_path, pickle.dumps(self._version, protocol=-1)
                         + self._dump((self._source_stamp, overloads)))
+            log("[cache] index saved to %r", self._index_path)
             return None
 
         def _load_data(self, name: str):
@@ -207,14 +210,18 @@ def checked_file_class() -> type:
                 return super()._load_data(name)
             body = self._read(self._data_path(name))
             try:
-                return None if body is None else pickle.loads(body)  # None: a miss, Numba compiles
+                data = None if body is None else pickle.loads(body)  # None: a miss, Numba compiles
             except (pickle.UnpicklingError, EOFError):
                 return None
+            if data is not None:
+                log("[cache] data loaded from %r", self._data_path(name))
+            return data
 
         def _save_data(self, name: str, data) -> None:
             if not self._ours:
                 return super()._save_data(name, data)
             self._write(self._data_path(name), self._dump(data))
+            log("[cache] data saved to %r", self._data_path(name))
             return None
 
         def _read(self, path: str) -> bytes | None:
