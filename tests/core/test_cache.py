@@ -308,7 +308,9 @@ def test_entry_owned_by_another_user_is_refused(c):
 
 
 def leftovers(directory: Path) -> list[str]:
-    return [p.name for p in directory.iterdir() if not p.name.startswith("vz_") and p.name != ".usage"] if directory.exists() else []  # .usage: the size bound's count
+    # .usage: the size bound's count; CACHEDIR.TAG: the mark that the directory is vectorizer's
+    return [p.name for p in directory.iterdir() if not p.name.startswith("vz_") and p.name not in (".usage", "CACHEDIR.TAG")] \
+        if directory.exists() else []
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
@@ -375,24 +377,35 @@ def test_failed_write_leaves_no_temp_file(c, monkeypatch):
 
 
 def test_clean_removes_entries_only_and_never_follows_links(c, tmp_path):
+    """Only vectorizer's files go (issue 49 row 6: tests/core/test_cache_clear.py has the rest): a
+    symlink is neither followed nor removed, a file vectorizer did not write stays, and so does
+    the (marked) directory that holds it; each is reported."""
     for i in range(3):
         c.store(cache_key(str(i)), SOURCE)
     (c.directory() / ".tmp-abandoned.part").write_text("half")
     (c.directory() / "__pycache__").mkdir()
-    (c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi").write_bytes(b"index")
+    (c.directory() / "__pycache__" / f"vz_{KEY}.f-1.py311.nbi").write_bytes(b"index")
+    (c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi").write_bytes(b"not an entry's name")
     outside = tmp_path / "precious"
     outside.mkdir()
     (outside / "vz_keep.py").write_text("keep")
     (c.directory() / "link").symlink_to(outside, target_is_directory=True)
     (c.root / "users-notes.txt").write_text("not ours to delete")
-    assert c.clean() == 3
-    assert not c.directory().exists() and not (c.root / "CACHEDIR.TAG").exists()
+    cleared = c.clean()
+    assert (cleared.entries, cleared.refused) == (3, None)
+    assert cleared.files == 3 + 3  # the entries (never loaded: no compiled code); .usage, the temp file, the Numba index
+    assert sorted(Path(k.split(" (")[0]).name for k in cleared.kept) == ["link", "users-notes.txt", "vz_x.f-1.py311.nbi"]
+    assert sorted(p.name for p in c.directory().rglob("*")) == ["CACHEDIR.TAG", "__pycache__", "link", "vz_x.f-1.py311.nbi"]
     assert (outside / "vz_keep.py").read_text() == "keep"
-    assert (c.root / "users-notes.txt").exists()
-    assert c.clean() == 0 and c.load(cache_key("0")) is None
+    assert (c.root / "users-notes.txt").exists() and not (c.root / "CACHEDIR.TAG").exists()  # backups keep the notes
+    assert c.clean().entries == 0 and c.load(cache_key("0")) is None
+    for path in (c.directory() / "link", c.directory() / "__pycache__" / "vz_x.f-1.py311.nbi"):
+        path.unlink()
+    assert c.clean().kept == ()
+    assert sorted(p.name for p in c.root.iterdir()) == ["users-notes.txt"]  # its tag went with the first clean
     (c.root / "users-notes.txt").unlink()
-    c.clean()
-    assert not c.root.exists()
+    c.store(KEY, SOURCE)  # a root vectorizer did not create (it exists): marked no more, never removed
+    assert c.clean().entries == 1 and c.root.exists() and list(c.root.iterdir()) == []
 
 
 def test_clean_refuses_a_symlinked_root(tmp_path):
@@ -400,7 +413,8 @@ def test_clean_refuses_a_symlinked_root(tmp_path):
     real.store(KEY, SOURCE)
     (tmp_path / "link").symlink_to(real.root, target_is_directory=True)
     with pytest.warns(CacheWarning, match="is a symlink"):
-        assert CodeCache(tmp_path / "link").clean() == 0
+        cleared = CodeCache(tmp_path / "link").clean()
+    assert (cleared.entries, cleared.files) == (0, 0) and "is a symlink" in cleared.refused
     assert real.load(KEY) == SOURCE
 
 
@@ -498,4 +512,4 @@ def test_many_processes_storing_at_once(tmp_path):
         expected = f"VALUE = {k}\n" + "# padding line\n" * (300 * (k % 7))
         assert c.load(hashlib.sha256(f"entry {k}".encode()).hexdigest()) == expected, k
     assert leftovers(c.directory()) == []
-    assert len([p for p in c.directory().iterdir() if p.name != ".usage"]) == 225  # .usage: the size bound's count
+    assert len([p for p in c.directory().iterdir() if p.name not in (".usage", "CACHEDIR.TAG")]) == 225

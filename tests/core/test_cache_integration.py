@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from vectorizer.core import cacheformat
 from vectorizer.core.cache import CodeCache
 
 OTHER_UID = 65534  # nobody
@@ -166,6 +167,8 @@ class Project:
             names.remove(".usage")
             assert set(json.loads((directory / ".usage").read_text())) == {"bytes", "writes"}
             assert stat.S_IMODE(os.stat(directory / ".usage").st_mode) == 0o600
+        names.remove("CACHEDIR.TAG")  # the mark that makes it vectorizer's to clear (cacheformat.py)
+        assert cacheformat.marked(directory) and stat.S_IMODE(os.stat(directory / "CACHEDIR.TAG").st_mode) == 0o600
         assert names and all(n.startswith("vz_") and n.endswith((".py", code)) or n == "__pycache__" for n in names), names
         assert all(n.removesuffix(code) + ".py" in names for n in names if n.endswith(code)), names
         for name in names:

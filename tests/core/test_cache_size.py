@@ -92,7 +92,7 @@ def age(project: Path, order: list[str], start: float) -> None:
 
 
 def total_bytes(project: Path) -> int:
-    return sum(p.stat().st_size for p in (project / "cache" / "v1").rglob("*") if p.is_file() and p.name != ".usage")
+    return sum(p.stat().st_size for p in (project / "cache" / "v1").rglob("*") if p.is_file() and p.name not in (".usage", "CACHEDIR.TAG"))
 
 
 def test_least_recently_used_entries_are_pruned_whole_at_write_time(project):
@@ -149,9 +149,8 @@ def test_recently_used_entries_are_kept_and_symlinks_not_followed(tmp_path):
         p.stat().st_size for p in directory.glob(f"vz_{keys[3]}.*.code"))
 
 
-@pytest.mark.parametrize("text, bound", [("", 256_000_000), ("1.5", 1_500_000), ("0", None), ("-3", 256_000_000),
-                                         ("lots", 256_000_000), ("nan", 256_000_000)])
-def test_bound_from_the_environment(monkeypatch, text, bound):
+@pytest.mark.parametrize("text, bound", [("", 256_000_000), ("1.5", 1_500_000), ("0", None)])
+def test_bound_from_the_environment(monkeypatch, text, bound):  # bad values: tests/core/test_cache_clear.py
     monkeypatch.setenv("VECTORIZER_CACHE_MAX_MB", text)
     assert cachesize.bound_bytes() == bound
 
@@ -163,7 +162,7 @@ def test_cache_command_shows_prunes_and_clears(project):
     assert shown.returncode == 0, shown.stderr
     lines = dict(line.split(":", 1) for line in shown.stdout.splitlines())
     assert lines["location"].strip() == str(project / "cache" / "v1")
-    files = [p for p in (project / "cache" / "v1").rglob("*") if p.is_file() and p.name != ".usage"]
+    files = [p for p in (project / "cache" / "v1").rglob("*") if p.is_file() and p.name not in (".usage", "CACHEDIR.TAG")]
     assert lines["size"].strip() == f"{total_bytes(project) / 1e6:.2f} MB in {len(files)} files"
     assert lines["entries"].strip() == "8 generated modules"
     assert lines["bound"].strip() == "5.00 MB (VECTORIZER_CACHE_MAX_MB)"

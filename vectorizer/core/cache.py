@@ -2,10 +2,13 @@
 The threat model (who may write where, what is trusted) is docs/security.md.
 
 Layout. The root is ``$VECTORIZER_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir
-("vectorizer")``; it holds a ``CACHEDIR.TAG`` (so backup tools skip it) and one directory per
-layout version, ``v<SCHEMA>/``. Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its
-compiled code beside it (``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of
-the module in ``v<SCHEMA>/__pycache__/`` (jit.py). Directories we create get mode 0o700, files 0o600.
+("vectorizer")``; it holds one directory per layout version, ``v<SCHEMA>/``. vectorizer marks a
+root it creates, and ``v<SCHEMA>/``, with its ``CACHEDIR.TAG`` (backup tools skip them; `clean`
+removes only what vectorizer wrote below a marked directory: cacheformat.py, cacheclear.py).
+Each entry is a real module, ``v<SCHEMA>/vz_<key>.py``, with its compiled code beside it
+(``vz_<key>.<cache tag>.code``, as a .pyc); Numba keeps its own cache of the module in
+``v<SCHEMA>/__pycache__/``, checksummed by vectorizer (backends/numba/numbafiles.py).
+Directories we create get mode 0o700, files 0o600.
 
 Key. `cache_key` (cachekey.py) is the sha256 of length-prefixed UTF-8 parts: the caller's parts
 (function source, options, ...) after SCHEMA and the versions of vectorizer, Python, NumPy, libcst
@@ -13,7 +16,9 @@ and Numba.
 
 Entry format. Line 1 is ``# vectorizer-cache <key> <sha256 of the rest>``; the rest is the module
 source. A MISS is: no directory or entry, an unreadable entry, a bad or foreign header, a checksum
-mismatch, a body that is not UTF-8. A miss never raises; the caller regenerates and stores again.
+mismatch, a body that is not UTF-8; and, for its user (engine/kernels.py), an entry that does not
+load as the function's generated module (a forgery with a valid checksum). A miss never raises;
+the caller regenerates and stores again.
 
 Safety. Before every read and write the root and ``v<SCHEMA>/`` are ``lstat``-ed, and a file is
 opened with ``O_NOFOLLOW`` and ``fstat``-ed (`_problem`): a real directory / regular file, owned
@@ -29,10 +34,11 @@ Atomicity. Files are written to a ``mkstemp`` temp file in their own directory, 
 of its contents, so one torn by a crash is a miss. Entries are content-addressed and written once:
 processes storing a key at once write identical bytes, the last replace wins, a reader sees no
 file or a complete one. A temp file left by a killed process is removed by `CodeCache.clean`.
+A write that fails (a full disk) is one CacheWarning; the caller runs what it generated.
 
-Size. ``VECTORIZER_CACHE_MAX_MB`` bounds the versioned directory (default 256 MB); a write counts
-its bytes and, when the bound is passed, prunes the least recently used entries (cachesize.py);
-a hit marks its entry used.
+Size. ``VECTORIZER_CACHE_MAX_MB`` bounds the versioned directory (default 256 MB; a bad value is
+a CacheWarning and the default); a write counts its bytes and, when the bound is passed, prunes
+the least recently used entries (cachesize.py); a hit marks its entry used.
 """
 
 from __future__ import annotations
@@ -47,15 +53,18 @@ import tempfile
 import types
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import cachesize
+from . import cacheformat, cachesize
+from .cacheformat import HEX_DIGITS
 from .cachekey import SCHEMA, cache_key, cache_root, sha256
+
+if TYPE_CHECKING:
+    from .cacheclear import Cleared
 
 __all__ = ["HEX_DIGITS", "SCHEMA", "CacheWarning", "CodeCache", "cache_key", "cache_root", "default_cache",
            "make_private_dir", "problem", "sha256", "warn_once"]
-_HEADER = b"# vectorizer-cache "  # then the key, a space, the body's sha256, a newline
-HEX_DIGITS = frozenset("0123456789abcdef")  # a set, not a regex: `re` costs ~0.4 ms of every start-up
-_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n# vectorizer cache: safe to delete.\n"
+_HEADER = cacheformat.ENTRY_HEADER  # then the key, a space, the body's sha256, a newline
 _POSIX = hasattr(os, "getuid")
 _warned: set[str] = set()  # warning kinds already shown in this process
 
@@ -231,14 +240,7 @@ class CodeCache:
         """Atomically write `path` in the versioned directory (created private if missing)."""
         tmp: str | None = None
         try:
-            created = make_private_dir(self.root)
-            reason = problem(os.lstat(self.root), self.root, want_dir=True)
-            if created and not reason:
-                with contextlib.suppress(OSError), open(self.root / "CACHEDIR.TAG", "xb") as tag:
-                    tag.write(_TAG)
-            if not reason:  # never create anything inside an unsafe root
-                make_private_dir(self.directory())
-                reason = self._dirs_problem()
+            reason = self.prepare()
             if reason:
                 _unsafe(reason)
                 return None
@@ -262,26 +264,30 @@ class CodeCache:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
 
-    def clean(self) -> int:
-        """Remove every layout version (and CACHEDIR.TAG) that we own; the number of entries removed.
+    def prepare(self) -> str | None:
+        """Create the root (marked, if we create it) and the versioned directory (marked), both
+        private; why they are unsafe to use, or None. OSError if they cannot be created."""
+        created = make_private_dir(self.root)
+        reason = problem(os.lstat(self.root), self.root, want_dir=True)
+        if reason:  # never create anything inside an unsafe root
+            return reason
+        if created:  # only a root we created is ours to remove (cacheclear.py)
+            cacheformat.mark(self.root)
+        make_private_dir(self.directory())
+        reason = self._dirs_problem()
+        if not reason:
+            cacheformat.mark(self.directory())
+        return reason
 
-        Symlinks are unlinked, never followed; anything owned by someone else is left in place.
-        A root that is a symlink or not ours is refused (warned); it is removed if left empty.
-        """
-        try:
-            reason = problem(os.lstat(self.root), self.root, want_dir=True)
-            if reason and "writable" not in reason:  # a symlink, or not ours: hands off
-                _unsafe(reason)
-                return 0
-            names = os.listdir(self.root)
-        except OSError:
-            return 0
-        removed = sum(_remove_tree(self.root / n) for n in names if n[:1] == "v" and n[1:].isascii() and n[1:].isdigit())
-        with contextlib.suppress(OSError):
-            os.unlink(self.root / "CACHEDIR.TAG")
-        with contextlib.suppress(OSError):
-            os.rmdir(self.root)
-        return removed
+    def clean(self) -> Cleared:
+        """Remove what vectorizer wrote under the root, and nothing else (cacheclear.py); what was
+        removed and what was left. A root that is a symlink or not ours is refused (warned)."""
+        from .cacheclear import clear  # not on the warm path
+
+        cleared = clear(self.root)
+        if cleared.refused:
+            _unsafe(cleared.refused)
+        return cleared
 
 
 def _unmarshal(data: bytes | None, digest: bytes, source: str) -> types.CodeType | None:
@@ -311,28 +317,6 @@ def _at(code: types.CodeType, filename: str) -> types.CodeType:
         return code
     consts = tuple(_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
-
-
-def _remove_tree(path: Path) -> int:
-    """Remove `path` and what it holds that we own, without following symlinks; entries removed."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return 0
-    if _POSIX and st.st_uid != os.getuid():
-        return 0
-    if not stat.S_ISDIR(st.st_mode):  # files and symlinks alike: unlink never follows
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-            return int(path.name.startswith("vz_") and path.suffix == ".py")
-        return 0
-    children: list[Path] = []
-    with contextlib.suppress(OSError), os.scandir(path) as entries:
-        children = [Path(e.path) for e in entries]
-    removed = sum(_remove_tree(child) for child in children)
-    with contextlib.suppress(OSError):
-        os.rmdir(path)
-    return removed
 
 
 def default_cache() -> CodeCache:

@@ -2,8 +2,10 @@
 
 Bound. ``VECTORIZER_CACHE_MAX_MB`` (megabytes of 10**6 bytes, default 256; ``0`` means no bound)
 caps the bytes of the versioned directory in use, ``v<SCHEMA>/``: entries, their compiled code,
-Numba's files in ``__pycache__/`` and the CLI's incremental records. Other layout versions are never
-read; `vectorizer cache --clear` removes them.
+Numba's files in ``__pycache__/`` and the CLI's incremental records, the files in vectorizer's own
+formats (cacheformat.py); anything else there is never counted or removed (`measure` counts it
+apart). A value that is not a finite number >= 0 is named in one CacheWarning and the default
+applies. Other layout versions are never read; `vectorizer cache --clear` removes them.
 
 Use. An entry's last use is the access time of its ``vz_<key>.py``. A hit sets it explicitly
 (`touch`, at most once a minute per entry), so the order holds on ``noatime`` and ``relatime``
@@ -24,11 +26,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import stat
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+from . import cacheformat
 
 DEFAULT_MB = 256
 TARGET = 0.8  # prune down to this fraction of the bound: a full cache is not pruned at every write
@@ -39,15 +44,30 @@ USAGE = ".usage"
 _POSIX = hasattr(os, "getuid")
 
 
-def bound_bytes() -> int | None:
-    """The bound from ``VECTORIZER_CACHE_MAX_MB`` (None: no bound); a bad value gives the default."""
+def bound_problem() -> str | None:
+    """Why ``VECTORIZER_CACHE_MAX_MB`` is not a bound (a finite number of megabytes >= 0), or None."""
     text = os.environ.get("VECTORIZER_CACHE_MAX_MB", "").strip()
     try:
         mb = float(text) if text else DEFAULT_MB
     except ValueError:
-        mb = DEFAULT_MB
-    if mb != mb or mb < 0:  # nan, negative: the default
-        mb = DEFAULT_MB
+        mb = math.nan
+    if math.isfinite(mb) and mb >= 0:
+        return None
+    return (f"VECTORIZER_CACHE_MAX_MB={text!r} is not a number of megabytes >= 0 (0 for no bound); "
+            f"the cache is bounded to the default, {DEFAULT_MB} MB")
+
+
+def bound_bytes() -> int | None:
+    """The bound from ``VECTORIZER_CACHE_MAX_MB`` (None: no bound); a bad value (not a finite
+    number >= 0: "lots", nan, inf, 1e400, -3) gives the default, with one CacheWarning."""
+    problem = bound_problem()
+    if problem is not None:
+        from .cache import warn_once  # cache.py imports this module
+
+        warn_once("bound", problem)
+        return DEFAULT_MB * 1_000_000
+    text = os.environ.get("VECTORIZER_CACHE_MAX_MB", "").strip()
+    mb = float(text) if text else DEFAULT_MB
     return None if mb == 0 else int(mb * 1_000_000)
 
 
@@ -73,6 +93,7 @@ class Group(NamedTuple):
 class Usage(NamedTuple):
     total: int
     groups: list[Group]
+    others: list[Path] = []  # files there that vectorizer did not write: never counted or removed
 
 
 def key_of(name: str) -> str:
@@ -81,12 +102,20 @@ def key_of(name: str) -> str:
 
 
 def measure(directory: Path) -> Usage:
-    """The bytes under `directory` (no symlink followed) grouped by entry, least recently used first."""
+    """The bytes of vectorizer's files under `directory` (no symlink followed) grouped by entry,
+    least recently used first; the other files apart."""
     groups: dict[str, list] = {}
+    others: list[Path] = []
     for folder in (directory, directory / "__pycache__", directory / "cli"):
         with contextlib.suppress(OSError), os.scandir(folder) as found:
             for item in found:
-                if item.name == USAGE or not item.is_file(follow_symlinks=False):
+                if folder == directory and item.name in cacheformat.FOLDERS and item.is_dir(follow_symlinks=False):
+                    continue
+                what = cacheformat.kind(folder.name if folder != directory else "", item.name)
+                if what is None or not item.is_file(follow_symlinks=False):
+                    others.append(Path(item.path))
+                    continue
+                if what in ("usage", "tag"):
                     continue
                 with contextlib.suppress(OSError):
                     st = item.stat(follow_symlinks=False)
@@ -98,37 +127,43 @@ def measure(directory: Path) -> Usage:
                         group[2] = max(group[2], st.st_atime, st.st_mtime)
     listed = [Group(k, files, size, used) for k, (files, size, used) in groups.items()]
     listed.sort(key=lambda g: (g.used, g.key))
-    return Usage(sum(g.size for g in listed), listed)
+    return Usage(sum(g.size for g in listed), listed, sorted(others))
 
 
 def prune(directory: Path, limit: int, keep: str = "", now: float | None = None) -> tuple[int, int]:
     """Remove least recently used entries until `directory` holds at most `limit` bytes;
-    (entries removed, bytes left). `keep`: an entry key (``vz_<key>``) never removed."""
+    (entries removed, bytes left). `keep`: an entry key (``vz_<key>``) never removed. Nothing
+    is removed unless `directory` or its root is marked as vectorizer's (cacheformat.py)."""
     now = time.time() if now is None else now
     usage = measure(directory)
     total, removed = usage.total, 0
+    if not (cacheformat.marked(directory) or cacheformat.marked(directory.parent)):
+        return 0, total
     for group in usage.groups:
         if total <= limit:
             break
         if group.key == keep or now - group.used < RECENT or group.key.startswith("cli/"):
             continue  # in use, or the CLI's records (pruned by their own rule, incremental.py)
-        freed = _remove(group.files)
+        freed, entry = _remove(group.files)
         total -= freed
-        removed += freed > 0 and group.key.startswith("vz_")
+        removed += entry
     return removed, total
 
 
-def _remove(files: list[Path]) -> int:
-    """Unlink what we own of `files`, the entry's source last (it dates the group); bytes freed."""
-    freed = 0
+def _remove(files: list[Path]) -> tuple[int, bool]:
+    """Unlink what we own of `files` that is in vectorizer's format (an entry by its header), the
+    entry's source last (it dates the group); (bytes freed, whether an entry's source went)."""
+    freed, entry = 0, False
     for path in sorted(files, key=lambda p: p.suffix == ".py"):
         with contextlib.suppress(OSError):
             st = os.lstat(path)
-            if _POSIX and st.st_uid != os.getuid():
+            folder = path.parent.name if path.parent.name in cacheformat.FOLDERS[1:] else ""
+            if _POSIX and st.st_uid != os.getuid() or cacheformat.verified_kind(folder, path) is None:
                 continue
             os.unlink(path)  # never follows a symlink
             freed += st.st_size
-    return freed
+            entry = entry or (folder == "" and path.suffix == ".py")
+    return freed, entry
 
 
 def read_usage(data: bytes | None) -> tuple[int, int]:

@@ -95,29 +95,55 @@ def remembered_choice(content: str, options: Options, key: Key, prepared: Callab
 
 def load(cache_key: str, backend: str, scalar: Callable[..., Any], generate: Callable[[], Any]) -> Kernel | VectorizeError:
     """The kernel stored under `cache_key`, or, on a miss, from `generate()` (the generated module,
-    or the VectorizeError that refuses the function), stored for the next process."""
+    or the VectorizeError that refuses the function), stored for the next process. A stored entry
+    that does not load as the generated module of this function (it raises when run, or lacks the
+    function or its result types: a forged entry with a valid checksum) is a miss too."""
     store = cache.default_cache()
+    name = scalar.__name__
+    try:
+        found = _stored(store, cache_key, backend, name)
+    except (MemoryError, Warning):  # a warning the user made an error is theirs to see
+        raise
+    except Exception:  # noqa: BLE001 - the entry on disk, not the engine: a fresh one replaces it
+        found = None
+    if found is not None:
+        return found
+    generated = generate()
+    if isinstance(generated, VectorizeError):
+        return generated
+    source = generated.source
     if backend == "numba":
-        source = store.load(cache_key)
+        return kernel_from(jit().load(source, cache_key, name), source, backend)
+    path = store.store(cache_key, source)  # replaces an entry that was not usable
+    code = store.load_code(cache_key) if path else None
+    return _numpy_kernel(code or compile(source, f"<vectorizer {scalar.__qualname__}>", "exec"), source, cache_key, name)
+
+
+def _stored(store: cache.CodeCache, cache_key: str, backend: str, name: str) -> Kernel | None:
+    """The kernel from the entry on disk if there is one of the right shape, else None."""
+    if backend == "numba":
+        source = store.load(cache_key)  # None: missing, damaged or unsafe
         if source is None:
-            generated = generate()
-            if isinstance(generated, VectorizeError):
-                return generated
-            source = generated.source
-        fn = jit().load(source, cache_key, scalar.__name__)
-        return kernel_from(fn, source, backend)
-    entry = store.load_entry(cache_key)
-    if entry is None:
-        generated = generate()
-        if isinstance(generated, VectorizeError):
-            return generated
-        path = store.store(cache_key, generated.source)
-        code = store.load_code(cache_key) if path else compile(generated.source, f"<vectorizer {scalar.__qualname__}>", "exec")
-        source = generated.source
-    else:
-        source, code = entry
+            return None
+        fn = jit().load(source, cache_key, name)  # raises for a source that is not Python
+        return kernel_from(fn, source, backend) if _shaped(fn, fn.__globals__) else None
+    entry = store.load_entry(cache_key)  # None: missing, damaged, unsafe, or not Python
+    return None if entry is None else _numpy_kernel(entry[1], entry[0], cache_key, name, check=True)
+
+
+def _shaped(fn: Any, module: dict) -> bool:
+    """Whether a loaded module is a generated one: `fn` callable, result types and shape given."""
+    result = module.get("VECTORIZER_RESULT")
+    return callable(fn) and isinstance(result, (tuple, list)) and all(isinstance(r, str) for r in result) \
+        and isinstance(module.get("VECTORIZER_RETURNS_TUPLE"), bool)
+
+
+def _numpy_kernel(code: Any, source: str, cache_key: str, function: str, check: bool = False) -> Kernel | None:
+    """The NumPy backend's kernel from its module's code (None if `check` finds it misshapen)."""
     namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
     exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
+    if check and not _shaped(namespace.get(function), namespace):
+        return None
     if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
         from ..backends.numba.exactloops import fast_exact
 
@@ -127,7 +153,7 @@ def load(cache_key: str, backend: str, scalar: Callable[..., Any], generate: Cal
             from ..backends.numba.exactloops import fast_function
 
             namespace[f"_vz_{name}"] = fast_function(name, namespace[f"_vz_{name}"])
-    return kernel_from(namespace[scalar.__name__], source, backend, namespace)
+    return kernel_from(namespace[function], source, "numpy", namespace)
 
 
 def run(kernel: Kernel, scalar: Callable[..., Any], batch: Batch) -> Any:

@@ -5,15 +5,14 @@ intrinsics that let LLVM vectorize lane code's libm calls to glibc's vector math
 Numba's cache of a generated module holds pickles, which run code when loaded: they are kept only
 in the ``__pycache__`` of the cache directory in use (our locator, first in Numba's list, claims
 every entry), and only after that directory and the module's files in it pass the cache's checks;
-else the module compiles with ``cache=False``. docs/security.md has the threat model."""
+else the module compiles with ``cache=False``. Each file carries vectorizer's checksum, verified
+before Numba reads it (numbafiles.py). docs/security.md has the threat model."""
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import importlib.util
 import os
-import stat
 import sys
 import tempfile
 import types
@@ -24,6 +23,7 @@ from typing import Any
 
 from ...core import cache
 from ...errors import user_stacklevel
+from . import numbafiles
 
 _warned: set[str] = set()
 
@@ -56,13 +56,13 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
     import numba  # noqa: F401 - fail here, clearly, if it is missing
 
     store = cache.default_cache()
-    path = store.store(key, source) if store.load(key) is None else store.path_for(key)
+    path = store.store(key, source) if store.load(key) != source else store.path_for(key)  # ours, not another
     code = store.load_code(key) if path is not None else None
     if code is None:
-        warn_once("nocache", "vectorizer: running Numba kernels without the on-disk cache "
-                  "(the cache directory is unusable); every process compiles them again")
         namespace: dict[str, Any] = {"__name__": f"vz_{key[:16]}"}
         exec(compile(_uncached(source), f"<vectorizer numba {name}>", "exec"), namespace)  # noqa: S102
+        warn_once("nocache", "vectorizer: running Numba kernels without the on-disk cache "
+                  "(the cache directory is unusable); every process compiles them again")
         return namespace[name]
     allowed = _cache_allowed(path)
     if not allowed:
@@ -70,12 +70,13 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
     # A real, registered module: Numba's cache finds the functions' module by name on reload.
     # One loaded from another directory, or caching where that is no longer allowed, is replaced.
     module = sys.modules.get(path.stem)
-    if module is None or getattr(module, "__file__", None) != str(path) or getattr(module, "NUMBA_CACHE", allowed) != allowed:
+    if module is None or getattr(module, "__file__", None) != str(path) or getattr(module, "NUMBA_CACHE", allowed) != allowed \
+            or getattr(module, "__vz_source__", None) != source:
         try:
-            module = _execute(code, path)
+            module = _execute(code, path, source)
         except CacheRefused as exc:  # only if the checks above were bypassed: never cache it
             cache.warn_once("unsafe-numba", f"{exc}; Numba compiles vectorizer's kernels without its cache")
-            module = _execute(compile("\n" + _uncached(source), str(path), "exec"), path)
+            module = _execute(compile("\n" + _uncached(source), str(path), "exec"), path, source)
     return getattr(module, name)
 
 
@@ -83,142 +84,45 @@ def _uncached(source: str) -> str:
     return source.replace("NUMBA_CACHE = True", "NUMBA_CACHE = False")
 
 
-def _execute(code: types.CodeType, path: Path) -> types.ModuleType:
+def _execute(code: types.CodeType, path: Path, source: str) -> types.ModuleType:
     module = types.ModuleType(path.stem)
     module.__file__ = str(path)
+    module.__vz_source__ = source  # type: ignore[attr-defined]  # reused only for this source
     exec(code, module.__dict__)  # noqa: S102 - our own generated module, checked by the cache
     sys.modules[path.stem] = module
     return module
 
 
-# -- where Numba keeps the cache of a generated module ---------------------------------------
-# Numba picks a "locator" per function from the file its code names: NUMBA_CACHE_DIR, then the
-# __pycache__ beside the file, then ~/.cache/numba; none knows our checks. Ours goes first and
-# claims every entry (vz_<64 hex>.py): its files go in the __pycache__ of the directory in use,
-# and only for entries `load` has just checked; any other entry is refused (never cached).
-
-_checked: set[str] = set()  # entry paths whose Numba files `_cache_allowed` found safe
-LOCATOR = f"{__name__}.NumbaCacheLocator"
-
-
-class CacheRefused(RuntimeError):
-    """Numba was asked to cache an entry that is not in the cache directory in use, or unchecked."""
+# -- where Numba keeps the cache of a generated module, and how its files are read: numbafiles.py
+LOCATOR = numbafiles.LOCATOR
+CacheRefused = numbafiles.CacheRefused
+numba_cache_problem = numbafiles.numba_cache_problem
+_install_locator = numbafiles.install
 
 
 def _cache_allowed(path: Path) -> bool:
-    """Whether Numba may use its cache for entry `path`: our locator is in place, and the
-    ``__pycache__`` beside the entry and the entry's files in it pass the cache's checks."""
-    _checked.discard(str(path))
-    override = _locator_override()
+    """Whether Numba may use its cache for entry `path`: our locator and checked files are in
+    place, and the ``__pycache__`` beside the entry and the entry's files in it pass the checks."""
+    numbafiles.checked.discard(str(path))
+    override = numbafiles.locator_override()
     if override:
         warn_once("locators", f"vectorizer: NUMBA_CACHE_LOCATOR_CLASSES={override!r} does not start with "
                   f"{LOCATOR}; vectorizer's Numba kernels are compiled without Numba's cache")
         return False
-    _install_locator()
+    numbafiles.install()
     problem = numba_cache_problem(path)
     if problem is None:
-        _checked.add(str(path))
+        numbafiles.checked.add(str(path))
         return True
     if not problem[0]:  # unusable, not unsafe (that gave a CacheWarning)
         warn_once("numbacache", f"vectorizer: Numba cannot write its cache beside {path}; compiling without cache=True")
     return False
 
 
-def numba_cache_problem(path: Path | str) -> tuple[bool, str] | None:
-    """Why Numba must not keep its cache for entry `path` in the ``__pycache__`` beside it (first
-    True if that is unsafe, False if merely unusable), or None. Numba opens its index (``.nbi``)
-    and data (``.nbc``) pickles with a plain `open`: ``__pycache__`` (created private if missing)
-    and the module's files in it (``vz_<key>.*.nb[ic]``) must pass `cache.problem` (else one
-    CacheWarning), and ``__pycache__`` must accept a new file. Nothing is deleted or changed."""
-    path = Path(path)
-    pycache = path.parent / "__pycache__"
-    try:
-        cache.make_private_dir(pycache)
-        st = os.lstat(pycache)
-        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):  # unusable, not a risk
-            return False, f"{pycache} is not a directory"
-        reason = cache.problem(st, pycache, want_dir=True)
-        with os.scandir(pycache) as found:
-            for item in found:
-                if reason is None and item.name.startswith(path.stem + ".") and item.name.endswith((".nbi", ".nbc")):
-                    reason = cache.problem(os.lstat(item.path), item.path, want_dir=False)
-        if reason:
-            cache.warn_once("unsafe-numba", f"{reason.replace('cache entry', 'Numba cache file')}; Numba "
-                        "compiles vectorizer's kernels without its cache (fix it or remove it)")
-            return True, reason
-        with tempfile.TemporaryFile(dir=pycache):
-            return None
-    except OSError as exc:
-        return False, f"cannot use {pycache}: {exc}"
-
-
-def _locator_override() -> str | None:
-    """The value of NUMBA_CACHE_LOCATOR_CLASSES (which replaces Numba's list of locators) unless
-    it names ours first: then vectorizer's entries are not cached by Numba."""
-    from numba.core import config
-
-    for value in (os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES", ""), getattr(config, "CACHE_LOCATOR_CLASSES", "")):
-        if value and value.strip() and value.split(",")[0].strip() != LOCATOR:
-            return value
-    return None
-
-
-def _install_locator() -> None:
-    from numba.core import caching
-
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in Numba 0.62
-    ours = _locator_class()
-    if impl._locator_classes[:1] != [ours]:  # the list itself, so subclasses sharing it see ours
-        impl._locator_classes.insert(0, ours)
-
-
 def __getattr__(name: str) -> Any:  # NUMBA_CACHE_LOCATOR_CLASSES may name LOCATOR
     if name == "NumbaCacheLocator":
-        return _locator_class()
+        return numbafiles.locator_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@functools.lru_cache(maxsize=1)
-def _locator_class() -> type:
-    from numba.core.caching import _CacheLocator
-
-    class NumbaCacheLocator(_CacheLocator):
-        """vectorizer's cache entries: their Numba files in the ``__pycache__`` beside them."""
-
-        def __init__(self, py_func, py_file: str) -> None:
-            self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno  # as Numba's: the same file names
-            self._cache_path = os.path.join(os.path.dirname(py_file), "__pycache__")
-
-        @classmethod
-        def from_function(cls, py_func, py_file: str):
-            name = os.path.basename(py_file)
-            if not (name[:3] == "vz_" and name[67:] == ".py" and cache.HEX_DIGITS.issuperset(name[3:67]) and len(name) == 70):
-                return None  # not ours: Numba's own locators decide
-            directory = str(cache.default_cache().directory())
-            if os.path.dirname(py_file) != directory or py_file not in _checked:
-                raise CacheRefused(f"Numba was asked to cache {py_file}, which is not a checked entry "
-                                   f"of the cache directory in use ({directory})")
-            return cls(py_func, py_file)
-
-        def ensure_cache_path(self) -> None:  # before each save: still ours and private
-            cache.make_private_dir(path := Path(self._cache_path))
-            if reason := cache.problem(os.lstat(path), path, want_dir=True):
-                raise OSError(reason)
-
-        def get_cache_path(self) -> str:
-            return self._cache_path
-
-        def get_source_stamp(self) -> bytes:  # Numba's stamp: the source file's sha256
-            fd = os.open(self._py_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, "rb") as file:
-                return cache.sha256(file.read()).digest()
-
-        def get_disambiguator(self) -> str:
-            return str(self._lineno)
-
-    NumbaCacheLocator.__qualname__ = "NumbaCacheLocator"
-    return NumbaCacheLocator
 
 
 def cache_load_errors() -> tuple[type[BaseException], ...]:

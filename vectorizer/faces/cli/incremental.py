@@ -58,14 +58,14 @@ class Records:
             self._load()
 
     def _load(self) -> None:
-        versioned = cache.CodeCache().directory()  # `vectorizer cache clean` removes the records too
-        folder = versioned / "cli"
+        store = cache.CodeCache()  # `vectorizer cache clean` removes the records too
+        folder = store.directory() / "cli"
         try:
-            for path in (versioned.parent, versioned, folder):
-                if not path.exists():
-                    cache.make_private_dir(path)
-                if cache.problem(os.lstat(path), path, want_dir=True):
-                    return  # not ours, or writable by others: run without records
+            if store.prepare():  # the root and v<SCHEMA>/, created private and marked as the cache's
+                return  # not ours, or writable by others: run without records
+            cache.make_private_dir(folder)
+            if cache.problem(os.lstat(folder), folder, want_dir=True):
+                return
             self.path = folder / f"{tool_key()[:32]}.json"
             if self.path.exists():
                 if cache.problem(os.lstat(self.path), self.path, want_dir=False):
