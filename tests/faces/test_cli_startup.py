@@ -1,0 +1,77 @@
+"""The CLI starts without the compiler: `vectorizer --help`, `vectorizer check` and `generate` on
+an up-to-date tree import neither NumPy, libcst nor the engine (pre-commit runs the command on
+every commit). What a command imports is counted here, in a fresh process; how long it takes is
+timed by scripts/bench_cli.py (against `python -c "import numpy"`), which tests do not assert.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("numpy", "libcst", "vectorizer.api", "vectorizer.pipeline", "vectorizer.engine",
+         "vectorizer.faces.cli.standalone", "vectorizer.faces.importhook")
+PROBE = textwrap.dedent('''\
+    import contextlib, io, json, sys
+    from vectorizer.faces.cli.main import main
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(sys.argv[1:])
+    print(json.dumps([code, sorted(sys.modules)]))
+    ''')
+SOURCE = textwrap.dedent('''\
+    import math
+    from vectorizer import vectorize
+
+
+    @vectorize
+    def norm(x: float, y: float) -> float:
+        return math.sqrt(x * x + y * y)
+    ''')
+
+
+def modules_after(argv: list[str], cwd: Path, cache: Path) -> tuple[int, list[str]]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "VECTORIZER_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    code, modules = json.loads(done.stdout.splitlines()[-1])
+    return code, modules
+
+
+def heavy(modules: list[str]) -> list[str]:
+    return [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / ".hg").mkdir()
+    (root / "pkg" / "kernels.py").write_text(SOURCE)
+    return root
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["generate", "--help"], ["check", "--help"], ["--version"],
+                                  ["errors"], ["cache", "dir"]])
+def test_help_and_light_commands_import_no_compiler(tree, tmp_path, argv):
+    code, modules = modules_after(argv, tree, tmp_path / "cache")
+    assert code == 0 and heavy(modules) == []
+
+
+def test_an_up_to_date_tree_is_checked_without_the_compiler(tree, tmp_path):
+    cache = tmp_path / "cache"
+    code, modules = modules_after(["generate", "."], tree, cache)  # the first run generates: compiler loaded
+    assert code == 0 and "libcst" in modules and (tree / "pkg" / "kernels_batched.py").exists()
+    for argv in (["generate", "."], ["check", "."], ["generate", "--check", "pkg"], ["."]):
+        code, modules = modules_after(argv, tree, cache)
+        assert code == 0 and heavy(modules) == [], (argv, heavy(modules))
+    (tree / "pkg" / "kernels.py").write_text(SOURCE.replace("x * x", "x * x * 1.0"))
+    code, modules = modules_after(["check", "."], tree, cache)  # a changed source: generated and compared
+    assert code == 1 and "libcst" in modules
