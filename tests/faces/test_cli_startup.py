@@ -21,9 +21,10 @@ HEAVY = ("numpy", "libcst", "vectorizer.api", "vectorizer.pipeline", "vectorizer
 PROBE = textwrap.dedent('''\
     import contextlib, io, json, sys
     from vectorizer.faces.cli.main import main
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = main(sys.argv[1:])
-    print(json.dumps([code, sorted(sys.modules)]))
+    print(json.dumps([code, sorted(sys.modules), err.getvalue()]))
     ''')
 SOURCE = textwrap.dedent('''\
     import math
@@ -34,14 +35,28 @@ SOURCE = textwrap.dedent('''\
     def norm(x: float, y: float) -> float:
         return math.sqrt(x * x + y * y)
     ''')
+UNSUPPORTED = textwrap.dedent('''\
+    from vectorizer import vectorize
 
 
-def modules_after(argv: list[str], cwd: Path, cache: Path) -> tuple[int, list[str]]:
+    @vectorize
+    def safe_inverse(x: float) -> float:
+        try:
+            return 1.0 / x
+        finally:
+            x = 0.0
+    ''')
+
+
+def modules_after(argv: list[str], cwd: Path, cache: Path, messages: list[str] | None = None) -> tuple[int, list[str]]:
+    """(exit code, modules imported) of the command in a fresh process; its stderr into `messages`."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "VECTORIZER_CACHE_DIR": str(cache)}
     done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    code, modules = json.loads(done.stdout.splitlines()[-1])
+    code, modules, err = json.loads(done.stdout.splitlines()[-1])
+    if messages is not None:
+        messages.append(err)
     return code, modules
 
 
@@ -55,6 +70,7 @@ def tree(tmp_path):
     (root / "pkg").mkdir(parents=True)
     (root / ".hg").mkdir()
     (root / "pkg" / "kernels.py").write_text(SOURCE)
+    (root / "pkg" / "legacy.py").write_text(UNSUPPORTED)  # exported as a per-element loop, with a warning
     return root
 
 
@@ -67,11 +83,19 @@ def test_help_and_light_commands_import_no_compiler(tree, tmp_path, argv):
 
 def test_an_up_to_date_tree_is_checked_without_the_compiler(tree, tmp_path):
     cache = tmp_path / "cache"
-    code, modules = modules_after(["generate", "."], tree, cache)  # the first run generates: compiler loaded
+    first: list[str] = []
+    code, modules = modules_after(["generate", "."], tree, cache, first)  # generates: compiler loaded
     assert code == 0 and "libcst" in modules and (tree / "pkg" / "kernels_batched.py").exists()
+    warning = "pkg/legacy.py:6:5: warning[VEC-SYNTAX]: 'try' with 'finally' is not supported"
+    assert warning in first[0] and "1 function not batched (per-element loop)" in first[0]
     for argv in (["generate", "."], ["check", "."], ["generate", "--check", "pkg"], ["."]):
-        code, modules = modules_after(argv, tree, cache)
+        again: list[str] = []
+        code, modules = modules_after(argv, tree, cache, again)
         assert code == 0 and heavy(modules) == [], (argv, heavy(modules))
+        assert warning in again[0] and "1 function not batched" in again[0], again  # the warning, replayed
+    moved: list[str] = []  # from another directory the warning names the file otherwise: generated again
+    code, modules = modules_after(["check", "."], tree / "pkg", cache, moved)
+    assert code == 0 and "legacy.py:6:5: warning[VEC-SYNTAX]" in moved[0] and "pkg/legacy.py" not in moved[0]
     (tree / "pkg" / "kernels.py").write_text(SOURCE.replace("x * x", "x * x * 1.0"))
     code, modules = modules_after(["check", "."], tree, cache)  # a changed source: generated and compared
     assert code == 1 and "libcst" in modules

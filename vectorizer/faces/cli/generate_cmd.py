@@ -111,9 +111,15 @@ class Run:
                              f"(listed in 'functions' in {self.settings.source})")
         output = self.settings.output_for(path)
         shaping = repr((names, selected, self.settings.backend, self.settings.on_unsupported))
-        if selected and not to_stdout and self.records.fresh(path, text, shaping, output):
-            self.counts["unchanged"] += 1  # the output is what generating would write again
+        fresh = selected and not to_stdout and self.records.fresh(path, text, shaping, output)
+        replay = self.records.warnings(path, shown) if fresh else None
+        if replay is not None:  # the output is what generating would write again, with these warnings
+            self.counts["unchanged"] += 1
             self.runtime_dirs.add(output.parent)
+            for _, message in replay:
+                self.counts["fallback"] += 1
+                if self.settings.on_unsupported == "warn":
+                    self.report.warning(message)
             return self.report.detail(f"unchanged {display_path(output)} (from {shown}; incremental record)")
         if not selected:
             self.report.detail(f"no function selected in {shown}")
@@ -128,12 +134,15 @@ class Run:
             return self.fail(str(exc))
         compile(result.text, str(output), "exec")  # output that does not compile is our bug: 123
         strict = self.settings.on_unsupported == "error"
+        warnings = [[name, render(exc, "warning", f"{name!r} is exported as a per-element loop")]
+                    for name, exc in result.per_element.items()]
         for name, exc in result.per_element.items():
             self.counts["fallback"] += 1
             if strict:
                 self.report.error(render(exc, "error", f"{name!r} cannot be batched"))
-            elif self.settings.on_unsupported == "warn":
-                self.report.warning(render(exc, "warning", f"{name!r} is exported as a per-element loop"))
+        if self.settings.on_unsupported == "warn":
+            for _, message in warnings:
+                self.report.warning(message)
         if strict and result.per_element:
             return self.fail(f"error: nothing written for {shown}: unsupported constructs "
                              "(--strict / on-unsupported = \"error\")")
@@ -142,8 +151,8 @@ class Run:
             self.counts["changed"] += 1
             return self.report.detail(f"generated <stdout> (from {shown})")
         self.runtime_dirs.add(output.parent)
-        if self._update(output, result.text, shown) and not result.per_element:  # fallbacks: warn again next run
-            self.records.remember(path, text, shaping, output, result.text)
+        if self._update(output, result.text, shown):  # later runs skip it, and repeat its warnings
+            self.records.remember(path, text, shaping, output, result.text, warnings, shown)
 
     def _read(self, path: Path) -> str | None:
         try:

@@ -55,6 +55,15 @@ def numpy_version_bytes() -> bytes:
         return f"numpy at {spec.origin}".encode()
 
 
+def _valid(entry: object) -> bool:
+    """[source hash, output path, output hash] and, for a source with per-element exports, the
+    name it was shown by and its [function, message] warnings."""
+    if not isinstance(entry, list) or len(entry) not in (3, 5) or not all(isinstance(v, str) for v in entry[:4]):
+        return False
+    return len(entry) == 3 or (isinstance(entry[4], list) and all(
+        isinstance(w, list) and len(w) == 2 and all(isinstance(x, str) for x in w) for w in entry[4]))
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -85,7 +94,7 @@ class Records:
                     return
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
                 if isinstance(loaded, dict):
-                    self.entries = {k: v for k, v in loaded.items() if isinstance(v, list) and len(v) == 3}
+                    self.entries = {k: v for k, v in loaded.items() if _valid(v)}
         except (OSError, ValueError):
             self.path, self.entries = None, {}  # an unreadable record costs a regeneration, nothing else
 
@@ -103,12 +112,23 @@ class Records:
         except OSError:
             return False
 
-    def remember(self, source: Path, text: str, settings: str, output: Path, output_text: str) -> None:
-        """`output` now holds `output_text`, generated from `text` under `settings`."""
+    def remember(self, source: Path, text: str, settings: str, output: Path, output_text: str,
+                 warnings: list[list[str]] | None = None, shown: str = "") -> None:
+        """`output` now holds `output_text`, generated from `text` under `settings`. `warnings`:
+        [function, message] for each function exported as a per-element loop, shown again by
+        later runs that skip the source (`shown`: the source's name in them)."""
         if self.path is not None:
-            self.entries[str(source.absolute())] = [self._source_hash(text, settings), str(output.absolute()),
-                                                   _sha(output_text.encode("utf-8"))]
+            entry = [self._source_hash(text, settings), str(output.absolute()), _sha(output_text.encode("utf-8"))]
+            self.entries[str(source.absolute())] = entry + ([shown, warnings] if warnings else [])
             self.dirty = True
+
+    def warnings(self, source: Path, shown: str) -> list[list[str]] | None:
+        """The per-element warnings a fresh record of `source` replays ([] for none); None when
+        they named the source otherwise (another working directory): generate again then."""
+        entry = self.entries.get(str(source.absolute()), [])
+        if len(entry) < 5:
+            return []
+        return entry[4] if entry[3] == shown else None
 
     def save(self) -> str | None:
         """Write the records; the reason if they could not be (the next run then regenerates)."""
