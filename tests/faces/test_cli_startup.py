@@ -99,3 +99,20 @@ def test_an_up_to_date_tree_is_checked_without_the_compiler(tree, tmp_path):
     (tree / "pkg" / "kernels.py").write_text(SOURCE.replace("x * x", "x * x * 1.0"))
     code, modules = modules_after(["check", "."], tree, cache)  # a changed source: generated and compared
     assert code == 1 and "libcst" in modules
+
+
+def test_the_tool_key_is_remembered_by_the_files_stat(tmp_path):
+    """An unchanged install is keyed without reading every file: the digest of the files' bytes is
+    remembered under a digest of their names, sizes and times, in a private folder."""
+    from vectorizer.faces.cli import incremental
+
+    memo = tmp_path / "cli"
+    memo.mkdir(mode=0o700)
+    key = incremental.tool_key(memo=memo)
+    assert key == incremental.tool_key()  # the same digest as hashing every file
+    (note,) = memo.glob("toolkey-*")
+    assert note.stat().st_mode & 0o777 == 0o600 and note.read_text() == key
+    note.write_text("f" * 64)  # a remembered digest is used as it is ...
+    assert incremental.tool_key(memo=memo) == "f" * 64
+    note.write_text("not a digest")  # ... and a note that is not one is ignored
+    assert incremental.tool_key(memo=memo) == key

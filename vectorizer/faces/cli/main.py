@@ -44,7 +44,9 @@ COMMANDS = {"generate": generate_cmd.run, "check": generate_cmd.run, "show": sho
             "explain": explain_cmd.run}
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command`, only that command's sub-parser (a start-up saving: the
+    full help builds them all)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true", help="report errors only")
     common.add_argument("-v", "--verbose", action="store_true", help="also report unchanged and skipped files")
@@ -55,12 +57,14 @@ def _parser() -> argparse.ArgumentParser:
                                      epilog=EXIT_CODES, description="Turn scalar Python functions into batched NumPy code.")
     parser.add_argument("--version", action="version", version=f"vectorizer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
-    generate_cmd.add_parser(sub, common, EXIT_CODES)
-    show_cmd.add_parser(sub, common)
-    report_command.add_parser(sub, common)
-    explain_cmd.add_parser(sub, common)
-    cache_cmd.add_parser(sub, common)
-    errors_cmd.add_parser(sub, common)
+    for names, add in ((("generate", "check"), lambda: generate_cmd.add_parser(sub, common, EXIT_CODES)),
+                       (("show",), lambda: show_cmd.add_parser(sub, common)),
+                       (("report",), lambda: report_command.add_parser(sub, common)),
+                       (("explain",), lambda: explain_cmd.add_parser(sub, common)),
+                       (("cache",), lambda: cache_cmd.add_parser(sub, common)),
+                       (("errors",), lambda: errors_cmd.add_parser(sub, common))):
+        if command is None or command in names:
+            add()
     return parser
 
 
@@ -102,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if command != argv[0]:
         argv.insert(0, command)
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(command if command in COMMANDS else None).parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     reporter = Reporter(args)
