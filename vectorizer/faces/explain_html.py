@@ -132,9 +132,10 @@ def _chart(counts: list[tuple[int, int]], compactions: list[int], first_only: bo
         return height - 22 - plot * math.log10(1 + active) / math.log10(1 + top)
 
     parts = []
-    for k in range(1, int(math.log10(top)) + 1):  # grid lines at powers of ten
+    for k in range(1, int(math.log10(top)) + 1):  # grid lines at powers of ten, labelled clear of the top's
+        label = f'<text x="4" y="{y(10 ** k) + 4:.1f}" font-size="11">{10 ** k:,}</text>' if y(10 ** k) - y(top) > 12 else ""
         parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(10 ** k):.1f}" y2="{y(10 ** k):.1f}" '
-                     f'stroke="#e5e7eb"/><text x="4" y="{y(10 ** k) + 4:.1f}" font-size="11">{10 ** k:,}</text>')
+                     f'stroke="#e5e7eb"/>{label}')
     for j in range(columns):
         first, last = j * total // columns, max((j + 1) * total // columns - 1, j * total // columns)
         chunk = [a for a, _ in counts[first:last + 1]]
