@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import subprocess
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -135,6 +134,8 @@ class Settings:
     def _gitignored(self, directory: Path) -> set[Path]:
         if not self.respect_gitignore:
             return set()
+        import subprocess  # ~3 ms of start-up that --help and a single file do not need
+
         try:
             out = subprocess.run(
                 ["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
