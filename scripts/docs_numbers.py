@@ -88,24 +88,26 @@ def _x(value: float) -> str:
 
 
 def perf_tables() -> str:
-    """One table per configuration: rows are batch sizes, columns the two CPU kinds."""
+    """One table per configuration: a row per batch size; geometric means on both CPU kinds, and
+    the slowest / worst kernel of the first (the chart's run)."""
     kinds = list(RUNS)
+    both = " / ".join(kinds)  # two figures in a cell: one per CPU kind
     out = []
     for name, variant, against, column, comparators in CONFIGURATIONS:
-        out += [f"**{name}**, against the Python loop and {against}:", "",
-                "| lanes | " + " | ".join(f"faster than the loop, {k}" for k in kinds) + " | "
-                + " | ".join(f"time ÷ {column}, {k}" for k in kinds) + " |",
-                "| :-- | " + " | ".join("--:" for _ in kinds * 2) + " |"]
+        out += [f"**{name}**, against the Python loop and {against} ({both}; the kernels named are "
+                f"the {kinds[0]} run's):", "",
+                f"| lanes | × faster than the loop | slowest kernel | time ÷ {column} | worst kernel |",
+                "| :-- | --: | --: | --: | --: |"]
         for size in SIZES:
             cells = [summary(RUNS[k], variant, comparators, size) for k in kinds]
-            speed = [f"{_x(c['speedup'])} (slowest {c['slowest'][0]} {_x(c['slowest'][1])})" for c in cells]
-            ratio = [f"{_x(c['ratio'])} (worst {c['worst'][0]} {_x(c['worst'][1])})" for c in cells]
-            out.append(f"| {size} | " + " | ".join(speed + ratio) + " |")
+            first = cells[0]
+            out.append(f"| {size} | {' / '.join(_x(c['speedup']) for c in cells)} "
+                       f"| {first['slowest'][0]}\u00a0{_x(first['slowest'][1])} "
+                       f"| {' / '.join(_x(c['ratio']) for c in cells)} | {first['worst'][0]}\u00a0{_x(first['worst'][1])} |")
         out.append("")
     count = summary(RUNS[kinds[0]], "vectorizer numpy", ("hand NumPy",), "1e6")["kernels"]
-    out.append(f"Geometric means over the {count} kernels of `scripts/bench_kernels.py` (slowest and worst kernel "
-               "in brackets); \"time ÷\" below 1× means vectorizer is faster. From the full runs "
-               + " and ".join(f"[{k}](runs/{RUNS[k].name})" for k in kinds)
+    out.append(f"Geometric means over the {count} kernels; \"time ÷\" below 1× means vectorizer is faster. "
+               "From the full runs " + " and ".join(f"[{k}](runs/{RUNS[k].name})" for k in kinds)
                + " (per-element medians; the Python loop timed on a slice of the lanes at 1e5 and 1e6).")
     return "\n".join(out)
 
@@ -214,7 +216,7 @@ def chart(folder: Path) -> Path:
     """docs/performance.md's first screen: two panels side by side sharing the kernels, at 1e6
     lanes, from the AVX-512 run: how many times faster than the Python loop, and the time against
     hand-written code (NumPy backend: hand NumPy; Numba backend: the faster hand Numba kernel).
-    Sized for a page's width (7.6 in at 110 dpi: the text stays ~10 pt when shown at 100%)."""
+    Sized for a page's width (6.4 in at 110 dpi, ~700 px: shown about 1:1, the text stays ~10 pt)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -225,11 +227,11 @@ def chart(folder: Path) -> Path:
     kernels = sorted(data, key=lambda k: data[k]["Python loop"]["1e6"] / data[k]["vectorizer numba"]["1e6"])
     backends = [("vectorizer numpy", "NumPy backend", "#0072B2", "", ("hand NumPy",)),
                 ("vectorizer numba", "Numba backend", "#E69F00", "//", HAND_NUMBA)]
-    panels = [("× faster than the Python loop", lambda r, v, c: r["Python loop"]["1e6"] / r[v]["1e6"],
+    panels = [("× faster than the loop", lambda r, v, c: r["Python loop"]["1e6"] / r[v]["1e6"],
                lambda v: f"{v:.1f}" if v < 10 else f"{v:.0f}", [1, 10, 100, 1000]),
-              ("time ÷ hand-written (< 1: faster)", lambda r, v, c: r[v]["1e6"] / min(r[x]["1e6"] for x in c),
+              ("time ÷ hand-written", lambda r, v, c: r[v]["1e6"] / min(r[x]["1e6"] for x in c),
                lambda v: f"{v:.2f}", [0.25, 0.5, 1, 2])]
-    fig, axes = plt.subplots(1, 2, figsize=(7.6, 5.6), dpi=110, sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 5.6), dpi=110, sharey=True)
     height = 0.4
     for ax, (label, value, text, ticks) in zip(axes, panels):
         for j, (variant, legend, colour, hatch, comparators) in enumerate(backends):
@@ -237,12 +239,12 @@ def chart(folder: Path) -> Path:
             ys = [i + (0.5 - j) * height for i in range(len(kernels))]
             ax.barh(ys, vals, height=height, color=colour, hatch=hatch, edgecolor="black", linewidth=0.4, label=legend)
             for y, v in zip(ys, vals):
-                ax.text(v * 1.06, y, text(v), va="center", fontsize=7.5)
+                ax.text(v * 1.06, y, text(v), va="center", fontsize=8)
         ax.set_xscale("log")
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.axvline(1.0, color="black", linewidth=0.9)
-        ax.set_xlabel(label + ", log scale", fontsize=9.5)
+        ax.set_xlabel(label + " (log scale)", fontsize=9.5)
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
         ax.tick_params(axis="x", labelsize=8.5)
@@ -251,10 +253,11 @@ def chart(folder: Path) -> Path:
     axes[0].set_yticks(range(len(kernels)), kernels, fontsize=9.5)
     axes[0].invert_yaxis()
     run = RUNS["AVX-512"].name.removesuffix(".md")
-    fig.suptitle(f"1,000,000 lanes, AMD EPYC 2 cores with AVX-512 ({run})", fontsize=9.5)
+    commit = run.split("-")[4]  # bench-YYYY-MM-DD-<commit>-<kind>
+    fig.suptitle(f"1,000,000 lanes; AMD EPYC, 2 cores, AVX-512 (run of {commit})", fontsize=9.5, x=0.55)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False, bbox_to_anchor=(0.5, 0.955))
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False, bbox_to_anchor=(0.6, 0.925))
+    fig.subplots_adjust(left=0.25, right=0.985, top=0.865, bottom=0.085, wspace=0.06)
     path = folder / CHART
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
