@@ -26,10 +26,11 @@ def escape_time(cr: float, ci: float, max_iter: int = 100) -> int:
 
 
 def kernel(vf) -> str:
-    """The function's own generated code (`vf.source` is the whole module, runtime helpers too)."""
+    """The function's own generated code (`vf.source` is the whole module, runtime helpers too):
+    the function, and with Numba its per-lane kernel and drivers (`_lane_escape_time`...)."""
     module = ast.parse(vf.source)
-    func = next(f for f in module.body if getattr(f, "name", "") == vf.__name__)
-    return ast.get_source_segment(vf.source, func)
+    own = [f for f in module.body if getattr(f, "name", "").endswith(vf.__name__)]
+    return "\n\n".join(ast.get_source_segment(vf.source, f) for f in own)
 
 
 x = np.linspace(-2.0, 1.0, 200_000)
