@@ -150,12 +150,12 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
     all_names = ", ".join(repr(n) for n in selected)
     body = f"{chr(10).join(_imports(runtime + body))}\n\n__all__ = [{all_names}]\n\n{runtime}\n{body}\n"
     if complete:
-        _check_defined(body, copied, namespace)
+        _check_defined(body, copied, namespace, result.per_element)
     result.text = header(Path(filename).name, body) + body
     return result
 
 
-def _check_defined(body: str, copied: list[str], namespace: Namespace) -> None:
+def _check_defined(body: str, copied: list[str], namespace: Namespace, refused: dict[str, VectorizeError]) -> None:
     """Refuse the file when its module would read a global it does not define: a copied function
     (a per-element export's scalar copy, or a helper it calls) reads a module-level name whose
     value the source alone does not give (`CFG = load()`). Written anyway, the module would raise
@@ -169,10 +169,11 @@ def _check_defined(body: str, copied: list[str], namespace: Namespace) -> None:
                 column = source.indent + node.col_offset + 1  # type: ignore[union-attr]
                 where = SourceLocation(source.filename, line, column, column + len(node.id),  # type: ignore[union-attr]
                                        source.file_line(node.lineno))  # type: ignore[union-attr]
+                why = f" ({refused[name].message})" if name in refused else ""
                 raise VectorizeError(
-                    f"{name!r} reads the module-level name {node.id!r}, whose value the source alone does not "
-                    "give: the generated module (which imports nothing of this one) cannot define it, so not "
-                    "even a per-element loop can be exported", where, code="VEC-CALL",
+                    f"{name!r} cannot be batched{why}, nor exported as a per-element loop: it reads the "
+                    f"module-level name {node.id!r}, whose value the source alone does not give, and the "
+                    "generated module (which imports nothing of this one) cannot define it", where, code="VEC-CALL",
                     hint=f"bind {node.id!r} at module level to a number or a tuple of numbers, or pass it in "
                          "as a parameter")
 
