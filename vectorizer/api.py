@@ -347,12 +347,8 @@ class VectorizedFunction:
 # numpy.vectorize's parameters, non-function callables and object inputs are served by a face
 # (faces/npcompat.py), the explain report by faces/explain.py: vectorizer/__init__ binds the slots
 # of core/faceslots.py to functions that import them on first use, so that api.py imports no face.
-def numpy_face() -> Any:
-    return faceslots.numpy_face()
-
-
-def explain_face() -> Any:
-    return faceslots.explain_face()
+numpy_face: Callable[[], Any] = lambda: faceslots.numpy_face()
+explain_face: Callable[[], Any] = lambda: faceslots.explain_face()
 
 
 def _face() -> Any:
