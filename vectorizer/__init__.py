@@ -4,8 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from . import api as _api
-from .api import VectorizedFunction, vectorize
+from .core import faceslots as _faceslots
 from .errors import (
     FallbackWarning,
     SourceUnavailableError,
@@ -19,12 +18,16 @@ from .errors import (
     VectorizeValueError,
 )
 
-# Loaded on first use: a warm start that only calls `vectorize` should not pay for them.
+# Loaded on first use. `import vectorizer` imports only the errors (the standard library): the
+# `vectorizer` command starts without NumPy, libcst or the compiler, which it imports only when
+# something must be generated; `from vectorizer import vectorize` imports the engine then.
 _LAZY = {
     "ImportHookWarning": "faces.importhook",
+    "VectorizedFunction": "api",
     "install_import_hook": "faces.importhook",
     "register_pytree_node": "faces.pytree_registry",
     "register_pytree_node_class": "faces.pytree_registry",
+    "vectorize": "api",
     "vectorize_this_package": "faces.importhook",
     "vmap": "faces.vmap",
 }
@@ -38,9 +41,6 @@ def _numpy_face() -> object:
     return npcompat
 
 
-_api.numpy_face = _numpy_face
-
-
 def _explain_face() -> object:
     """`VectorizedFunction.explain`'s report (faces/explain.py), imported on first use."""
     from .faces import explain
@@ -48,7 +48,8 @@ def _explain_face() -> object:
     return explain
 
 
-_api.explain_face = _explain_face
+_faceslots.numpy_face = _numpy_face
+_faceslots.explain_face = _explain_face
 
 
 def __getattr__(name: str) -> object:
@@ -63,6 +64,7 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
 
 __all__ = [
     "FallbackWarning",

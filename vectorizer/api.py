@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .core import cache
+from .core import cache, faceslots
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
 from .engine.chunks import EXPLORE_LANES
@@ -353,10 +353,10 @@ class VectorizedFunction:
 
 
 # numpy.vectorize's parameters, non-function callables and object inputs are served by a face
-# (faces/npcompat.py), the explain report by faces/explain.py: vectorizer/__init__ registers
-# functions that import them on first use, so that api.py imports no face.
-numpy_face: Callable[[], Any] = lambda: None
-explain_face: Callable[[], Any] = lambda: None
+# (faces/npcompat.py), the explain report by faces/explain.py: vectorizer/__init__ binds the slots
+# of core/faceslots.py to functions that import them on first use, so that api.py imports no face.
+numpy_face: Callable[[], Any] = lambda: faceslots.numpy_face()
+explain_face: Callable[[], Any] = lambda: faceslots.explain_face()
 
 
 def _face() -> Any:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from vectorizer.faces.cli import generate_cmd
 from vectorizer.faces.cli import main as cli
 from vectorizer.faces.cli.main import main
 from vectorizer.faces.cli.standalone import checksum_ok
@@ -260,14 +261,14 @@ def test_coding_line_is_honoured(project, capsys):
 def test_internal_error_exits_123_naming_the_file(project, capsys, monkeypatch):
     write("a.py", SOURCE)
     write("b.py", SOURCE)
-    real = cli.generate_module
+    real = generate_cmd.generate_module
 
     def crashing(text, filename, **kwargs):
         if filename == "a.py":
             raise RuntimeError("boom")
         return real(text, filename, **kwargs)
 
-    monkeypatch.setattr(cli, "generate_module", crashing)
+    monkeypatch.setattr(generate_cmd, "generate_module", crashing)
     code, _, err = run(capsys, "a.py", "b.py")
     assert code == 123
     assert "internal error while generating from a.py: RuntimeError: boom" in err
@@ -276,14 +277,14 @@ def test_internal_error_exits_123_naming_the_file(project, capsys, monkeypatch):
 
 def test_generated_code_that_does_not_compile_is_an_internal_error(project, capsys, monkeypatch):
     write("a.py", SOURCE)
-    real = cli.generate_module
+    real = generate_cmd.generate_module
 
     def broken(text, filename, **kwargs):
         result = real(text, filename, **kwargs)
         result.text += "def (:\n"
         return result
 
-    monkeypatch.setattr(cli, "generate_module", broken)
+    monkeypatch.setattr(generate_cmd, "generate_module", broken)
     code, _, err = run(capsys, "a.py")
     assert code == 123 and "internal error while generating from a.py: SyntaxError" in err
     assert not (project / "a_batched.py").exists()
@@ -648,3 +649,37 @@ def test_records_another_user_could_have_written_are_ignored(project, capsys, tm
     assert code == 0 and "incremental record" not in err and "unchanged" in err
     os.chmod(record, 0o600)
     assert "incremental record" in run(capsys, "generate", "-v", ".")[2]
+
+
+# -- `check` (ruff's habit) and "did you mean" ------------------------------------------------------
+def test_check_subcommand_is_generate_check(project, capsys):
+    write("src/kernels.py", SOURCE)
+    code, _, err = run(capsys, "check", "src/")
+    assert code == 1 and "would generate src/kernels_batched.py" in err
+    assert not (project / "src" / "kernels_batched.py").exists()  # check never writes
+    assert run(capsys, "generate", "src/")[0] == 0
+    assert run(capsys, "check", "src/")[0] == 0
+    write("src/kernels.py", SOURCE.replace("SCALE = 2.0", "SCALE = 3.0"))
+    code, out, _ = run(capsys, "check", "--diff", "src/")
+    assert code == 1 and "-SCALE = 2.0\n+SCALE = 3.0\n" in out
+    code, out, _ = run(capsys, "check", "--help")
+    usage = out.split("\n\n")[0]  # the options check takes: none that writes
+    assert code == 0 and "[--force]" not in usage and "[--check]" not in usage and "--exit-non-zero" not in usage
+
+
+@pytest.mark.parametrize("word, hint", [("chek", "'check'"), ("genrate", "'generate'"), ("reprot", "'report'"),
+                                        ("explian", "'explain'"), ("Check", "'check'")])
+def test_a_misspelt_command_gets_a_suggestion(project, capsys, word, hint):
+    write("src/kernels.py", SOURCE)
+    code, _, err = run(capsys, word, "src/")
+    assert code == 2 and f"did you mean {hint}?" in err
+    assert not (project / "src" / "kernels_batched.py").exists()
+
+
+def test_an_unknown_word_lists_the_commands_and_a_path_still_generates(project, capsys):
+    write("src/kernels.py", SOURCE)
+    code, _, err = run(capsys, "frobnicate")
+    assert code == 2 and "'frobnicate' is not a command (generate, check, show" in err
+    code, _, err = run(capsys, "missing.py")
+    assert code == 2 and "path missing.py does not exist" in err
+    assert run(capsys, "src")[0] == 0 and (project / "src" / "kernels_batched.py").exists()

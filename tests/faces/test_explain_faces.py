@@ -178,3 +178,35 @@ def test_vmap_of_pytrees_explains_the_function_of_the_leaves_after_a_call(module
 
 def test_vmap_of_a_callable_that_is_no_function_says_why():
     assert "no generated code" in vmap(math.cos).explain(np.array([0.0]))
+
+
+def test_the_loop_chart_covers_the_whole_run_downsampled_with_every_compaction():
+    """A loop of 10,597 iterations (a long tail after three compactions) is drawn whole: at most
+    COLUMNS bars whose tooltips, together, name every iteration once, each bar the highest count
+    of its iterations, and a mark at every compaction, the late ones too."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from vectorizer.faces import explain_html
+
+    total = 10_597
+    counts = [(max(1, 20_000 >> min(i, 14)) if i < 40 else 3 if i < 10_000 else 1, 20_000) for i in range(total)]
+    compactions = [1, 3, 37, 9_999]
+    svg = explain_html._chart(counts, compactions, first_only=False)
+    root = ET.fromstring(svg.split("<figcaption")[0].removeprefix('<figure style="margin:0">'))
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = root.findall(f"{ns}rect")
+    assert 0 < len(bars) <= explain_html.COLUMNS
+    covered = []
+    for bar in bars:
+        title = bar.find(f"{ns}title").text
+        first, _, last = re.match(r"iterations? (\d+)(-(\d+))?", title).group(1, 2, 3)
+        low, high = int(first), int(last or first)
+        covered.extend(range(low, high + 1))
+        assert title.split(": ")[1].startswith(f"{max(a for a, _ in counts[low:high + 1]):,} active at most")
+    assert covered == list(range(total))  # every iteration, once, in order
+    marks = [line for line in root.findall(f"{ns}line") if line.get("stroke") == "#dc2626"]
+    assert [int(m.find(f"{ns}title").text.split()[-1]) for m in marks] == compactions
+    xs = [float(m.get("x1")) for m in marks]
+    assert xs == sorted(xs) and xs[-1] > 0.9 * 760 - 10  # the late compaction sits at the right end
+    assert f"iteration {total - 1:,}" in svg and "all 10,597 iterations" in svg

@@ -186,3 +186,70 @@ def test_pre_commit_end_to_end(tmp_path):
     pythons = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*/bin/python"))
     assert pythons, "no hook environment found"
     assert subprocess.run([str(pythons[0]), "-c", "import numba"], capture_output=True).returncode != 0
+
+
+# -- the documented snippet, as written ------------------------------------------------------------
+def documented_snippet() -> str:
+    """The YAML block of docs/cli.md between its pre-commit snippet markers, verbatim."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- pre-commit snippet:[^\n]*-->\n```yaml\n(.*?)```\n<!-- end pre-commit snippet -->", text, re.S)
+    assert found, "docs/cli.md lost its pre-commit snippet markers"
+    return found.group(1)
+
+
+def test_the_documented_snippet_is_a_valid_local_hook():
+    config = yaml.safe_load(documented_snippet())
+    (repo,) = config["repos"]
+    assert repo["repo"] == "local"  # no placeholder repository, no tag that does not exist
+    (hook,) = repo["hooks"]
+    assert hook["entry"] == hooks()["vectorizer"]["entry"] and hook["files"] == hooks()["vectorizer"]["files"]
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    clientlib.load_config  # noqa: B018 - the module is pre-commit's own schema
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        f.write(documented_snippet())
+    try:
+        clientlib.load_config(f.name)  # raises on anything pre-commit would reject
+    finally:
+        os.unlink(f.name)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_documented_snippet_works_over_the_installed_package(tmp_path):
+    """On a fresh machine as the docs describe it: this checkout installed (`pip install .`, into a
+    new venv that sees this interpreter's NumPy and libcst), the snippet pasted as written, and
+    `git commit` run by real pre-commit."""
+    pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
+    if pre_commit is None:
+        pytest.skip("pre-commit is not installed (pip install pre-commit)")
+    venv, user = tmp_path / "venv", tmp_path / "user"
+    snapshot_of_this_checkout(tmp_path / "checkout")
+    assert subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)]).returncode == 0
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PRE_COMMIT", "VIRTUAL_ENV")}
+    env |= {"PATH": str(venv / "bin") + os.pathsep + env["PATH"], "PRE_COMMIT_HOME": str(tmp_path / "pc-home"),
+            "PRE_COMMIT_COLOR": "never", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps",
+                              str(tmp_path / "checkout")], capture_output=True, text=True, env=env, timeout=600)
+    assert install.returncode == 0, install.stderr
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import vectorizer; print(vectorizer.__file__)"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert str(venv) in where.stdout, where.stdout + where.stderr  # the installed copy, not this checkout
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run(argv, cwd=user, capture_output=True, text=True, env=env, timeout=600)
+
+    user.mkdir()
+    assert run("git", "init", "-q").returncode == 0
+    (user / ".pre-commit-config.yaml").write_text(documented_snippet())
+    (user / "rates.py").write_text(SOURCE)
+    assert run(pre_commit, "install").returncode == 0
+    run("git", "add", "-A")
+    first = run("git", "commit", "-m", "scalar source")
+    assert first.returncode != 0 and "generated rates_batched.py (from rates.py)" in first.stdout + first.stderr
+    run("git", "add", "-A")
+    second = run("git", "commit", "-m", "scalar source and batched module")
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "rates_batched.py" in run("git", "show", "--name-only", "HEAD").stdout

@@ -236,5 +236,10 @@ def test_a_class_check_is_refused_where_only_the_source_is_read():
     from vectorizer.faces.cli.standalone import generate_module
 
     text = "import numbers\n\ndef f(n: float) -> float:\n    return 1.0 if isinstance(n, numbers.Real) else n\n"
-    result = generate_module(text, "f.py", names=("f",))
+    result = generate_module(text, "f.py", names=("f",), complete=False)  # as `vectorizer report` asks
     assert result.batched == [] and "the second argument must be a class" in str(result.per_element["f"])
+    # A module for it is not written either: its per-element copy would read `numbers`, which the
+    # generated module does not import (it raised NameError when called).
+    with pytest.raises(VectorizeError) as refused:
+        generate_module(text, "f.py", names=("f",))
+    assert "the second argument must be a class" in str(refused.value) and "'numbers'" in str(refused.value)

@@ -8,6 +8,7 @@ lanes per iteration with the compaction points marked) and, folded, the generate
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from .explain import TAGS, Explanation, duration, profile_lines
@@ -112,29 +113,50 @@ def _profile(p: Profile) -> list[str]:
     return out
 
 
+COLUMNS = 380  # the chart's bars at most: a longer loop is drawn downsampled, every iteration counted
+
+
 def _chart(counts: list[tuple[int, int]], compactions: list[int], first_only: bool) -> str:
-    """Active lanes per iteration of one entry into a loop, as bars; compactions as red marks."""
-    shown = counts[:200]
-    top = max(a for a, _ in shown) or 1
-    width, height, left = 760, 150, 56
-    step = (width - left - 10) / len(shown)
-    bars = []
-    for i, (active, carried) in enumerate(shown):
-        h = (height - 30) * active / top
-        x = left + i * step
-        bars.append(f'<rect x="{x:.1f}" y="{height - 20 - h:.1f}" width="{max(step - 1, 1):.1f}" height="{h:.1f}" '
-                    f'fill="#0e7490"><title>iteration {i}: {active} active of {carried} carried</title></rect>')
-    for i in compactions:
-        if i < len(shown):
-            x = left + i * step
-            bars.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="6" y2="{height - 20}" stroke="#dc2626" '
-                        f'stroke-dasharray="4 3"/><text x="{x + 3:.1f}" y="16" font-size="11" fill="#dc2626">compact</text>')
-    axis = (f'<text x="4" y="14" font-size="11">{top}</text><text x="4" y="{height - 20}" font-size="11">0</text>'
-            f'<text x="{left}" y="{height - 4}" font-size="11">iteration 0</text>'
-            f'<text x="{width - 90}" y="{height - 4}" font-size="11">iteration {len(shown) - 1}</text>'
-            f'<line x1="{left}" x2="{width - 10}" y1="{height - 20}" y2="{height - 20}" stroke="#9ca3af"/>')
-    cut = f" (first {len(shown)} of {len(counts)} iterations)" if len(counts) > len(shown) else ""
-    caption = "active lanes per iteration" + (" (first entry of the loop)" if first_only else "") + cut
+    """Active lanes per iteration of one entry into a loop, over the WHOLE run: at most COLUMNS
+    bars, each the most lanes active in the iterations it stands for (its tooltip gives the range),
+    on a log scale (the few lanes of a long tail stay visible beside thousands); every compaction
+    is a red mark at its iteration."""
+    total = len(counts)
+    columns = min(total, COLUMNS)
+    width, height, left, top_pad = 760, 170, 56, 20
+    plot = height - top_pad - 22
+    top = max(a for a, _ in counts) or 1
+    step = (width - left - 10) / columns
+
+    def y(active: int) -> float:  # log scale: 0 lanes at the axis, `top` lanes at the top
+        return height - 22 - plot * math.log10(1 + active) / math.log10(1 + top)
+
+    parts = []
+    for k in range(1, int(math.log10(top)) + 1):  # grid lines at powers of ten, labelled clear of the top's
+        label = f'<text x="4" y="{y(10 ** k) + 4:.1f}" font-size="11">{10 ** k:,}</text>' if y(10 ** k) - y(top) > 12 else ""
+        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(10 ** k):.1f}" y2="{y(10 ** k):.1f}" '
+                     f'stroke="#e5e7eb"/>{label}')
+    for j in range(columns):
+        first, last = j * total // columns, max((j + 1) * total // columns - 1, j * total // columns)
+        chunk = [a for a, _ in counts[first:last + 1]]
+        span = f"iteration {first}" if first == last else f"iterations {first}-{last}"
+        parts.append(f'<rect x="{left + j * step:.1f}" y="{y(max(chunk)):.1f}" width="{max(step - (step > 2), 0.8):.1f}" '
+                     f'height="{height - 22 - y(max(chunk)):.1f}" fill="#0e7490"><title>{span}: {max(chunk):,} '
+                     f'active at most, {min(chunk):,} at least</title></rect>')
+    for n, i in enumerate(compactions):
+        x = left + (i * columns / total) * step
+        label = f'<text x="{x + 3:.1f}" y="12" font-size="11" fill="#dc2626">compact</text>' if n == 0 else ""
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top_pad - 4}" y2="{height - 22}" stroke="#dc2626" '
+                     f'stroke-dasharray="4 3"><title>compacted at iteration {i}</title></line>{label}')
+    parts.append(f'<text x="4" y="{y(top) + 4:.1f}" font-size="11">{top:,}</text>'
+                 f'<text x="4" y="{height - 22}" font-size="11">0</text>'
+                 f'<text x="{left}" y="{height - 4}" font-size="11">iteration 0</text>'
+                 f'<text x="{width - 10}" y="{height - 4}" font-size="11" text-anchor="end">iteration {total - 1:,}</text>'
+                 f'<line x1="{left}" x2="{width - 10}" y1="{height - 22}" y2="{height - 22}" stroke="#9ca3af"/>')
+    caption = (f"active lanes per iteration (log scale), all {total:,} iterations"
+               + (f", {total / columns:.3g} a bar (its highest count)" if columns < total else "")
+               + (f"; {len(compactions)} compaction{'s' * (len(compactions) != 1)} in red" if compactions else "")
+               + ("; the first entry of the loop" if first_only else ""))
     return (f'<figure style="margin:0"><svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'role="img" aria-label="{caption}">{axis}{"".join(bars)}</svg>'
+            f'role="img" aria-label="{escape(caption)}">{"".join(parts)}</svg>'
             f'<figcaption class="note">{escape(caption)}</figcaption></figure>')

@@ -139,7 +139,9 @@ class Namespace:
 
     @classmethod
     def of_module_source(cls, text: str, filename: str, module: str = "") -> Namespace:
-        """Names as a module's source binds them, without importing it (CLI)."""
+        """Names as a module's source binds them, without importing it (CLI): what a name holds
+        once the module's top level has run, where the source alone decides it (a binding under
+        control flow, by `del`, or by anything not evaluated here makes it unknown)."""
         tree = ast.parse(text, filename)
         bindings: dict[str, list[Global]] = {}
         lines = text.splitlines(keepends=True)
@@ -149,8 +151,8 @@ class Namespace:
 
         def lookup(name: str) -> Global:
             found = bindings.get(name)
-            if found:
-                return found[0] if len(found) == 1 else Global("unknown", name)
+            if found:  # the top level runs in order: a call after the import sees the last binding
+                return found[-1]
             if hasattr(builtins, name):
                 return _builtin(name)
             return Global("unknown", name)
@@ -250,20 +252,80 @@ def _static_bindings(node: ast.stmt, lines: list[str], filename: str, module: st
         yield node.name, Global("function", node.name, src)
     elif isinstance(node, ast.ClassDef):
         yield node.name, Global("unknown", node.name)
-    elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+    elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        value = _static_value(node.value, seen) if node.value is not None else None
-        for target in targets:
-            if isinstance(target, ast.Name):
-                if value is not None and is_constant(value):
-                    yield target.id, Global("constant", target.id, value)
-                else:
-                    yield target.id, Global("unknown", target.id)
-    elif isinstance(node, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
-        # Names bound under control flow are not constants we can know statically.
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                yield sub.id, Global("unknown", sub.id)
+        bound = [pair for target in targets for pair in _unpacked(target, node.value, seen)]
+        yield from bound  # every value is computed before any name is bound (`a, b = b, a`)
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        name, op = node.target.id, _SAFE_BINOPS.get(type(node.op))
+        before = _static_value(node.target, seen)
+        value = _static_value(node.value, seen)
+        if op is None or before is None or value is None or isinstance(before, tuple) or isinstance(value, tuple):
+            yield name, Global("unknown", name)
+        else:
+            yield from _constant(name, _safely(op, before, value))
+    elif not isinstance(node, ast.AnnAssign | ast.Pass):  # an annotation alone binds nothing
+        # Anything else (control flow, `del`, `x := ...`, `match`, an attribute or item assigned)
+        # may bind or unbind a name in a way the source alone does not decide.
+        for name in _touched(node):
+            yield name, Global("unknown", name)
+
+
+def _unpacked(target: ast.expr, value: ast.expr | None, seen: dict, known: object = None):
+    """(name, Global) for an assignment target: a tuple or list target takes the items of a display
+    of the same length, or of a constant tuple; anything else makes its names unknown."""
+    if isinstance(target, ast.Name):
+        computed = _static_value(value, seen) if value is not None else known
+        yield from _constant(target.id, computed)
+    elif isinstance(target, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts) and not any(
+                isinstance(e, ast.Starred) for e in value.elts):
+            pairs = [list(_unpacked(t, v, seen)) for t, v in zip(target.elts, value.elts)]
+            yield from (pair for group in pairs for pair in group)
+            return
+        computed = _static_value(value, seen) if value is not None else known
+        if isinstance(computed, tuple) and len(computed) == len(target.elts):
+            for t, item in zip(target.elts, computed):
+                yield from _unpacked(t, None, seen, item)
+            return
+        yield from ((name, Global("unknown", name)) for name in _touched(target))
+    else:
+        yield from ((name, Global("unknown", name)) for name in _touched(target))
+
+
+def _constant(name: str, value: object):
+    yield name, Global("constant", name, value) if value is not None and is_constant(value) else Global("unknown", name)
+
+
+def _safely(op: Callable, a: object, b: object) -> object | None:
+    try:
+        return op(a, b)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _touched(node: ast.AST):
+    """Every name a statement or target may bind, rebind or delete (also the object named by an
+    attribute or item assignment: `obj.x = 1`, `TABLE[0] = 1`)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            yield sub.id
+        elif isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(sub.ctx, ast.Store | ast.Del):
+            base = sub.value
+            while isinstance(base, ast.Attribute | ast.Subscript):
+                base = base.value
+            if isinstance(base, ast.Name):
+                yield base.id
+        elif isinstance(sub, ast.alias):
+            yield sub.asname or sub.name.split(".")[0]
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and sub is not node:
+            yield sub.name
+        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+            yield sub.name
+        elif isinstance(sub, ast.MatchAs | ast.MatchStar) and sub.name:
+            yield sub.name
+        elif isinstance(sub, ast.MatchMapping) and sub.rest:
+            yield sub.rest
 
 
 _SAFE_BINOPS = {
@@ -296,15 +358,19 @@ def _static_value(node: ast.expr, seen: dict) -> object | None:
             return _SAFE_BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.Name):
             found = seen.get(node.id)
-            if found and len(found) == 1 and found[0].kind == "constant":
-                return found[0].value
+            if found and found[-1].kind == "constant":  # the binding the top level holds here
+                return found[-1].value
+        if isinstance(node, ast.Subscript):  # an item of a constant tuple: TABLE[0], TABLE[-1]
+            table, index = _static_value(node.value, seen), _static_value(node.slice, seen)
+            if isinstance(table, tuple) and type(index) is int and -len(table) <= index < len(table):
+                return table[index]
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
             and node.attr in ("pi", "e", "tau", "inf", "nan")
         ):
             found = seen.get(node.value.id)
-            if found and len(found) == 1 and found[0].kind == "math":
+            if found and found[-1].kind == "math":
                 return getattr(math, node.attr)
     except (ArithmeticError, ValueError, TypeError):
         return None

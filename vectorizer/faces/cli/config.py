@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import subprocess
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 
 from ...options import BACKENDS
 from ..pyproject import ConfigError, discover, table_of
+from .cliio import LEAVES_PROJECT, leaves_project
 
 ON_UNSUPPORTED = ("warn", "error", "ignore")
 DEFAULT_EXCLUDE = (
@@ -103,11 +103,13 @@ class Settings:
         return any(_glob(p).fullmatch("/".join(rel) if "/" in p else path.name) for p in self.include)
 
     def files(self, paths: list[Path]) -> Iterator[tuple[Path, str | None]]:
-        """(file, None) to read, or (path, reason) skipped; directories are walked in sorted order."""
+        """(file, None) to read, or (path, reason) skipped; directories are walked in sorted order.
+        A symbolic link that leaves the project is skipped (LEAVES_PROJECT), never read."""
         seen: set[Path] = set()
         for path in paths:
             found = self._walk(path, self._gitignored(path)) if path.is_dir() else [
-                (path, "excluded" if self.force_exclude and self.excluded(path.absolute()) else None)]
+                (path, LEAVES_PROJECT if leaves_project(path, self.root) else
+                 "excluded" if self.force_exclude and self.excluded(path.absolute()) else None)]
             for file, reason in found:
                 if file.resolve() not in seen:
                     seen.add(file.resolve())
@@ -127,11 +129,13 @@ class Settings:
             elif entry.is_dir(follow_symlinks=False):
                 yield from self._walk(path, ignored)
             elif entry.is_file() and self.included(absolute):
-                yield path, None
+                yield path, LEAVES_PROJECT if entry.is_symlink() and leaves_project(path, self.root) else None
 
     def _gitignored(self, directory: Path) -> set[Path]:
         if not self.respect_gitignore:
             return set()
+        import subprocess  # ~3 ms of start-up that --help and a single file do not need
+
         try:
             out = subprocess.run(
                 ["git", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],

@@ -18,13 +18,13 @@ import inspect
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from ...api import VectorizedFunction
 from ...options import Options
 from .cliio import Reporter, use_color
+
+if TYPE_CHECKING:
+    from ...api import VectorizedFunction
 
 
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace, reporter: Reporter) -> int:
     if not path.is_file():
         reporter.error(f"error: file {file} does not exist")
         return 2
+    from ...api import VectorizedFunction  # the engine: only when this command runs
+
     try:
         func = _load(path, name)
     except Exception as exc:  # noqa: BLE001 - the user's module failed to import: say so, exit 1
@@ -99,6 +101,8 @@ def _load(path: Path, name: str) -> Any:
 
 
 def _inputs(vf: VectorizedFunction, lanes: int, uniform: list[str], ranges: list[str], seed: int) -> dict[str, Any]:
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     fixed = dict(_pair(u, "--uniform NAME=VALUE") for u in uniform)
     bounds = {k: v.split(":") for k, v in (_pair(r, "--range NAME=LO:HI") for r in ranges)}

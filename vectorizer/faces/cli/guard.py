@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .standalone import RUNTIME_FILE
+from .cliio import RUNTIME_FILE
 
 
 def output_patterns(output: str) -> tuple[list[str], str]:

@@ -1,386 +1,117 @@
 """The `vectorizer` command: write batched NumPy modules next to scalar source files.
 
-    vectorizer generate [PATHS...]    (the default command: `vectorizer src/` works too)
-    vectorizer show FILE::FUNCTION    print the generated code of one function
+    vectorizer generate [PATHS...]    write {stem}_batched.py modules (generate_cmd.py; the default
+                                      command: `vectorizer src/` works too, as black's)
+    vectorizer check [PATHS...]       exit 1 if one is missing or stale (generate --check; ruff's habit)
+    vectorizer show FILE::FUNCTION    print the generated code of one function (show_cmd.py)
+    vectorizer report PACKAGE|PATH    which functions the import hook would vectorize, and why not
     vectorizer cache [--prune|--clear]  the decorator's disk cache: size and bound (cache_cmd.py)
     vectorizer explain FILE::FUNCTION the source annotated with what the compiler did (explain_cmd.py)
     vectorizer errors [CODE]          the error catalogue (errors_cmd.py)
 
-`generate` reads each Python file (directories are walked; see `vectorizer.config` for include,
-exclude and .gitignore), selects its `@vectorize` functions plus those listed in `functions`, and
-writes `{stem}_batched.py` beside it: NumPy-only, deterministic, with a checksummed header, and
-once per directory the `_vectorizer_runtime.py` those modules import (runtimefile.py). An
-output that exists but is not ours, or was edited by hand, is never overwritten without --force.
-A source with nothing selected gets no output; an old output it left behind (or one whose source
-is gone) is reported as orphaned and never deleted. Writes are atomic: a temp file
-`.{name}.*.tmp` in the same directory, then os.replace. Messages go to stderr, diffs and `show` to
-stdout. Exit codes are EXIT_CODES below.
+A first word that is no command and no path, but close to a command (`vectorizer chek src/`), is a
+usage error that names the command ("did you mean 'check'?"). Messages go to stderr, diffs and
+`show` to stdout. Exit codes are EXIT_CODES below.
+
+Start-up: `vectorizer --help` and an up-to-date `generate` import neither NumPy, libcst nor the
+compiler (`import vectorizer` imports only its errors); each command imports what it needs when
+it runs. tests/faces/test_cli_startup.py holds this, scripts/bench_cli.py times it.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import os
+import difflib
 import sys
 import traceback
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from ... import __version__
-from ...errors import VectorizeError
-from ...options import BACKENDS, Options
-from . import cache_cmd, config, errors_cmd, explain_cmd, guard, jobs, runtimefile
+from . import cache_cmd, config, errors_cmd, explain_cmd, generate_cmd, show_cmd
 from . import report as report_command
-from .cliio import (
-    GENERATED,
-    Reporter,
-    atomic_write,
-    decode,
-    display_path,
-    is_generated,
-    plural,
-    render,
-    syntax_error_text,
-    unified_diff,
-)
-from .incremental import Records
-from .standalone import checksum_ok, generate_module, selected_functions
+from .cliio import Reporter
 
 EXIT_CODES = """exit codes:
   0    nothing to change, or changes written (without --exit-non-zero-on-change)
-  1    --check/--diff: something would change; --exit-non-zero-on-change: something was
+  1    check, --check/--diff: something would change; --exit-non-zero-on-change: something was
        written; or a file failed (syntax error, unreadable, hand-edited output, orphaned
        output, unsupported function with --strict)
   2    usage or configuration error
   123  internal error (the transformer crashed on the file named)"""
 
-
-class Run:
-    """One `generate` run over many files: per-file outcome, counters, the exit code."""
-
-    def __init__(self, args: argparse.Namespace, settings: config.Settings, report: Reporter) -> None:
-        self.args, self.settings, self.report = args, settings, report
-        self.dry = args.check or args.diff
-        self.counts: Counter[str] = Counter()
-        self.options = Options(backend=settings.backend)
-        self.records = Records(enabled=not args.no_cache)
-        self.runtime_dirs: set[Path] = set()  # directories whose modules import _vectorizer_runtime.py
-        self.runtimes_seen: set[Path] = set()
-        self.generate = generate_module  # jobs.parallel swaps in the worker processes' results
-
-    def fail(self, message: str) -> None:
-        self.report.error(message)
-        self.counts["failed"] += 1
-
-    def source(self, path: Path, text: str | None = None, to_stdout: bool = False) -> None:
-        """Generate (or check) the output of one source file; any problem is reported, not raised."""
-        self.counts["seen"] += 1
-        try:
-            self._source(path, text, to_stdout)
-        except Exception as exc:  # a bug in vectorizer: exit 123, name the file, go on with the others
-            self.counts["crashed"] += 1
-            self.report.error(f"error: internal error while generating from {display_path(path)}: "
-                              f"{type(exc).__name__}: {exc}\nThis is a bug in vectorizer; please report it "
-                              "(-v shows the traceback).")
-            self.report.detail(traceback.format_exc())
-
-    def _source(self, path: Path, text: str | None, to_stdout: bool) -> None:
-        shown = display_path(path)
-        if text is None and (text := self._read(path)) is None:
-            return
-        stem = self.settings.source_stem(path.name)
-        if text.startswith(GENERATED) or stem is not None:
-            if stem is not None and text.startswith(GENERATED) and not path.with_name(f"{stem}.py").exists():
-                self.fail(f"error: {shown} is orphaned: its source {stem}.py does not exist; "
-                          "vectorizer never deletes files: delete it")
-            if text.startswith(GENERATED) and path.name == runtimefile.RUNTIME_FILE:
-                self.runtimes_seen.add(path)  # orphaned? known once every module of the run is done
-            return self.report.detail(f"skipped {shown} (a generated module or output name)")
-        names, required = self.settings.functions_for(path)
-        try:
-            selected = selected_functions(text, names)
-        except SyntaxError as exc:
-            return self.fail(syntax_error_text(shown, exc))
-        except ValueError as exc:  # null bytes
-            return self.fail(f"{shown}:1:1: error: syntax error: {exc}")
-        if missing := [n for n in required if n not in selected]:
-            return self.fail(f"error: {shown} has no top-level function {', '.join(map(repr, missing))} "
-                             f"(listed in 'functions' in {self.settings.source})")
-        output = self.settings.output_for(path)
-        shaping = repr((names, selected, self.settings.backend, self.settings.on_unsupported))
-        if selected and not to_stdout and self.records.fresh(path, text, shaping, output):
-            self.counts["unchanged"] += 1  # the output is what generating would write again
-            self.runtime_dirs.add(output.parent)
-            return self.report.detail(f"unchanged {display_path(output)} (from {shown}; incremental record)")
-        if not selected:
-            self.report.detail(f"no function selected in {shown}")
-            if is_generated(output):
-                self.fail(f"error: {display_path(output)} is orphaned: {shown} selects no function any more; "
-                          "vectorizer never deletes files: delete it, or select a function again")
-            return
-        try:
-            # stdout gets one file: the module carries the helpers it calls instead of importing them
-            result = self.generate(text, shown, names=names, options=self.options, shared=not to_stdout)
-        except VectorizeError as exc:
-            return self.fail(str(exc))
-        compile(result.text, str(output), "exec")  # output that does not compile is our bug: 123
-        strict = self.settings.on_unsupported == "error"
-        for name, exc in result.per_element.items():
-            self.counts["fallback"] += 1
-            if strict:
-                self.report.error(render(exc, "error", f"{name!r} cannot be batched"))
-            elif self.settings.on_unsupported == "warn":
-                self.report.warning(render(exc, "warning", f"{name!r} is exported as a per-element loop"))
-        if strict and result.per_element:
-            return self.fail(f"error: nothing written for {shown}: unsupported constructs "
-                             "(--strict / on-unsupported = \"error\")")
-        if to_stdout:
-            sys.stdout.write(result.text)
-            self.counts["changed"] += 1
-            return self.report.detail(f"generated <stdout> (from {shown})")
-        self.runtime_dirs.add(output.parent)
-        if self._update(output, result.text, shown) and not result.per_element:  # fallbacks: warn again next run
-            self.records.remember(path, text, shaping, output, result.text)
-
-    def _read(self, path: Path) -> str | None:
-        try:
-            return decode(path.read_bytes())
-        except OSError as exc:
-            self.fail(f"error: cannot read {display_path(path)}: {exc.strerror or exc}")
-        except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
-            self.fail(f"error: cannot decode {display_path(path)}: {exc}")
-        return None
-
-    def _update(self, output: Path, new: str, source: str, kind: str = "") -> bool:
-        """Write `new` to `output` unless it is there already; whether `output` now holds it.
-        `kind` prefixes the counters ("runtime " for the shared runtime file)."""
-        shown = display_path(output)
-        try:
-            old = output.read_bytes().decode("utf-8", "replace") if output.exists() else None
-        except OSError as exc:
-            self.fail(f"error: cannot read {shown}: {exc.strerror or exc}")
-            return False
-        if old == new:
-            self.counts[kind + "unchanged"] += 1
-            self.report.detail(f"unchanged {shown} (from {source})")
-            return True
-        if self.args.diff:
-            sys.stdout.write(unified_diff(old, new, shown, self.report.diff_color))
-        if old is not None and not self.args.force and not (old.startswith(GENERATED) and checksum_ok(old)):
-            self.fail(guard.refusal(shown, old.startswith(GENERATED), self.settings.output))
-            return False
-        self.counts[kind + "changed"] += 1
-        if self.dry:
-            self.report.info(f"would generate {shown} (from {source})")
-            return False
-        try:
-            atomic_write(output, new.encode("utf-8"))
-        except OSError as exc:
-            self.counts[kind + "changed"] -= 1
-            self.fail(f"error: cannot write {shown}: {exc.strerror or exc}")
-            return False
-        self.report.info(f"generated {shown} (from {source})")
-        return True
-
-    def summary(self) -> str:
-        c, would = self.counts, "would be " if self.dry else ""
-        parts = [f"{plural(c['changed'], 'file')} {would}generated"] if c["changed"] else []
-        if c["unchanged"]:
-            parts.append(f"{plural(c['unchanged'], 'file')} {would or ''}left unchanged")
-        if c["fallback"]:
-            parts.append(f"{plural(c['fallback'], 'function')} not batched (per-element loop)")
-        if c["failed"]:
-            parts.append(f"{plural(c['failed'], 'file')} failed")
-        if c["crashed"]:
-            parts.append(f"{plural(c['crashed'], 'internal error')}")
-        text = ", ".join(parts) + "." if parts else f"nothing to generate ({plural(c['seen'], 'file')} read)."
-        runtime = runtimefile.summary(c["runtime changed"], would)
-        return f"{runtime}\n{text}" if runtime else text  # the files summary stays the last line
-
-    def exit_code(self) -> int:
-        if self.counts["crashed"]:
-            return 123
-        changed = (self.counts["changed"] or self.counts["runtime changed"]) and (self.dry or self.args.exit_non_zero_on_change)
-        return 1 if self.counts["failed"] or changed else 0
+COMMANDS = {"generate": generate_cmd.run, "check": generate_cmd.run, "show": show_cmd.run,
+            "report": report_command.run, "cache": cache_cmd.run, "errors": errors_cmd.run,
+            "explain": explain_cmd.run}
 
 
-# -- commands ------------------------------------------------------------------------------------
-def _generate(args: argparse.Namespace, report: Reporter) -> int:
-    stdin = args.paths == ["-"]
-    if "-" in args.paths and not stdin:
-        raise config.ConfigError("'-' (standard input) cannot be combined with other paths")
-    if stdin and (args.check or args.diff) and not args.stdin_filename:
-        raise config.ConfigError("--check/--diff with '-' need --stdin-filename (the source to compare for)")
-    paths = [] if stdin else [Path(p) for p in args.paths or ["."]]
-    for path in paths:
-        if not path.exists():
-            raise config.ConfigError(f"path {path} does not exist")
-    name = Path(args.stdin_filename) if args.stdin_filename else None
-    if stdin:
-        start = name.absolute().parent if name else Path.cwd()
-    else:
-        start = Path(os.path.commonpath([p.absolute() if p.is_dir() else p.absolute().parent for p in paths]))
-    settings = config.load(start, Path(args.config) if args.config else None, _overrides(args))
-    report.detail(f"configuration: {settings.source or 'none (defaults)'}; project root: {settings.root}")
-    run = Run(args, settings, report)
-    if stdin:
-        if name and settings.force_exclude and settings.excluded(name.absolute()):
-            report.detail(f"skipped {name} (excluded)")
-            return 0
-        try:
-            text = decode(sys.stdin.buffer.read())
-        except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
-            run.fail(f"error: cannot decode standard input: {exc}")
-        else:
-            run.source(name or Path("<stdin>"), text, to_stdout=not run.dry)
-    else:
-        files = list(settings.files(paths))
-        with jobs.parallel(run, files, args.jobs):
-            for done, (path, skipped) in enumerate(files):
-                report.progress(done, len(files), path)
-                if skipped:
-                    report.detail(f"skipped {display_path(path)} ({skipped})")
-                else:
-                    run.source(path)
-    runtimefile.update(run.runtime_dirs, run._update, run.records)
-    for path in sorted(run.runtimes_seen):
-        if path.parent.absolute() not in {d.absolute() for d in run.runtime_dirs} and runtimefile.orphaned(path):
-            run.fail(runtimefile.orphan_message(path))
-    if problem := run.records.save():
-        report.detail(problem)
-    report.clear()
-    report.info(run.summary())
-    return run.exit_code()
-
-
-def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The command-line settings that were given, keyed like the configuration file."""
-    out: dict[str, Any] = {}
-    for key in ("include", "exclude", "extend_exclude", "functions"):
-        if getattr(args, key) is not None:
-            out[key] = [v.strip() for item in getattr(args, key) for v in item.split(",") if v.strip()]
-    for key in ("force_exclude", "respect_gitignore", "output", "backend", "on_unsupported"):
-        if getattr(args, key) is not None:
-            out[key] = getattr(args, key)
-    if args.strict:
-        out["on_unsupported"] = "error"
-    return {k.replace("_", "-"): v for k, v in out.items()}
-
-
-def _show(args: argparse.Namespace, report: Reporter) -> int:
-    file, sep, func = args.target.rpartition("::")
-    path = Path(file)
-    if not sep or not file or not func.isidentifier():
-        raise config.ConfigError(f"show expects FILE::FUNCTION (e.g. kernels.py::price), got {args.target!r}")
-    if not path.is_file():
-        raise config.ConfigError(f"file {file} does not exist")
-    overrides = {"backend": args.backend} if args.backend else {}
-    settings = config.load(path.absolute().parent, Path(args.config) if args.config else None, overrides)
-    try:
-        text = decode(path.read_bytes())
-        tree = ast.parse(text, file)
-    except (OSError, UnicodeDecodeError, LookupError) as exc:
-        report.error(f"error: cannot read {file}: {exc}")
-        return 1
-    except SyntaxError as exc:
-        report.error(syntax_error_text(display_path(path), exc))
-        return 1
-    if func not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
-        raise config.ConfigError(f"{file} has no top-level function {func!r}")
-    try:
-        result = generate_module(text, display_path(path), names=(func,), options=Options(backend=settings.backend))
-    except VectorizeError as exc:
-        report.error(str(exc))
-        return 1
-    wanted = {func, f"_kernel_{func}"}
-    if func in result.per_element:
-        report.warning(render(result.per_element[func], "warning", f"{func!r} is exported as a per-element loop"))
-        wanted.add(f"_scalar_{func}")
-    lines, blocks = result.text.splitlines(), []
-    section = next((i for i, line in enumerate(lines) if line.startswith(f"# {func}(")), None)
-    for node in ast.parse(result.text).body:
-        if isinstance(node, ast.FunctionDef) and node.name in wanted:
-            start = node.lineno - 1
-            if node.name == f"_kernel_{func}" and section is not None:
-                start = section  # with Numba, the lane functions and drivers come first
-            while start > 0 and lines[start - 1].startswith("#"):
-                start -= 1
-            blocks.append("\n".join(lines[start:node.end_lineno]))
-    sys.stdout.write("\n\n\n".join(blocks) + "\n")
-    return 0
-
-
-# -- the command line ----------------------------------------------------------------------------
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command`, only that command's sub-parser (a start-up saving: the
+    full help builds them all)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true", help="report errors only")
     common.add_argument("-v", "--verbose", action="store_true", help="also report unchanged and skipped files")
     common.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (auto: on a terminal; NO_COLOR / FORCE_COLOR are honoured)")
     common.add_argument("--config", metavar="FILE", help="use this configuration file (no discovery)")
-    fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(prog="vectorizer", formatter_class=fmt, epilog=EXIT_CODES,
-                                     description="Turn scalar Python functions into batched NumPy code.")
+    parser = argparse.ArgumentParser(prog="vectorizer", formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=EXIT_CODES, description="Turn scalar Python functions into batched NumPy code.")
     parser.add_argument("--version", action="version", version=f"vectorizer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{generate,show,report,cache,errors,explain}")
-    gen = sub.add_parser("generate", parents=[common], formatter_class=fmt, epilog=EXIT_CODES,
-                         help="write {stem}_batched.py modules (the default command)",
-                         description="Write a batched NumPy module beside each source file that has\n"
-                                     "@vectorize functions (or functions listed in the configuration).")
-    gen.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .); - reads stdin")
-    mode = gen.add_argument_group("modes")
-    mode.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything would change")
-    mode.add_argument("--diff", action="store_true", help="write nothing; print a unified diff, exit 1 if non-empty")
-    mode.add_argument("--exit-non-zero-on-change", action="store_true", help="exit 1 when a file was written")
-    mode.add_argument("--force", action="store_true", help="overwrite outputs even if edited by hand")
-    mode.add_argument("--no-cache", action="store_true",
-                      help="generate every source again (ignore and keep no incremental records)")
-    mode.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                      help="generate in N processes (0: one per CPU); output and messages as with 1")
-    mode.add_argument("--stdin-filename", metavar="NAME", help="the path of the source read from stdin")
-    mode.add_argument("--strict", action="store_true", help="unsupported constructs are errors (on-unsupported = error)")
-    conf = gen.add_argument_group("settings (also [tool.vectorizer] keys)")
-    for flag, what in (("include", "files a directory walk reads (default: *.py)"),
-                       ("exclude", "files never read (replaces the defaults)"),
-                       ("extend-exclude", "files never read, added to exclude"),
-                       ("functions", "also select these functions: NAME or PATH-GLOB::NAME")):
-        conf.add_argument(f"--{flag}", action="append", metavar="GLOBS" if flag != "functions" else "NAMES",
-                          help=f"{what}; comma-separated, repeatable")
-    conf.add_argument("--force-exclude", action=argparse.BooleanOptionalAction, help="exclude explicit paths too")
-    conf.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, help="skip git-ignored files (default)")
-    conf.add_argument("--output", metavar="PATTERN", help="output file name (default: {stem}_batched.py)")
-    conf.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: numpy)")
-    conf.add_argument("--on-unsupported", choices=config.ON_UNSUPPORTED,
-                      help="warn: per-element loop and a warning (default); error: fail the file; ignore")
-    show = sub.add_parser("show", parents=[common], help="print the generated code of one function")
-    show.add_argument("target", metavar="FILE::FUNCTION")
-    show.add_argument("--backend", choices=BACKENDS, help="code generation backend (default: configured)")
-    report_command.add_parser(sub, common)
-    explain_cmd.add_parser(sub, common)
-    cache_cmd.add_parser(sub, common)
-    errors_cmd.add_parser(sub, common)
+    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+    for names, add in ((("generate", "check"), lambda: generate_cmd.add_parser(sub, common, EXIT_CODES)),
+                       (("show",), lambda: show_cmd.add_parser(sub, common)),
+                       (("report",), lambda: report_command.add_parser(sub, common)),
+                       (("explain",), lambda: explain_cmd.add_parser(sub, common)),
+                       (("cache",), lambda: cache_cmd.add_parser(sub, common)),
+                       (("errors",), lambda: errors_cmd.add_parser(sub, common))):
+        if command is None or command in names:
+            add()
     return parser
+
+
+def suggestion(word: str) -> str | None:
+    """The command `word` is a misspelling of, if it is close to one (`chek` -> `check`)."""
+    found = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _first_word(argv: list[str]) -> str | None:
+    """`argv` with `generate` put first when it starts with paths or options (black's habit:
+    `vectorizer src/`); None for a word that is neither a command nor a path (the message printed)."""
+    word = argv[0]
+    if word in COMMANDS or word in ("-h", "--help", "--version"):
+        return word
+    if word.startswith("-") or Path(word).exists():
+        return "generate"
+    close = suggestion(word)
+    if close is not None:
+        print(f"error: {word!r} is not a command, nor an existing path; did you mean {close!r}? "
+              f"(`vectorizer {close} --help`)", file=sys.stderr)
+        return None
+    if "/" not in word and "\\" not in word and "." not in word:  # a word, not a file name
+        print(f"error: {word!r} is not a command ({', '.join(COMMANDS)}), nor an existing path "
+              "(`vectorizer --help` lists the commands)", file=sys.stderr)
+        return None
+    return "generate"  # a missing file: generate says so (exit 2)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (never calls sys.exit)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser()
     if not argv:
-        parser.print_help(sys.stderr)
+        _parser().print_help(sys.stderr)
         return 2
-    if argv[0] not in ("generate", "show", "report", "cache", "errors", "explain", "-h", "--help", "--version"):
-        argv.insert(0, "generate")  # `vectorizer src/` and `vectorizer --check .` as in black
+    command = _first_word(argv)
+    if command is None:
+        return 2
+    if command != argv[0]:
+        argv.insert(0, command)
     try:
-        args = parser.parse_args(argv)
+        args = _parser(command if command in COMMANDS else None).parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else 2
     reporter = Reporter(args)
     try:
-        return {"generate": _generate, "show": _show, "report": report_command.run, "cache": cache_cmd.run,
-                "errors": errors_cmd.run, "explain": explain_cmd.run}[args.command](args, reporter)
+        return COMMANDS[args.command](args, reporter)
     except (config.ConfigError, FileNotFoundError) as exc:
         reporter.clear()
         reporter.error(f"error: {exc}")

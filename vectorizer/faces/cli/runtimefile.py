@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .cliio import display_path, is_generated, plural
+from .cliio import RUNTIME_FILE, display_path, is_generated, plural
 from .incremental import Records
-from .standalone import RUNTIME_FILE, runtime_module
 
 __all__ = ["RUNTIME_FILE", "orphan_message", "orphaned", "summary", "update"]
 
@@ -26,6 +25,8 @@ def update(directories: Iterable[Path], write: Callable[[Path, str, str, str], b
         path = folder / RUNTIME_FILE
         if records.fresh(path, "", "runtime", path):
             continue
+        from .standalone import runtime_module  # the compiler: only when the runtime must be built
+
         text = runtime_module()
         if write(path, text, "the modules beside it", "runtime "):
             records.remember(path, "", "runtime", path, text)

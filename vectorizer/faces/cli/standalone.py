@@ -42,6 +42,7 @@ does, and writes NumPy code where the Numba lowering refuses a function.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import hashlib
 import re
@@ -56,7 +57,7 @@ from ...codegen import carry, emit, numba_helpers
 from ...core.text import literal
 from ...core.types import Val, type_of_dtype
 from ...engine.carried import STANDALONE
-from ...errors import VectorizeError
+from ...errors import SourceLocation, VectorizeError
 from ...frontend import fence
 from ...frontend.desugar import desugar
 from ...frontend.local_imports import hoist
@@ -65,8 +66,9 @@ from ...frontend.parse import parse_function
 from ...frontend.source import FunctionSource
 from ...options import Options
 from ...pipeline import lower, lower_lanes
+from .cliio import RUNTIME_FILE
+from .sources import CHECKSUM_PREFIX, checksum_ok, selected_functions  # noqa: F401 - re-exported
 
-CHECKSUM_PREFIX = "# vectorizer-checksum: sha256:"
 HELPERS_HEADER = "# ---- vectorizer's helpers that the code above calls (vectorizer/runtime, vectorizer/engine) ----"
 _KIND = {"int": "i", "float": "f", "bool": "b"}
 
@@ -80,27 +82,13 @@ class ModuleResult:
     per_element: dict[str, VectorizeError] = field(default_factory=dict)  # exported as a loop, and why
 
 
-def selected_functions(text: str, names: tuple[str, ...] = ()) -> list[str]:
-    """Top-level functions decorated with `vectorize` (bare, called, or as an attribute), plus `names`."""
-    tree = ast.parse(text)
-    out = []
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and (node.name in names or any(_is_vectorize(d) for d in node.decorator_list)):
-            out.append(node.name)
-    return out
-
-
-def _is_vectorize(node: ast.expr) -> bool:
-    target = node.func if isinstance(node, ast.Call) else node
-    return (isinstance(target, ast.Name) and target.id == "vectorize") or (
-        isinstance(target, ast.Attribute) and target.attr == "vectorize")
-
-
 def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), options: Options | None = None,
-                    shared: bool = False) -> ModuleResult:
+                    shared: bool = False, complete: bool = True) -> ModuleResult:
     """The batched module for the selected functions of one source file (raises for a bad file).
     `shared`: the module imports vectorizer's helpers from `_vectorizer_runtime.py` beside it
-    (`runtime_module`); otherwise it carries those it calls inline (the stdin-to-stdout case)."""
+    (`runtime_module`); otherwise it carries those it calls inline (the stdin-to-stdout case).
+    `complete`: refuse a module that would read a name it does not define (`_check_defined`);
+    `vectorizer report`, which asks what the import hook does with the module itself, does not."""
     options = options or Options()
     namespace = Namespace.of_module_source(text, filename)
     selected = selected_functions(text, names)
@@ -139,7 +127,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         kernels.append(f"# {name}({emit.signature(params)}), from {Path(filename).name} line {line}"
                        f"{' (Numba backend)' if backend == 'numba' else ''}\n{kernel}")
         exports.append(_export(parsed.func, kinds, generated.result, generated.returns_tuple, backend))
-    scalars, scalar_constants = _scalar_copies(selected, namespace)
+    scalars, scalar_constants, copied = _scalar_copies(selected, namespace)
     constants.update(scalar_constants)
     if numba_constants:
         # Serial below these batch sizes (see vectorizer/codegen/numba_module.py).
@@ -161,8 +149,33 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
     body = "\n\n\n".join(p.strip("\n") for p in body_parts if p.strip())
     all_names = ", ".join(repr(n) for n in selected)
     body = f"{chr(10).join(_imports(runtime + body))}\n\n__all__ = [{all_names}]\n\n{runtime}\n{body}\n"
+    if complete:
+        _check_defined(body, copied, namespace, result.per_element)
     result.text = header(Path(filename).name, body) + body
     return result
+
+
+def _check_defined(body: str, copied: list[str], namespace: Namespace, refused: dict[str, VectorizeError]) -> None:
+    """Refuse the file when its module would read a global it does not define: a copied function
+    (a per-element export's scalar copy, or a helper it calls) reads a module-level name whose
+    value the source alone does not give (`CFG = load()`). Written anyway, the module would raise
+    NameError when called; the generated module imports nothing of the source module."""
+    missing = emit.free_globals(body) - set(dir(builtins))
+    for name in copied if missing else ():
+        source = namespace.resolve(name).value
+        for node in ast.walk(ast.parse(source.text)):  # type: ignore[union-attr]
+            if isinstance(node, ast.Name) and node.id in missing and isinstance(node.ctx, ast.Load):
+                line = source.first_line + node.lineno - 1  # type: ignore[union-attr]
+                column = source.indent + node.col_offset + 1  # type: ignore[union-attr]
+                where = SourceLocation(source.filename, line, column, column + len(node.id),  # type: ignore[union-attr]
+                                       source.file_line(node.lineno))  # type: ignore[union-attr]
+                why = f" ({refused[name].message})" if name in refused else ""
+                raise VectorizeError(
+                    f"{name!r} cannot be batched{why}, nor exported as a per-element loop: it reads the "
+                    f"module-level name {node.id!r}, whose value the source alone does not give, and the "
+                    "generated module (which imports nothing of this one) cannot define it", where, code="VEC-CALL",
+                    hint=f"bind {node.id!r} at module level to a number or a tuple of numbers, or pass it in "
+                         "as a parameter")
 
 
 def _lower(parsed, namespace: Namespace, params: dict[str, Val], options: Options, reserved: tuple[str, ...]):
@@ -204,7 +217,6 @@ def header(source_name: str, body: str) -> str:
 
 
 # -- the shared runtime --------------------------------------------------------------------------
-RUNTIME_FILE = "_vectorizer_runtime.py"
 SHARED = {**carry.RUNTIME, **STANDALONE}  # what the runtime holds: every helper a module may call
 
 
@@ -242,14 +254,6 @@ def _runtime_import(used: list[str]) -> str:
             f"    raise ImportError(f'{{_vz_rt.__file__}} is vectorizer runtime {{getattr(_vz_rt, \"RUNTIME_VERSION\", \"?\")}}, '\n"
             f"                      'this module needs {version}: regenerate both (vectorizer generate)')\n"
             f"{binds}")
-
-
-def checksum_ok(text: str) -> bool:
-    """False when a generated module was edited by hand since it was written."""
-    lines = text.split("\n", 2)
-    if len(lines) < 3 or not lines[1].startswith(CHECKSUM_PREFIX):
-        return False
-    return hashlib.sha256(lines[2].encode()).hexdigest() == lines[1][len(CHECKSUM_PREFIX):]
 
 
 # -- pieces --------------------------------------------------------------------------------------
@@ -318,8 +322,9 @@ class _RenameCalls(cst.CSTTransformer):
         return updated.with_changes(name=cst.Name(f"_scalar_{updated.name.value}"))
 
 
-def _scalar_copies(selected: list[str], namespace: Namespace) -> tuple[list[str], dict[str, object]]:
-    """Undecorated copies of the selected functions and every same-module function they call."""
+def _scalar_copies(selected: list[str], namespace: Namespace) -> tuple[list[str], dict[str, object], list[str]]:
+    """Undecorated copies of the selected functions and every same-module function they call; the
+    constants they read; the names of the functions copied."""
     todo, seen, order = list(selected), set(), []
     constants: dict[str, object] = {}
     while todo:
@@ -342,7 +347,7 @@ def _scalar_copies(selected: list[str], namespace: Namespace) -> tuple[list[str]
         func = cst.parse_module(source.text).body[0]  # type: ignore[union-attr]
         func = func.visit(_StripAnnotations()).visit(_RenameCalls(seen))
         copies.append(cst.Module(body=[func]).code.strip("\n"))
-    return copies, constants
+    return copies, constants, order
 
 
 def _imports(body: str) -> list[str]:
