@@ -124,6 +124,7 @@ def markdown(records: list[dict], meta: dict) -> str:
              f"({meta['date']}, vectorizer at {meta['commit']}); a function whose loop over that many would take "
              f"more than {meta.get('loop_budget', 'the time limit of')} s (timed on 1000 lanes) is measured on fewer, "
              "as its row says.", "",
+             *([meta["note"], ""] if meta.get("note") else []),
              "Machine: " + meta["machine"] + ". The machine was shared with other engineers' tests while "
              "measured: the classes (CORRECT, UNSUPPORTED, WRONG, CRASH) do not depend on that; the timings "
              "(speed-ups, fallback ratios) are noisy.", "",

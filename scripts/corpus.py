@@ -6,7 +6,7 @@
     python scripts/corpus.py run        # measure every function on both backends; writes
                                         # corpus/results/results.json and results.md
     python scripts/corpus.py run --only fluids.core.Reynolds --backend numpy --lanes 20000
-    python scripts/corpus.py --corpus second setup|select|run   # the second corpus (issue 51):
+    python scripts/corpus.py --corpus second setup|select|run [--workers 2]   # the second corpus (issue 51):
                                         # corpus/second/ (its own rule, requirements, results and
                                         # excluded.md), installed into .corpus-venv-second
 
@@ -283,13 +283,19 @@ def report(args: argparse.Namespace) -> None:
 
     jsonl = Path(args.jsonl or VENV / "results.jsonl")
     order = {e["id"]: k for k, e in enumerate(json.loads(FUNCTIONS.read_text()))}
-    records = sorted((json.loads(line) for line in jsonl.read_text().splitlines()), key=lambda r: order.get(r["id"], 1 << 30))
-    for r in records:  # no machine paths in the committed JSON
+    records = sorted((r for r in map(json.loads, jsonl.read_text().splitlines()) if r["id"] in order),  # the corpus's only
+                     key=lambda r: order[r["id"]])
+    options = {e["id"]: e["options"] for e in json.loads(FUNCTIONS.read_text())}
+    for r in records:  # the entry's options as selected now (no object addresses); no machine paths
+        r["options"] = options[r["id"]]
         for v in r.get("backends", {}).values():
             v["detail"] = clean(v["detail"])
             v["notes"] = [clean(n) for n in v.get("notes", [])]
     meta = _meta(args.backend, args.lanes, getattr(args, "threads", None), args.corpus, args.fallback_lanes,
                  args.loop_budget)
+    if args.note:
+        meta["note"] = args.note
+    meta["machine"] += f"; {args.workers} function(s) measured at once (--workers)"
     summary = {b: summarize(records, b).get("all") for b in args.backend}
     (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "summary": summary, "functions": records}, indent=1) + "\n")
     (RESULTS / "results.md").write_text(markdown(records, meta))
@@ -309,6 +315,8 @@ def main() -> None:
         p.add_argument("--fallback-lanes", type=int, default=10_000,
                        help="at most this many lanes (a tenth of the function's, the first non-raising ones) "
                             "on which an UNSUPPORTED function's fallback ratio is timed")
+        p.add_argument("--note", help="a sentence for the results' header (what this run is)")
+        p.add_argument("--workers", type=int, default=1, help="functions measured at once (one process each)")
         p.add_argument("--loop-budget", type=float, default=10.0,
                        help="seconds the oracle's loop may take; a slower function is measured on fewer lanes")
         p.add_argument("--backend", action="append", choices=["numpy", "numba"])
@@ -320,7 +328,6 @@ def main() -> None:
         if name == "run":
             p.add_argument("--only", nargs="*", help="function ids or package names")
             p.add_argument("--resume", action="store_true", help="keep the results already in the jsonl")
-            p.add_argument("--workers", type=int, default=1, help="functions measured at once (one process each)")
         if name == "_work":
             p.add_argument("--out", required=True)
             p.add_argument("ids", nargs="*")

@@ -10,7 +10,9 @@ hand; whether the vectorizer accepts a function plays no part:
    of its functions.
 2. Candidates: every function reached by a public name (no leading `_`) of a public module of the
    package (modules whose dotted path has no part starting with `_` or `test`), defined in the
-   package, and the static methods of its public classes; one candidate per function object.
+   package, and the static methods of its public classes; one candidate per function (a function
+   object reached by two names, or two with the same name and source text, counts once, at the
+   first name found).
 3. A candidate is excluded, with the reason, when it takes `*args`/`**kwargs`; when a parameter
    without a default is typed by its annotation or its docstring (numpydoc `x : type`, Google
    `x (type):`, Sphinx `:param type x:` / `:type x: type`) as something other than a number; when no
@@ -118,7 +120,7 @@ def public_modules(import_name: str) -> tuple[list[types.ModuleType], list[tuple
 
 def candidates(import_name: str, modules: list[types.ModuleType]) -> list[tuple[str, str, Any]]:
     """(module, qualname, function) per function object, at its first public name (rule 2)."""
-    seen: set[int] = set()
+    seen: set[Any] = set()
     found = []
     for mod in modules:
         for name, obj in list(vars(mod).items()):
@@ -132,11 +134,21 @@ def candidates(import_name: str, modules: list[types.ModuleType]) -> list[tuple[
             else:
                 continue
             for qualname, fn in items:
-                if (fn.__module__ or "").split(".")[0] != import_name or id(fn) in seen:
+                key = _identity(fn)
+                if (fn.__module__ or "").split(".")[0] != import_name or key in seen:
                     continue
-                seen.add(id(fn))
+                seen.add(key)
                 found.append((mod.__name__, qualname, fn))
     return found
+
+
+def _identity(fn) -> Any:
+    """A function's identity for rule 2: its name and source text (a package that ships one file
+    twice, as primefac does, has two function objects for each), else the object itself."""
+    try:
+        return fn.__qualname__, inspect.getsource(fn)
+    except (OSError, TypeError):
+        return id(fn)
 
 
 def doc_type(doc: str, name: str) -> str | None:
@@ -173,7 +185,7 @@ def batched_params(fn) -> tuple[list[list], dict[str, str]] | str:
             return f"keyword-only parameter '{p.name}' without a default"
         if default is not p.empty and (options or p.kind == p.KEYWORD_ONLY or isinstance(default, bool)
                                        or not isinstance(default, int | float)):
-            options[p.name] = repr(default)  # and every later parameter: the lanes are passed by position
+            options[p.name] = re.sub(r" at 0x[0-9a-f]+", "", repr(default))  # every later one too: lanes go by position
             continue
         annotation = None if p.annotation is p.empty else (p.annotation.__name__ if isinstance(p.annotation, type)
                                                            else str(p.annotation))

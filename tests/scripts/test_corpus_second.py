@@ -144,3 +144,17 @@ def test_excluded_markdown_lists_every_entry_with_its_reason():
                               {"package": "q", "what": "q", "reason": "not pure Python: a.so"}], "The rule.")
     assert "The rule." in text and "| p | 1 | 1 |" in text and "| q | 0 | 1 |" in text
     assert "| p | `p.g` | no number parameter |" in text and "| q | `q` | not pure Python: a.so |" in text
+
+
+def test_one_candidate_per_function_even_when_a_package_ships_a_file_twice(tmp_path, monkeypatch):
+    from corpus.second.selection import candidates, public_modules
+
+    body = "def twice(n):\n    return n + 1\n\n\ndef Once(n):\n    return n\n"
+    (tmp_path / "shipped_twice").mkdir()
+    (tmp_path / "shipped_twice" / "__init__.py").write_text(body + "\n\ndef _private(n):\n    return n\n")
+    (tmp_path / "shipped_twice" / "copy.py").write_text(body.replace("Once", "other"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    modules, failed = public_modules("shipped_twice")
+    assert failed == [] and [m.__name__ for m in modules] == ["shipped_twice", "shipped_twice.copy"]
+    found = [(module, name) for module, name, _ in candidates("shipped_twice", modules)]
+    assert found == [("shipped_twice", "twice"), ("shipped_twice", "Once"), ("shipped_twice.copy", "other")]
