@@ -154,7 +154,8 @@ def _identity(fn) -> Any:
 def doc_type(doc: str, name: str) -> str | None:
     """The type a docstring gives parameter `name`, if it gives one."""
     n = re.escape(name)
-    for pattern in (rf"^\s*{n}\s*:\s*(?!\s*$)([^\n]+)$", rf"^\s*{n}\s*\(([^)]+)\)\s*:", rf":param\s+([^:]+?)\s+{n}\s*:",
+    for pattern in (rf"^\s*{n}(?:\([^)]*\))?\s+:\s*(?!\s*$)([^\n]+)$", rf"^\s*{n}\s*:\s*(?!\s*$)([^\n]+)$",
+                    rf"^\s*{n}\s*\(([^)]+)\)\s*:", rf":param\s+([^:]+?)\s+{n}\s*:",
                     rf":type\s+{n}\s*:\s*([^\n]+)"):
         m = re.search(pattern, doc, re.M)
         if m:

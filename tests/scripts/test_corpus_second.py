@@ -88,6 +88,8 @@ def test_docstring_types_in_three_styles():
     assert [doc_type(google.__doc__, p) for p in ("x", "flag")] == ["float", "bool"]
     assert [doc_type(sphinx.__doc__, p) for p in ("x", "c")] == ["float", "complex"]
     assert doc_type(sphinx.__doc__, "missing") is None
+    # numpydoc with the name's dependence in parentheses (seawater): not Google's `name (type):`
+    assert doc_type("Parameters\n----------\ns(p) : array_like\n    salinity\n", "s") == "array_like"
 
 
 def test_a_type_is_a_number_by_its_words():
