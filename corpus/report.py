@@ -56,14 +56,78 @@ def _fmt(x) -> str:
     return "–" if x is None else (f"{x:.1f}x" if isinstance(x, float) else str(x))
 
 
+def fallback_rows(records: list[dict], backend: str) -> list[tuple[str, str, dict]]:
+    """(function id, reason, fallback record) per UNSUPPORTED function on `backend`."""
+    return [(r["id"], r["backends"][backend]["detail"], r["backends"][backend].get("fallback") or {})
+            for r in records if r.get("backends", {}).get(backend, {}).get("cls") == "UNSUPPORTED"]
+
+
+def fallback_summary(records: list[dict], backend: str) -> dict:
+    ratios = [fb["ratio"] for _, _, fb in fallback_rows(records, backend) if "ratio" in fb]
+    return {"measured": len(ratios), "median": round(statistics.median(ratios), 1) if ratios else None,
+            "max": round(max(ratios), 1) if ratios else None, "over_1.2": sum(x > 1.2 for x in ratios)}
+
+
+def _fallback_section(records: list[dict], meta: dict) -> list[str]:
+    lines = ["", "## Fallback ratio of the UNSUPPORTED functions", "",
+             "`vectorize(f)` with the default `fallback=\"warn\"` (element by element) against the loop a user "
+             "would write instead, `[f(*t) for t in zip(*[np.broadcast_to(a, shape).ravel().tolist() ...])]`, "
+             f"on the function's first non-raising lanes (a tenth of its lanes, at most {meta.get('fallback_lanes', '?')}): the median of 3 "
+             "interleaved runs each after a warm-up call (first call: its own time, decoration included). "
+             "1.0 is loop speed; issue 51's target is at most 1.2.", "",
+             "| backend | UNSUPPORTED | measured | median ratio | max ratio | over 1.2 |", "|---|---|---|---|---|---|"]
+    for b in meta["backends"]:
+        s = fallback_summary(records, b)
+        lines.append(f"| {b} | {len(fallback_rows(records, b))} | {s['measured']} | {_fmt(s['median'])} | {_fmt(s['max'])} | {s['over_1.2']} |")
+    for b in meta["backends"]:
+        lines += ["", f"### UNSUPPORTED on {b}", "",
+                  "| function | reason | fallback ratio | lanes | fallback s | loop s | first call s |",
+                  "|---|---|---|---|---|---|---|"]
+        for fid, detail, fb in fallback_rows(records, b):
+            reason = clean(detail).replace("|", "/").replace("\n", " ")[:160]
+            if "ratio" in fb:
+                cells = (f"{fb['ratio']:.1f}x | {fb['lanes']} | {fb['fallback_seconds']:.3g} | {fb['loop_seconds']:.3g} "
+                         f"| {fb['first_call_seconds']:.3g}")
+            else:
+                cells = f"not measured: {clean(fb.get('error', 'no lane returns a number')).replace('|', '/')[:80]} | – | – | – | –"
+            lines.append(f"| `{fid}` | {reason} | {cells} |")
+    return lines
+
+
+def excluded_markdown(chosen: list[dict], excluded: list[dict], rule: str | None) -> str:
+    """corpus/second/excluded.md: the rule, then every excluded package, module and candidate."""
+    counts = collections.Counter(e["package"] for e in excluded)
+    taken = collections.Counter(e["package"] for e in chosen)
+    lines = ["# Second corpus: the rule, and every candidate it excludes", "",
+             "Made by `python scripts/corpus.py --corpus second select` (corpus/second/selection.py).", "",
+             "## The rule", "", (rule or "").strip(), "",
+             f"{len(chosen)} functions selected, {len(excluded)} excluded entries (packages, modules and functions).", "",
+             "| package | selected | excluded |", "|---|---|---|"]
+    lines += [f"| {p} | {taken.get(p, 0)} | {counts.get(p, 0)} |" for p in sorted(set(counts) | set(taken))]
+    by_reason = collections.Counter(re.sub(r"'[^']*'", "'…'", e["reason"]).split(";")[0][:90] for e in excluded)
+    lines += ["", "## Reasons, most common first", "", "| entries | reason (names blanked) |", "|---|---|"]
+    lines += [f"| {k} | {r.replace('|', '/')} |" for r, k in by_reason.most_common()]
+    lines += ["", "## Every excluded entry", "", "| package | what | reason |", "|---|---|---|"]
+    lines += [f"| {e['package']} | `{e['what']}` | {clean(e['reason']).replace('|', '/').replace(chr(10), ' ')[:200]} |" for e in excluded]
+    return "\n".join(lines) + "\n"
+
+
 def markdown(records: list[dict], meta: dict) -> str:
     backends = meta["backends"]
-    lines = ["# Real-code corpus: results", "",
-             f"{len(records)} functions from {len({r['package'] for r in records}) - 1} third-party packages "
-             f"and the standard library; {meta['lanes']} lanes a function; made by `python scripts/corpus.py run` "
-             f"({meta['date']}, vectorizer at {meta['commit']}); a function whose loop is too slow for that "
-             "many in the time limit is measured on fewer, as its row says.", "",
-             "Machine: " + meta["machine"], "",
+    packages = {r["package"] for r in records}
+    stdlib = " and the standard library" if "stdlib" in packages else ""
+    title = "Second corpus (issue 51)" if meta.get("corpus") == "second" else "Real-code corpus"
+    command = "python scripts/corpus.py --corpus second run" if meta.get("corpus") == "second" else "python scripts/corpus.py run"
+    lines = [f"# {title}: results", "",
+             f"{len(records)} functions from {len(packages - {'stdlib'})} third-party packages"
+             f"{stdlib}; {meta['lanes']} lanes a function; made by `{command}` "
+             f"({meta['date']}, vectorizer at {meta['commit']}); a function whose loop over that many would take "
+             f"more than {meta.get('loop_budget', 'the time limit of')} s (timed on 1000 lanes) is measured on fewer, "
+             "as its row says.", "",
+             *([meta["note"], ""] if meta.get("note") else []),
+             "Machine: " + meta["machine"] + ". The machine was shared with other engineers' tests while "
+             "measured: the classes (CORRECT, UNSUPPORTED, WRONG, CRASH) do not depend on that; the timings "
+             "(speed-ups, fallback ratios) are noisy.", "",
              "Each function's lanes are typical values with a hostile one (NaN, ±inf, -0.0, 0, ±1e308, "
              "-1, subnormal; ints near 2**63) in one argument of every 97th lane. The oracle is the "
              "function itself on each lane's Python numbers. CORRECT: on the lanes where the oracle "
@@ -94,10 +158,12 @@ def markdown(records: list[dict], meta: dict) -> str:
             cells.append("– | – | –" if s is None else
                          f"{s['CORRECT']}/{s['UNSUPPORTED']}/{s['WRONG']}/{s['CRASH']} | {s['correct_pct']}% | {_fmt(s['median_speedup'])}")
         n = sum(r["package"] == pkg for r in records)
-        lines.append(f"| {pkg} | {meta['versions'].get(pkg, '–')} | {n} | " + " | ".join(cells) + " |")
+        field = next((f" ({r['field']})" for r in records if r["package"] == pkg and r.get("field")), "")
+        lines.append(f"| {pkg}{field} | {meta['versions'].get(pkg, '–')} | {n} | " + " | ".join(cells) + " |")
     for b in backends:
         lines += ["", f"## Most common UNSUPPORTED reasons ({b})", "", "| functions | reason (names blanked) |", "|---|---|"]
         lines += [f"| {k} | {reason.replace('|', '/')} |" for reason, k in top_reasons(records, b)]
+    lines += _fallback_section(records, meta)
     lines += ["", "## Per function", "",
               "Class, speed-up over the Python loop (CORRECT only), and the first line of the reason.", "",
               "| function | lanes raising | " + " | ".join(f"{b} | {b} speed-up | {b} detail" for b in backends) + " |",
