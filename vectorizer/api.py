@@ -40,7 +40,7 @@ from .errors import (
 )
 from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
-from .options import Options, disabled
+from .options import Options, disabled, exactness
 
 if TYPE_CHECKING:
     from .engine.autotrial import Trial
@@ -357,7 +357,8 @@ def _face() -> Any:
 
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
               cache: bool = False, signature: str | None = None, *, backend: str = "numpy", fallback: str = "warn",
-              reassociate: bool = False, vector_math: bool = False, explain: bool | str | os.PathLike = False):
+              reassociate: bool = False, exact: bool = True, vector_math: bool | None = None,
+              explain: bool | str | os.PathLike = False):
     """Make a scalar function accept arrays: `@vectorize`, `@vectorize(backend="auto")`, or
     `vectorize(f, otypes=..., excluded=..., signature=...)` as a drop-in for `numpy.vectorize`.
 
@@ -371,17 +372,16 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
             `FallbackWarning` (once); "error" raises the `VectorizeError` instead.
         reassociate: allow loops that sum floats over array elements to become np.sum (a
             different summation order: results may differ in the last bits).
-        vector_math: exp, log, pow, sin, erfc... through glibc's 4-lane AVX2 vector math
-            (libmvec): 2-10x faster a call, within the same ulp bound, but not always the same
-            last bits as CPython. The NumPy backend calls it from loops compiled with Numba
-            (imported on the first call); the Numba backend's kernels call it four lanes at a
-            time where the function has no loop (elsewhere they keep the C library's). Needs
-            Numba, Linux with glibc 2.35+ and an AVX2 CPU; elsewhere NumPy's or the C library's
-            functions run, after one `JitWarning`.
+        exact: True (the default): every value is the scalar function's, bit for bit. False: speed
+            over the last bit: NumPy's SIMD math, glibc's 4-lane AVX2 vector math (libmvec, where
+            Numba, glibc 2.35+ and an AVX2 CPU are present), `x * x` for `x ** 2`, LLVM's pow:
+            each transcendental operation within the ulp bound docs/contract.md gives; ints,
+            bools, branches, trip counts and exceptions stay exact. Part of the cache key.
+        vector_math: deprecated; `vector_math=True` means `exact=False` (DeprecationWarning).
         explain: True prints `.explain()`'s report of each new specialization on stderr; a path
             writes it there as HTML. It changes no code (not part of any cache key).
     """
-    options = Options(backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
+    options = Options(backend=backend, fallback=fallback, reassociate=reassociate, exact=exactness(exact, vector_math))
 
     def wrap(f: Callable[..., Any]):
         if isinstance(f, VectorizedFunction):

@@ -103,7 +103,7 @@ def _driver(vf, name):
 @pytest.mark.numba
 def test_the_generated_kernel_calls_libmvec_four_lanes_at_a_time():
     needs_numba_and_libmvec()
-    vf = vectorize(priced, backend="numba", vector_math=True)
+    vf = vectorize(priced, backend="numba", exact=False)
     spot, strike = np.linspace(50.0, 150.0, 1001), np.full(1001, 100.0)
     vol, t = np.linspace(0.1, 0.9, 1001), np.linspace(-0.5, 3.0, 1001)
     check(vf, priced, spot, strike, vol, t, rel=1e-12)
@@ -119,7 +119,7 @@ def test_the_generated_kernel_calls_libmvec_four_lanes_at_a_time():
 @pytest.mark.numba
 def test_loops_keep_the_c_library():
     needs_numba_and_libmvec()
-    vf = vectorize(series, backend="numba", vector_math=True)
+    vf = vectorize(series, backend="numba", exact=False)
     x = np.linspace(-3.0, 3.0, 100)
     check(vf, series, x)  # the C library's exp: bit for bit
     assert "_vz_lm" not in vf.source and "math.exp(" in vf.source
@@ -131,19 +131,19 @@ def test_loops_keep_the_c_library():
 def test_values_and_exceptions_keep_the_contract(lat, lon, n):
     needs_numba_and_libmvec()
     size = min(len(lat), len(lon), len(n))
-    vf = vectorize(bearing, backend="numba", vector_math=True)
+    vf = vectorize(bearing, backend="numba", exact=False)
     check(vf, bearing, lat[:size], lon[:size], n[:size], ulps=4 * rules.ULP_BOUND)
-    check(vectorize(softplus, backend="numba", vector_math=True), softplus, lat, ulps=2 * rules.ULP_BOUND)
+    check(vectorize(softplus, backend="numba", exact=False), softplus, lat, ulps=2 * rules.ULP_BOUND)
 
 
 @pytest.mark.numba
 def test_hostile_inputs():
     needs_numba_and_libmvec()
     grid = np.array(SPECIAL_FLOATS + [1e-300, 709.7, 709.8, -745.2, 37.0, -37.0])
-    check(vectorize(softplus, backend="numba", vector_math=True), softplus, grid, ulps=2 * rules.ULP_BOUND)
+    check(vectorize(softplus, backend="numba", exact=False), softplus, grid, ulps=2 * rules.ULP_BOUND)
     x, y = np.meshgrid(grid, grid)
     ok = np.isfinite(x) & np.isfinite(y)  # the scalar function raises on the others (checked below)
-    vf = vectorize(bearing, backend="numba", vector_math=True)
+    vf = vectorize(bearing, backend="numba", exact=False)
     check(vf, bearing, x[ok], y[ok], np.zeros(ok.sum()), ulps=4 * rules.ULP_BOUND)
     check(vf, bearing, x.ravel(), y.ravel(), np.zeros(x.size), ulps=4 * rules.ULP_BOUND)
 
@@ -156,14 +156,14 @@ def test_a_lane_value_does_not_depend_on_the_batch():
     rng = np.random.default_rng(7)
     lat, lon = rng.uniform(-3.0, 3.0, 40_003), rng.uniform(-3.0, 3.0, 40_003)
     n = rng.uniform(-5.0, 5.0, 40_003)
-    vf = vectorize(bearing, backend="numba", vector_math=True)
+    vf = vectorize(bearing, backend="numba", exact=False)
     whole = vf(lat, lon, n)  # above PARALLEL_MIN_LANES: the parallel driver
     for start, stop in ((0, 1), (3, 4), (5, 12), (1, 1000), (17, 20_000)):
         assert vf(lat[start:stop], lon[start:stop], n[start:stop]).tobytes() == whole[start:stop].tobytes()
     # The NumPy backend computes `h` exactly (it decides asin's domain check: `sin(..) ** 2` is
     # C's pow there, LLVM's x * x here), so the two agree within the bound, not to the bit; the
     # four terms are positive, so a relative tolerance of a few dozen ulp covers their sum.
-    numpy_vm = vectorize(bearing, backend="numpy", vector_math=True)
+    numpy_vm = vectorize(bearing, backend="numpy", exact=False)
     np.testing.assert_allclose(numpy_vm(lat, lon, n), whole, rtol=1e-14, atol=0)
 
 
@@ -174,7 +174,7 @@ import numba
 sys.path.insert(0, {tests!r})
 from backends.test_lanemath import priced
 from vectorizer import vectorize
-vf = vectorize(priced, backend="numba", vector_math=True)
+vf = vectorize(priced, backend="numba", exact=False)
 vf(np.full(30_000, 100.0), np.full(30_000, 90.0), np.full(30_000, 0.3), np.full(30_000, 1.0))
 import llvmlite.binding as llvm
 
@@ -206,7 +206,7 @@ def test_compiling_is_quiet_and_leaves_other_numba_code_alone(tmp_path):
 @pytest.mark.numba
 def test_auto_takes_the_option_on_its_numba_side():
     needs_numba_and_libmvec()
-    vf = vectorize(softplus, backend="auto", vector_math=True)
+    vf = vectorize(softplus, backend="auto", exact=False)
     x = np.linspace(-40.0, 40.0, 2001)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -241,10 +241,10 @@ def test_each_function_through_the_numba_backend(name, tmp_path, monkeypatch):
                [np.concatenate([rng.uniform(0.0, 50.0, 3000), np.repeat(grid, grid.size)]),
                 np.concatenate([rng.uniform(-20.0, 20.0, 3000), np.tile(grid, grid.size)])])
     ok = np.array([not _raises(module.f, *lane) for lane in zip(*(c.tolist() for c in columns))])
-    vf = vectorize(module.f, backend="numba", vector_math=True)
+    vf = vectorize(module.f, backend="numba", exact=False)
     kept = [c[ok] for c in columns]
     check(vf, module.f, *kept, ulps=rules.ULP_BOUND)
     assert f"_vz_lm.{name}(" in vf.source, vf.source
-    numpy_vm = vectorize(module.f, backend="numpy", vector_math=True)
+    numpy_vm = vectorize(module.f, backend="numpy", exact=False)
     assert vf(*kept).tobytes() == numpy_vm(*kept).tobytes()
     check(vf, module.f, *columns, ulps=rules.ULP_BOUND)  # the first lane CPython raises on

@@ -87,7 +87,8 @@ def pytest_run(root: Path, *args: str, hook: bool, autoload: bool = True, status
                backend: str = "numpy") -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE",
                                                           "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    env.update(PYTHONPATH=str(root), EXPECT_HOOK="1" if hook else "0", EXPECT_BACKEND=backend)
+    # the suite's root first, then this checkout's PYTHONPATH (a worktree's vectorizer, not the installed one)
+    env.update(PYTHONPATH=os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p), EXPECT_HOOK="1" if hook else "0", EXPECT_BACKEND=backend)
     if not autoload:
         env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args],
@@ -119,10 +120,10 @@ def test_off_without_the_option(suite: Path) -> None:
 
 
 def test_backend_from_pyproject(suite: Path) -> None:
-    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "auto"\nvector-math = true\n')
+    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "auto"\nexact = false\n')
     out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, backend="auto")
     assert "3 passed" in out
-    assert "vectorizer import hook: mypkg (select=annotated, backend=auto, vector_math=True)" in out
+    assert "vectorizer import hook: mypkg (select=annotated, backend=auto, exact=False)" in out
 
 
 def test_bad_configuration_is_a_usage_error(suite: Path) -> None:

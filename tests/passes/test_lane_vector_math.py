@@ -1,4 +1,4 @@
-"""passes/lane_vector_math.py: with vector_math=True, the libm calls of straight-line lane code go
+"""passes/lane_vector_math.py: with exact=False, the libm calls of straight-line lane code go
 through libmvec (`_vz_lm`), except in the tests of checks."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_straight_line_calls_are_renamed_and_checks_stay():
 
     if vecmath.unavailable():
         pytest.skip(vecmath.unavailable())
-    on = Options(vector_math=True)
+    on = Options(exact=False)
     assert after("lane_vector_math", model, lanes=True, options=on, s=F, k=F, t=F) == (
         "def _lane_model(s, k, t):\n"
         "    t_1 = (-t)\n"
