@@ -8,6 +8,7 @@ from . import api as _api
 from .api import VectorizedFunction, vectorize
 from .errors import (
     FallbackWarning,
+    InexactWarning,
     SourceUnavailableError,
     UnsupportedCallError,
     UnsupportedSyntaxError,
@@ -67,6 +68,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "FallbackWarning",
     "ImportHookWarning",
+    "InexactWarning",
     "SourceUnavailableError",
     "UnsupportedCallError",
     "UnsupportedSyntaxError",

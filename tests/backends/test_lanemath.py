@@ -66,32 +66,37 @@ def _lane_f(x, y):
         return (0.0, True)
     if math.log(y) > 3.0:
         return (0.0, True)
-    r = _vz_pow(float(x), float(2))
-    s = _vz_pow(float(y), float(0.687))
-    return ((math.exp(x) + r + s + _vz_hypot(x, y) + math.log(y, 2.0) + np.cbrt(x)), False)
+    r = _vz_fast.pow(float(x), float(2))
+    s = _vz_fast.pow(float(y), float(0.687))
+    return ((_vz_fast.exp(x) + r + s + _vz_hypot(x, y) + math.log(y) / math.log(2.0) + _vz_fast.cbrt(x)), False)
 '''
 
 
-def test_the_pass_renames_libm_calls_except_in_checks_and_cheap_powers():
-    out = lane_vector_math.rename(LANE)
+def test_the_pass_renames_the_marked_calls():
+    """ops_to_lanes marks (`_vz_fast.<fn>`) the approximate calls whose values decide nothing
+    (with exact=False); the pass gives them vector math, or LLVM's pow for a cheap exponent."""
+    out = lane_vector_math.rename(LANE, vector=True)
     assert "_vz_lm.exp(x)" in out and "_vz_lm.pow(float(y), float(0.687))" in out
-    assert "_vz_lm.cbrt(x)" in out  # NumPy's scalar function, where Numba has no math.cbrt
-    assert "if math.log(y) > 3.0:" in out  # a check's test: whether a lane re-runs stays put
+    assert "_vz_lm.cbrt(x)" in out
+    assert "if math.log(y) > 3.0:" in out  # not marked: a check's test (and a decision) stays put
     assert "math.pow(float(x), float(2))" in out  # x * x for LLVM: NumPy's value there, and cheap
-    assert "_vz_hypot(x, y)" in out  # hypot's overflow check reads its result (vecmath.py)
-    assert "math.log(y, 2.0)" in out  # not libmvec's one-argument log
+    assert "_vz_hypot(x, y)" in out  # never marked: hypot's overflow check reads its result (vecmath.py)
+    assert "_vz_fast" not in out
+    scalar = lane_vector_math.rename(LANE, vector=False)  # no vector math: C's functions, LLVM's pow
+    assert "math.exp(x)" in scalar and "math.pow(float(y), float(0.687))" in scalar and "_vz_cbrt(x)" in scalar
+    assert "_vz_lm" not in scalar and "_vz_fast" not in scalar
 
 
-def test_the_pass_leaves_lane_code_with_loops_alone():
-    loop = LANE.replace("    r = _vz_pow", "    while x < 0.0:\n        x = x + 1.0\n    r = _vz_pow")
-    assert lane_vector_math.rename_sources([loop]) == [loop]
+def test_the_pass_keeps_vector_math_out_of_lane_code_with_loops():
+    loop = LANE.replace("    r = _vz_fast", "    while x < 0.0:\n        x = x + 1.0\n    r = _vz_fast")
+    assert not lane_vector_math.vector_math_here([loop])
 
 
 def test_the_pass_falls_back_with_a_warning_where_vector_math_cannot_run(monkeypatch):
     monkeypatch.setattr(vecmath, "unavailable", lambda: "vector_math=True needs a CPU with AVX2")
     monkeypatch.setattr(jit, "_warned", set())
     with pytest.warns(jit.JitWarning, match="needs a CPU with AVX2; the C library's functions run instead"):
-        assert lane_vector_math.rename_sources([LANE]) == [LANE]
+        assert not lane_vector_math.vector_math_here([LANE])
 
 
 def _driver(vf, name):

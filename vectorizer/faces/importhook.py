@@ -60,7 +60,7 @@ class HookConfig:
     packages: tuple[str, ...]
     select: str = "annotated"
     strict: bool = False
-    backend: str = "numpy"  # the options of the functions the hook vectorizes (not of @vectorize ones)
+    backend: str = "auto"  # the options of the functions the hook vectorizes (not of @vectorize ones)
     exact: bool = True
     vector_math: bool = False  # deprecated: True means exact=False
 
@@ -218,7 +218,7 @@ def install_import_hook(packages: str | Iterable[str] | None = None, *, select: 
 
     Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
     in the pyproject.toml found from the current directory by `read_config`'s rule (defaults: select="annotated",
-    strict=False, backend="numpy", exact=True). `backend` and `exact` are passed to `vectorize`
+    strict=False, backend="auto", exact=True). `backend` and `exact` are passed to `vectorize`
     for the functions the hook selects; an `@vectorize` function keeps its own. `vector_math`
     (`vector-math`) is deprecated: True means exact=False.
     With VECTORIZER_DISABLE=1 nothing is installed.

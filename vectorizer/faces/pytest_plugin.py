@@ -33,7 +33,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
     try:
         table = read_config(early_config.rootpath)
         hook = install_import_hook(packages, select=table.get("select", "annotated"),
-                                   strict=table.get("strict", False), backend=table.get("backend", "numpy"),
+                                   strict=table.get("strict", False), backend=table.get("backend", "auto"),
                                    exact=table.get("exact", True), vector_math=table.get("vector-math", False) or None)
     except ValueError as exc:  # a bad package name or pyproject.toml table
         raise pytest.UsageError(str(exc)) from None

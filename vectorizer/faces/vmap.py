@@ -45,7 +45,7 @@ class Vmapped:
     """A vmapped function (call it like JAX's)."""
 
     def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
-                 *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
+                 *, backend: str = "auto", fallback: str = "warn", reassociate: bool = False,
                  exact: bool = True) -> None:
         if isinstance(in_axes, dict):
             raise VectorizeValueError("vmap in_axes as a dict: in_axes must be an int, None, or a tuple with one entry "
@@ -266,7 +266,7 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_name: Any = None,
-         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "numpy", fallback: str = "warn",
+         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "auto", fallback: str = "warn",
          reassociate: bool = False, exact: bool = True, vector_math: bool | None = None) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 

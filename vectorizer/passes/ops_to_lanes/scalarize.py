@@ -84,3 +84,27 @@ def _is_boolish(node: ast.AST) -> bool:
 def scalar(text: str) -> str:
     """The scalar form of NumPy expression text."""
     return ast.unparse(_Scalarize().visit(ast.parse(text, mode="eval")))
+
+
+# exact=False: the libm-class calls a template may compute approximately, by what lane code calls
+# them (`math.exp`, C's pow `_vz_pow`, C's cbrt `_vz_cbrt`, `np.exp2`) -> the marker's name.
+_FAST = {**{f"math.{n}": n for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+                                      "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf",
+                                      "erfc", "atan2")},
+         "_vz_pow": "pow", "_vz_cbrt": "cbrt", "np.exp2": "exp2"}
+
+
+def scalar_marked(template: str, args: list[str]) -> str:
+    """`scalar(template.format(*args))` with the template's own libm-class calls (not those in
+    `args`) written `_vz_fast.<fn>(...)`: values exact=False may compute approximately, which
+    passes/lane_vector_math.py renames to vector math or LLVM's functions (never hypot, whose
+    overflow check reads its result)."""
+    names = [f"__vz_arg{i}__" for i in range(len(args))]
+    tree = ast.parse(scalar(template.format(*names)), mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _FAST:
+            node.func = ast.Attribute(ast.Name("_vz_fast"), _FAST[ast.unparse(node.func)])
+    out = ast.unparse(tree)
+    for name, arg in zip(names, args):
+        out = out.replace(name, arg)
+    return out
