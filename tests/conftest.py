@@ -140,6 +140,16 @@ if os.environ.get("VECTORIZER_BLOCK_NUMBA", "") not in ("", "0"):
 # move other inputs. With Numba present, the default (exact) configuration never calls them for
 # `math` functions, so its bits must not move.
 if os.environ.get("VECTORIZER_TEST_LIBM_JITTER", "") not in ("", "0"):
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is not None:
+        # first: Numba's tables of NumPy's ufuncs (its typing and lowering registries, filled at
+        # the first compilation) must hold the real ones; jittered, each is then a Python
+        # function, which lane code cannot call (a typing error: the NumPy route runs it instead)
+        import numba
+        import numpy
+
+        numba.njit(lambda x: numpy.exp(x) + numpy.power(x, 2.0))(1.0)
     import libm_jitter
 
     libm_jitter.install(int(os.environ["VECTORIZER_TEST_LIBM_JITTER"]))

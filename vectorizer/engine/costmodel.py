@@ -11,7 +11,8 @@ NumPy route makes through its compiled loops, without its extra passes over memo
 
 * NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
   and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
-  cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py), and uniform tables
+  cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy
+  runs AVX-512 kernels, np.exp, np.log, np.sin... too: `NUMPY_SIMD_FUNCTIONS`), and uniform tables
   used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
@@ -44,6 +45,12 @@ NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend
 
 # NumPy's float64 SIMD kernels (AVX-512): ~1-5 ns an element where libm takes ~10-20.
 SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
+# NumPy's functions on numbers that its AVX-512 kernels compute with other last bits than the C
+# library lane code calls (scripts/measure_ulps.py): the value of `np.exp(x)` in the user's code is
+# NumPy's, so on such a CPU only the NumPy route gives it.
+NUMPY_SIMD_FUNCTIONS = frozenset({
+    "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+    "arctan2", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "cbrt"})
 # exact=False: NumPy's SIMD math in a fixed loop runs on the NumPy route up to this many threads.
 SIMD_LOOP_MAX_THREADS = 4
 
@@ -59,11 +66,11 @@ def choose(parsed: ParsedFunction, namespace: Namespace, exact: bool = True, thr
            simd_math: bool | None = None) -> Route:
     """The route for `parsed` (a function of numbers); `threads` and `simd_math` describe the
     machine (default: this one, `chunks.threads()` and `numpy_has_simd_math`)."""
-    needs = _needs_numpy(parsed.func, namespace, {parsed.name})
+    simd_math = numpy_has_simd_math() if simd_math is None else simd_math
+    needs = _needs_numpy(parsed.func, namespace, {parsed.name}, simd_math)
     if needs is not None:
         return Route("numpy", needs)
     if not exact:
-        simd_math = numpy_has_simd_math() if simd_math is None else simd_math
         if simd_math and _simd_math_in_fixed_loop(parsed.func, namespace):
             threads = chunks.threads() if threads is None else threads
             if threads <= SIMD_LOOP_MAX_THREADS:
@@ -127,8 +134,8 @@ def _parse(glob) -> ParsedFunction | None:
         return None  # the transform reports it; the choice does without
 
 
-def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> str | None:
-    """Why lane code cannot compute `func` (or a callee), or None."""
+def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], simd_math: bool) -> str | None:
+    """Why lane code cannot compute `func` (or a callee) here, or None."""
     if table_lanes.numpy_only(func, namespace):  # tables the lanes refuse (passes/table_lanes.py)
         return "a uniform table used other than in np.sum / np.prod: the NumPy route"
     for node in _walk(func):
@@ -138,6 +145,9 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) ->
                 return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
             if kind == "numpy" and node.attr.value in REFUSED:
                 return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
+            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS:
+                return (f"np.{node.attr.value} on numbers: this CPU's NumPy computes it with AVX-512 kernels, whose "
+                        "values lane code (the C library) does not give: the NumPy route")
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:
@@ -145,7 +155,7 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) ->
             if glob.kind == "function" and glob.name not in seen:
                 seen.add(glob.name)
                 callee = _parse(glob)
-                found = _needs_numpy(callee.func, namespace, seen) if callee is not None else None
+                found = _needs_numpy(callee.func, namespace, seen, simd_math) if callee is not None else None
                 if found is not None:
                     return found
     return None

@@ -40,7 +40,7 @@ from .vector_math import cheap_exponent, splice
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
 
 
-_OTHERWISE = {"pow": "math.pow", "cbrt": "_vz_cbrt", "exp2": "np.exp2"}  # else `math.<fn>`
+_OTHERWISE = {"pow": "math.pow", "cbrt": "_vz_cbrt", "exp2": "_vz_exp2"}  # else `math.<fn>`
 
 
 def _renames(tree: ast.AST, vector: bool) -> list[tuple[int, int, int, str]]:
