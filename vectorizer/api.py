@@ -269,7 +269,8 @@ class VectorizedFunction:
         """The kernel for `key` from this generation's globals (its namespace decides the code, its
         content hash the cache entry: both read the same values)."""
         options = kernels.lowering_options(self.options, backend)  # exact=True needs Numba's loops
-        cache_key = cache.cache_key(gen.content, backend, options.key(), repr(key), engine_fingerprint())
+        cache_key = cache.cache_key(gen.content, backend, options.key() + kernels.machine_key(options), repr(key),
+                                    engine_fingerprint())
         # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
         dumped = self._lower(gen, key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
         found = kernels.load(cache_key, backend, self.scalar, lambda: dumped or self._lower(gen, key, backend))

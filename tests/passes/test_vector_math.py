@@ -20,7 +20,26 @@ def powers(x: float, y: float) -> float:
     return x ** y + x ** 2.0 + math.exp(x)
 
 
-def test_calls_are_renamed_except_cheap_powers_and_checks():
+@pytest.fixture(params=[False, True], ids=["avx2", "avx512"])
+def simd(request, monkeypatch):
+    """NumPy with or without AVX-512 kernels for exp, log, power..."""
+    from vectorizer.backends.numba import vecmath
+
+    monkeypatch.setattr(vecmath, "numpy_simd", lambda: request.param)
+    return request.param
+
+
+def test_on_avx512_numpys_simd_functions_stay(simd):
+    text = body(after("vector_math", powers, options=ON, x=F, y=F))
+    if not simd:
+        return  # the next test
+    assert "_vz_vm" not in text and "_vz_power(x, y)" in text and "np.exp(x)" in text
+
+
+def test_calls_are_renamed_except_cheap_powers_and_checks(monkeypatch):
+    from vectorizer.backends.numba import vecmath
+
+    monkeypatch.setattr(vecmath, "numpy_simd", lambda: False)
     assert body(after("vector_math", powers, options=ON, x=F, y=F)) == (
         "flag = np.zeros(len(x), dtype=bool)\n"
         "r = _vz_vm.power(x, y)\n"

@@ -140,6 +140,17 @@ def lowering_options(options: Options, backend: str) -> Options:
     return options
 
 
+def machine_key(options: Options) -> str:
+    """What of this machine the generated code depends on, for its cache key: with exact=False,
+    whether NumPy's exp/log/power are AVX-512 kernels (kept) or not (vector math's instead:
+    passes/vector_math.py); nothing with exact=True, whose code is the same everywhere."""
+    if options.exact:
+        return ""
+    from ..backends.numba import vecmath
+
+    return f"numpy_simd={vecmath.numpy_simd()}"
+
+
 def warn_if_inexact(options: Options, backend: str, kernel: Kernel | VectorizeError) -> None:
     """One InexactWarning a process, at the first kernel that exact=True would have computed with
     CPython's math but that runs NumPy's functions because Numba is not installed."""
