@@ -288,7 +288,7 @@ def test_tag_is_stable_across_processes_and_covers_the_options() -> None:
     tags = {HookConfig(("a",), select=s, strict=b).tag for s in ("annotated", "marked", "all") for b in (False, True)}
     assert len(tags) == 6
     options = [HookConfig(("a",), backend=b, exact=v) for b in ("numpy", "numba", "auto") for v in (True, False)]
-    assert len({c.tag for c in options}) == 6 and options[0].tag == tag  # the defaults: the same tag as before
+    assert len({c.tag for c in options}) == 6 and options[4].tag == tag  # auto, exact: the defaults
     with pytest.raises(ValueError, match="backend must be one of"):
         HookConfig(("a",), backend="jax")
 
@@ -297,11 +297,11 @@ def test_the_appended_line_carries_only_options_that_differ_from_vectorize_defau
     tree = ast.parse("def f(x: float) -> float:\n    return x\n")
     plain = transform_source("", tree, HookConfig(("a",))).splitlines()[-1]
     assert "._install_dual(globals(), {'f': 1}, {}, False)  #" in plain
-    tuned = transform_source("", tree, HookConfig(("a",), backend="auto", exact=False)).splitlines()[-1]
-    assert "._install_dual(globals(), {'f': 1}, {}, False, {'backend': 'auto', 'exact': False})  #" in tuned
+    tuned = transform_source("", tree, HookConfig(("a",), backend="numpy", exact=False)).splitlines()[-1]
+    assert "._install_dual(globals(), {'f': 1}, {}, False, {'backend': 'numpy', 'exact': False})  #" in tuned
     # the deprecated vector_math=True is exact=False: the same line, the same tag
-    old = HookConfig(("a",), backend="auto", vector_math=True)
-    assert transform_source("", tree, old).splitlines()[-1] == tuned and old.tag == HookConfig(("a",), backend="auto", exact=False).tag
+    old = HookConfig(("a",), backend="numpy", vector_math=True)
+    assert transform_source("", tree, old).splitlines()[-1] == tuned and old.tag == HookConfig(("a",), backend="numpy", exact=False).tag
 
 
 OPTIONS_PROBE = '''
@@ -326,12 +326,12 @@ def test_backend_and_exact_reach_the_functions_the_hook_vectorizes(pkg: Path) ->
     pytest.importorskip("numba")
     out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numba", exact=False'), pkg)
     # sqrt is exact in every backend; the @vectorize function keeps its own options
-    assert out == [["numba", False], "numba", False, "numba", True, True, "numpy"]
+    assert out == [["numba", False], "numba", False, "numba", True, True, "auto"]  # @vectorize keeps its default
     (pkg / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\npackages = ["mypkg"]\n'
                                         'backend = "numba"\nexact = false\n')
     assert run(OPTIONS_PROBE.replace("ARGS", ""), pkg) == out
     out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numpy"'), pkg)  # an argument beats the file
-    assert out == [["numpy", False], "numpy", False, "numpy", True, True, "numpy"]
+    assert out == [["numpy", False], "numpy", False, "numpy", True, True, "auto"]
 
 
 def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:
