@@ -28,7 +28,7 @@ def pytest_collection_modifyitems(config, items):
 
     if jit.available():
         return
-    skip = pytest.mark.skip(reason="needs Numba, which is not installed (pip install '.[numba]')")
+    skip = pytest.mark.skip(reason="needs Numba, which is not installed for this Python (pip install numba)")
     for item in items:
         if item.get_closest_marker("numba") is not None:
             item.add_marker(skip)

@@ -254,7 +254,7 @@ def _install(packages: str | Iterable[str] | None, given: dict[str, Any], where:
         warnings.warn("install_import_hook(vector_math=True) (vector-math = true) is deprecated: use exact=False "
                       "(exact = false)", DeprecationWarning, stacklevel=3)
     if config.backend == "numba" and not jit.available():  # else every array call would quietly run the original
-        raise ValueError("install_import_hook(backend='numba') needs Numba: pip install 'vectorizer[numba]'")
+        raise ValueError("install_import_hook(backend='numba') needs Numba, which is not installed for this Python: pip install numba")
     for finder in sys.meta_path:  # installing the same configuration twice is a no-op
         if isinstance(finder, VectorizerFinder) and finder.config == config:
             return ImportHookManager(finder)
