@@ -247,10 +247,16 @@ class VectorizedFunction:
         found = gen.kernels.get(key)
         if found is None:
             backend = self._resolve_backend(key, gen)
-            found = self._build(gen, key, backend)
-            if self.options.backend == "auto" and backend == "numba" and isinstance(found, VectorizeError):
+            auto_lanes = self.options.backend == "auto" and backend == "numba"
+            try:
+                found = self._build(gen, key, backend)
+            except VectorizeError as exc:  # fallback="error": the NumPy route may still take it
+                if not auto_lanes:
+                    raise
+                found = exc
+            if auto_lanes and isinstance(found, VectorizeError):
                 why = f"the lane code refuses it ({found.message}): the NumPy route"
-                numpy = self._build(gen, key, Route("numpy", why))
+                numpy = self._build(gen, key, Route("numpy", why))  # with fallback="error", its refusal raises
                 found = numpy if isinstance(numpy, Kernel) else found
             gen.kernels[key] = found
             if self._explain:
