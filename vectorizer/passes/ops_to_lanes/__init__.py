@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ...analysis.counters import counters, positive
+from ...analysis.decisions import decided
 from ...analysis.facts import Facts
 from ...core.types import Val
 from ..base import Context, func_body
@@ -102,6 +103,8 @@ def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: st
     lanes = Lane(ctx, facts, module)
     lanes.counters = counters(func)
     lanes.nonzero = positive(func, lanes.counters)
+    if main and not ctx.options.exact:
+        lanes.decided = decided(func, facts, lanes.exprs.call_name)
     lanes.block(func_body(func))
     lines = lanes.lines
     if not any(lanes.fail in line for line in lines):
