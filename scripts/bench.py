@@ -14,6 +14,9 @@ Ratios pair the samples of each round (the median of the per-round ratios: `add_
     numba prange  the scalar code under @njit, driven by njit(parallel=True) + prange
     numba ufunc   the scalar code under numba.vectorize (serial CPU target)
     jax           jax.jit(jax.vmap(f)) with lax control flow, x64 (inputs already on device)
+    vec jax       vectorizer, backend="jax", exact=False: NumPy in, NumPy out, all included
+    vec jax dev   the same kernel's device compute alone (inputs already on device, as `jax`)
+    vec jax xfer  its transfers alone (inputs put on the devices, results copied back)
     vec numpy     vectorizer, backend="numpy"
     vec numpy+vm  vectorizer, backend="numpy", vector_math=True (glibc's vector math via Numba)
     vec numba     vectorizer, backend="numba"  (skipped with a note while unavailable)
@@ -224,6 +227,47 @@ def _decided(vf: Any, lanes: int) -> bool:
     return trial is not None and trial.choice is not None
 
 
+def _vec_jax(kernel: Kernel) -> Any:
+    from vectorizer import VectorizeError, vectorize
+
+    try:
+        import jax  # noqa: F401
+    except ImportError as exc:
+        raise Skip(f"JAX is not installed ({exc}): pip install 'vectorizer[jax]'") from None
+    try:
+        return vectorize(kernel.func, backend="jax", exact=False, fallback="error")
+    except VectorizeError as exc:
+        raise Refused(_error_text(exc)) from None
+
+
+def build_vec_jax_device(kernel: Kernel) -> Impl:
+    import bench_jax
+
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return (placed,)
+
+    return Impl(lambda placed: bench_jax.compute(state["kernel"], placed), prepare=prepare,
+                note="device compute only: every chunk's compiled function, inputs on the devices")
+
+
+def build_vec_jax_transfer(kernel: Kernel) -> Impl:
+    import bench_jax
+
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return arrays, bench_jax.compute(state["kernel"], placed)
+
+    return Impl(lambda arrays, results: bench_jax.transfer(state["kernel"], arrays, results), prepare=prepare,
+                note="transfers only: inputs to the devices, results back")
+
+
 def build_memcpy(kernel: Kernel) -> Impl:
     out_itemsize = np.dtype(kernel.dtype).itemsize
 
@@ -262,6 +306,13 @@ VARIANTS: tuple[Variant, ...] = (
             _vectorizer_builder("auto"), compiled=True),
     Variant("vec_auto_vm", "vectorizer auto+vm", 'vectorize(f, backend="auto", vector_math=True)',
             _vectorizer_builder("auto", vector_math=True), compiled=True),
+    Variant("vec_jax", "vectorizer jax", 'vectorize(f, backend="jax", exact=False): NumPy in and out, '
+            "transfers, device compute and the re-run of flagged lanes", _vectorizer_builder("jax", exact=False),
+            compiled=True),
+    Variant("vec_jax_device", "vectorizer jax (device)", "the same kernel's device compute alone, inputs on "
+            "the devices", build_vec_jax_device, verify=False, compiled=True),
+    Variant("vec_jax_transfer", "vectorizer jax (transfers)", "its transfers alone: inputs to the devices, "
+            "results back", build_vec_jax_transfer, verify=False),
     Variant("memcpy", "memcpy floor", "np.copyto of as many bytes as inputs + output (reads and "
             "writes that many bytes)", build_memcpy, verify=False),
 )
@@ -773,7 +824,8 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
     pairs = [("vec_numpy", "numpy"), ("vec_numpy", "numba"), ("vec_numpy", "jax"),
-             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_numba_vm", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy")]
+             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_numba_vm", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy"),
+             ("vec_jax", "jax"), ("vec_jax_device", "jax")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

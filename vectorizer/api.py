@@ -295,7 +295,7 @@ class VectorizedFunction:
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import Statics, lower, lower_lanes
+        from .pipeline import Statics, lower, lower_jax, lower_lanes
 
         try:
             parsed, namespace = self._prepare(gen)
@@ -303,7 +303,8 @@ class VectorizedFunction:
                       for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
             fixed, helpers = self._specs.get(key, ({}, {}))
             spec = Statics(fixed, helpers)
-            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options, statics=spec)
+            lowering = {"numba": lower_lanes, "jax": lower_jax}.get(backend, lower)
+            return lowering(parsed, namespace, params, self.options, statics=spec)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise

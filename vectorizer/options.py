@@ -7,7 +7,7 @@ import sys
 
 from .core.record import Record
 
-BACKENDS = ("numpy", "numba", "auto")
+BACKENDS = ("numpy", "numba", "auto", "jax")  # "jax": opt-in only, never chosen by "auto"
 
 # VECTORIZER_DISABLE is read on every call (a test may set it at any time). os.environ.get costs
 # ~0.7 µs, a quarter of a short call; the mapping's own dict answers the same in ~40 ns.
@@ -40,7 +40,7 @@ FALLBACKS = ("warn", "error")
 class Options(Record):
     """Options that change the generated code. Immutable: they are part of every cache key.
 
-    backend      "numpy", "numba" or "auto"
+    backend      "numpy", "numba", "auto" or "jax" (with exact=False: XLA on JAX's devices, docs/jax.md)
     fallback     unsupported function: "warn" (per-element loop + FallbackWarning) or "error"
     optimize     drop asserts (default: as python -O does)
     compact      compact the active lanes of while loops when few remain
@@ -71,6 +71,9 @@ class Options(Record):
             raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {fallback!r}")
         if not isinstance(exact, bool):
             raise TypeError(f"exact must be True or False, got {exact!r}")
+        if backend == "jax" and exact:
+            raise ValueError("backend='jax' needs exact=False: XLA's exp, sin, pow... are not the C library's "
+                             "(discrete outcomes and exceptions stay exact); pass exact=False")
         if vector_math and exact:
             raise ValueError("vector_math=True gives other last bits than CPython: it needs exact=False")
         self._set(backend=backend, fallback=fallback,

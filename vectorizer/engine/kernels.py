@@ -65,6 +65,11 @@ def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], 
     """The backend that builds the kernel for `key` ("auto" while no key says, for `.backend`)."""
     if backend == "numba" and not jit().available():
         raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
+    if backend == "jax":
+        from ..backends.jax import available
+
+        if not available():
+            raise VectorizeError("backend='jax' needs JAX: pip install 'vectorizer[jax]'")
     if backend == "auto":
         if not jit().available():
             return "numpy"

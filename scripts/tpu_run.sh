@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# backend="jax" on a machine with an accelerator (a TPU, or any JAX device), from the repository
+# root, with nothing installed but JAX, NumPy and libcst (no `pip install -e .`: PYTHONPATH=.):
+#
+#   bash scripts/tpu_run.sh            # results in bench-results/ (or $OUT)
+#
+# 1. scripts/measure_xla_ulp.py --write: XLA's float64 bounds and arithmetic facts on this
+#    platform, merged into vectorizer/backends/jax/xla_bounds.json (commit it, and the table it
+#    rewrites, docs/runs/xla-bounds.md); backend="jax" refuses a platform that is not in it.
+# 2. scripts/bench.py, variants jax (hand-written jax.jit(vmap)), vec_jax (NumPy in and out),
+#    vec_jax_device (device compute only) and vec_jax_transfer (transfers only), at 1e7 for the 16
+#    kernels, then at 1e8 for four of them. The log lines carry each kernel's ns/element as it
+#    finishes, so a run cut short still reports what it measured.
+# Each step has a time limit (seconds: MEASURE_S, BENCH_S, BIG_S) to end inside a 10-minute session.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1
+export VECTORIZER_CACHE_DIR="${VECTORIZER_CACHE_DIR:-$(mktemp -d)}"
+OUT="${OUT:-bench-results}"
+mkdir -p "$OUT"
+python3 -c "import jax, numpy, libcst; print('JAX', jax.__version__, jax.devices())" || exit 1
+
+timeout "${MEASURE_S:-100}" python3 scripts/measure_xla_ulp.py --samples "${SAMPLES:-50000}" --write 2>&1 | tee "$OUT/measure.log"
+cp vectorizer/backends/jax/xla_bounds.json docs/runs/xla-bounds.md "$OUT/"
+
+VARIANTS=jax,vec_jax,vec_jax_device,vec_jax_transfer
+timeout "${BENCH_S:-300}" python3 scripts/bench.py --variants "$VARIANTS" --sizes 1e7 --repeats 3 --budget 3 \
+    --verify-lanes 500 --json "$OUT/bench-1e7.json" --markdown "$OUT/bench-1e7.md" 2>&1 | tee "$OUT/bench-1e7.log"
+timeout "${BIG_S:-150}" python3 scripts/bench.py --variants "$VARIANTS" --sizes 1e8 --repeats 3 --budget 4 \
+    --kernels mandelbrot_escape,black_scholes_call,haversine_km,smoothstep --verify-lanes 300 \
+    --json "$OUT/bench-1e8.json" --markdown "$OUT/bench-1e8.md" 2>&1 | tee "$OUT/bench-1e8.log"
