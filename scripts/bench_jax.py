@@ -75,3 +75,50 @@ def transfer(kernel: Any, arrays: tuple[np.ndarray, ...], results: list[Any]) ->
         for value, _, _ in results:
             for v in value if isinstance(value, tuple) else (value,):
                 np.asarray(v)
+
+
+def probe(n: int) -> None:
+    """Per kernel at n lanes: the share of lanes the device flags (re-run on the host), and the
+    device compute time against the hand-written jax.jit(jax.vmap(f)), inputs on the device."""
+    import time
+
+    import bench_kernels
+    import jax
+
+    from vectorizer import VectorizeError, vectorize
+    from vectorizer.backends.jax.driver import x64
+
+    def best(run, reps: int = 3) -> float:
+        run()
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    print(f"# probe at n={n:,} on {jax.devices()[0].device_kind}: ns/element, device compute only")
+    for k in bench_kernels.KERNELS:
+        arrays = k.inputs(n, k.seed)
+        try:
+            vf = vectorize(k.func, backend="jax", exact=False, fallback="error")
+            kernel, placed = device_inputs(vf, arrays)
+        except VectorizeError as exc:
+            print(f"{k.name:20} refused: {exc.message}", flush=True)
+            continue
+        outs = compute(kernel, placed)
+        with x64():
+            flagged = sum(int(np.asarray(flag).sum()) for _, flag, _ in outs)
+            hand = jax.jit(jax.vmap(k.jax))
+            on_device = [jax.device_put(a) for a in arrays]
+            t_hand = best(lambda: hand(*on_device).block_until_ready())
+        t_vec = best(lambda: compute(kernel, placed))
+        print(f"{k.name:20} flagged {flagged / n:8.2%}  hand {t_hand / n * 1e9:8.3f}  vec_jax {t_vec / n * 1e9:8.3f}"
+              f"  ratio {t_vec / t_hand:6.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+    probe(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000)

@@ -7,7 +7,9 @@
 # 1. scripts/measure_xla_ulp.py --write: XLA's float64 bounds and arithmetic facts on this
 #    platform, merged into vectorizer/backends/jax/xla_bounds.json (commit it, and the table it
 #    rewrites, docs/runs/xla-bounds.md); backend="jax" refuses a platform that is not in it.
-# 2. scripts/bench.py, variants jax (hand-written jax.jit(vmap)), vec_jax (NumPy in and out),
+# 2. scripts/bench_jax.py: per kernel at 1e6 lanes, the share of lanes flagged (re-run on the
+#    host) and the device compute time against the hand-written jax.jit(vmap), quickly.
+# 3. scripts/bench.py, variants jax (hand-written jax.jit(vmap)), vec_jax (NumPy in and out),
 #    vec_jax_device (device compute only) and vec_jax_transfer (transfers only), at 1e7 for the 16
 #    kernels, then at 1e8 for four of them. The log lines carry each kernel's ns/element as it
 #    finishes, so a run cut short still reports what it measured.
@@ -23,6 +25,8 @@ python3 -c "import jax, numpy, libcst; print('JAX', jax.__version__, jax.devices
 
 timeout "${MEASURE_S:-100}" python3 scripts/measure_xla_ulp.py --samples "${SAMPLES:-50000}" --write 2>&1 | tee "$OUT/measure.log"
 cp vectorizer/backends/jax/xla_bounds.json docs/runs/xla-bounds.md "$OUT/"
+
+timeout "${PROBE_S:-120}" python3 scripts/bench_jax.py "${PROBE_N:-1e6}" 2>&1 | tee "$OUT/probe.log"
 
 VARIANTS=jax,vec_jax,vec_jax_device,vec_jax_transfer
 timeout "${BENCH_S:-300}" python3 scripts/bench.py --variants "$VARIANTS" --sizes 1e7 --repeats 3 --budget 3 \
