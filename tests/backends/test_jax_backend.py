@@ -293,3 +293,18 @@ def test_docs_numbers_are_the_code_constants():
     assert bounds.MARGIN_FACTOR == 2 and bounds.MARGIN_ULPS == 1 and "twice the measured value plus one" in text
     for name in exprs._NOT_IN_JAX.values():
         assert f"`{name.split('(')[0]}`" in text or name.startswith("pow("), name
+    run = (ROOT / "docs" / "runs" / "jax-tpu-v5e-2026-12-05.md").read_text()
+    ratios = {line.split()[0]: line.split()[-1] for line in run.splitlines() if " ratio " in line}
+    assert f"took {ratios['collatz_steps']} and {ratios['is_prime']} times" in text, ratios
+
+
+def test_measured_platforms():
+    """XLA's CPU arithmetic is CPython's as the runtime writes it; the TPU's float64 is another
+    format (measured on a TPU v5e: f32's exponent range, add and sub without a finite bound)."""
+    from vectorizer.backends.jax.bounds import Bounds
+
+    cpu, tpu = Bounds("cpu"), Bounds("tpu")
+    assert cpu.exact_arithmetic and not cpu.inexact and cpu.flushes
+    assert not tpu.exact_arithmetic and "add" in tpu.inexact and not tpu.flushes_inputs and not tpu.bitcasts
+    with pytest.raises(VectorizeError, match="not measured on 'gpu'"):
+        Bounds("gpu")

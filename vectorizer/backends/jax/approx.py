@@ -222,6 +222,16 @@ def _beyond_int64(fn: Callable, x, y) -> Approx | None:
     return None
 
 
+def copysign(x, y):
+    """C's copysign on device values. XLA's TPU compiler cannot bitcast float64 (the emulated
+    type) to ints, which jnp.copysign does: there, the sign of y is read arithmetically (a zero's
+    from 1 / y; a NaN's sign bit is not readable: taken as +)."""
+    if bounds().bitcasts:
+        return jnp.copysign(x, y)
+    negative = (y < 0) | ((y == 0) & (1.0 / y < 0))
+    return jnp.where(negative, -jnp.abs(x), jnp.abs(x))
+
+
 def lift(x):
     """Any value as an Approx (Python numbers become typed arrays: int64, float64, bool; tuples
     item by item)."""

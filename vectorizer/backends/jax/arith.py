@@ -42,6 +42,7 @@ from .approx import (
     _Active,
     add,
     bounds,
+    copysign,
     either,
     is_float,
     is_python,
@@ -140,11 +141,11 @@ def floor_parts(a, b):
     m = lax.rem(a, b)
     div = (a - m) / b
     fix = (m != 0) & ((b < 0) != (m < 0))
-    m = jnp.where(fix, m + b, jnp.where(m != 0, m, jnp.copysign(0.0, b)))
+    m = jnp.where(fix, m + b, jnp.where(m != 0, m, copysign(0.0, b)))
     div = jnp.where(fix, div - 1.0, div)
     q = jnp.floor(div)
     q = jnp.where(div - q > 0.5, q + 1.0, q)
-    q = jnp.where(div != 0, q, jnp.copysign(0.0, a / b))
+    q = jnp.where(div != 0, q, copysign(0.0, a / b))
     return q, m
 
 

@@ -69,6 +69,21 @@ class Bounds:
             and self.facts.get("opaque_constants") == 0
 
     @property
+    def flushes_inputs(self) -> bool:
+        """Whether XLA reads subnormal operands as zero here (the lanes of such arguments are re-run)."""
+        return bool(self.facts.get("flushes_subnormal_inputs", True))
+
+    @property
+    def bitcasts(self) -> bool:
+        """Whether float64 bitcasts to ints compile: not on TPUs, whose float64 is emulated."""
+        return self.platform != "tpu"
+
+    @property
+    def inexact(self) -> list[str]:
+        """The IEEE operations whose measured bound is infinite here (another number format)."""
+        return [name for name in ARITHMETIC if math.isinf(self._measured.get(name, math.inf))]
+
+    @property
     def flushes(self) -> bool:
         """Whether XLA flushes subnormal results (and reads subnormal operands) as zero here."""
         return bool(self.facts.get("flushes_subnormal_results", True) or self.facts.get("flushes_subnormal_inputs", True))

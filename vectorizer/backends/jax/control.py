@@ -220,7 +220,7 @@ def subnormal(x):
     a = parts(x)[0]
     from .approx import bounds
 
-    if not is_float(a) or not bounds().flushes:
+    if not is_float(a) or not bounds().flushes_inputs:
         return jnp.asarray(False)
     bits = lax.bitcast_convert_type(jnp.asarray(a, jnp.float64), jnp.int64)
     return ((bits & 0x7FF0000000000000) == 0) & ((bits & 0x000FFFFFFFFFFFFF) != 0)

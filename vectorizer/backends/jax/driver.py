@@ -16,6 +16,7 @@ batch on every local device of JAX's default backend, in chunks, with the transf
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -66,6 +67,10 @@ class Kernel:
         self.devices = jax.local_devices()
         self.platform = self.devices[0].platform
         self.bounds = Bounds(self.platform)  # refuses an unmeasured platform now, not at the first call
+        if self.bounds.inexact:
+            warnings.warn(f"backend='jax' on {self.platform}: XLA's float64 here is not IEEE's binary64 (measured "
+                          f"without a finite bound: {', '.join(self.bounds.inexact)}; docs/jax.md): every decision "
+                          "on a float is unsure, so lanes that make one run on the host", RuntimeWarning, stacklevel=3)
         self.mesh = Mesh(np.array(self.devices), ("lanes",))
         self.lanes_sharding = NamedSharding(self.mesh, PartitionSpec("lanes"))
         self.replicated = NamedSharding(self.mesh, PartitionSpec())

@@ -33,6 +33,7 @@ from .approx import (
     lift,
     parts,
 )
+from .approx import copysign as _copysign
 
 INV_LN2 = 1.4426950408889634
 INV_LN10 = 0.4342944819032518
@@ -180,7 +181,7 @@ def copysign(x, y) -> Approx:
     b, eb, ub = parts(y)
     if is_python(a) and is_python(b):
         return _python(math.copysign, a, b)
-    r = jnp.copysign(jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64))
+    r = _copysign(jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64))
     u = either(ua, ub)
     if not is_zero(eb):  # the sign of y decides
         u = either(u, jnp.logical_not(jnp.abs(b) > eb * GROW))
@@ -295,7 +296,7 @@ def modf(x) -> tuple[Approx, Approx]:
         return _python(math.modf, a)  # type: ignore[return-value]
     a = jnp.asarray(a, jnp.float64)
     whole = jnp.where(jnp.isinf(a), a, jnp.trunc(a))
-    frac = jnp.where(jnp.isinf(a), jnp.copysign(0.0, a), a - whole)
+    frac = jnp.where(jnp.isinf(a), _copysign(0.0, a), a - whole)
     u = either(ua, _crossing(jnp.trunc, a, ea))
     return Approx(frac, ea if is_zero(ea) else ea * GROW + FLUSH, u), Approx(whole, 0, u)
 
