@@ -7,7 +7,10 @@ import sys
 
 from .core.record import Record
 
-BACKENDS = ("numpy", "numba", "auto", "jax")  # "jax": opt-in only, never chosen by "auto"
+BACKENDS = ("numpy", "numba", "auto")  # what the CLI, its configuration and the import hook offer
+# Opt-in backends of vectorize() and vmap() alone, never chosen by "auto": "jax" (exact=False only;
+# XLA on JAX's devices, docs/jax.md). The CLI writes standalone NumPy modules, which it is not.
+OPT_IN_BACKENDS = ("jax",)
 
 # VECTORIZER_DISABLE is read on every call (a test may set it at any time). os.environ.get costs
 # ~0.7 µs, a quarter of a short call; the mapping's own dict answers the same in ~40 ns.
@@ -65,8 +68,8 @@ class Options(Record):
     def __init__(self, backend: str = "numpy", fallback: str = "warn", optimize: bool | None = None,
                  compact: bool = True, reassociate: bool = False, exact: bool = True,
                  vector_math: bool | None = None) -> None:
-        if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
+        if backend not in BACKENDS + OPT_IN_BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS + OPT_IN_BACKENDS))}, got {backend!r}")
         if fallback not in FALLBACKS:
             raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {fallback!r}")
         if not isinstance(exact, bool):
