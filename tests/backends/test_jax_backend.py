@@ -308,3 +308,29 @@ def test_measured_platforms():
     assert not tpu.exact_arithmetic and "add" in tpu.inexact and not tpu.flushes_inputs and not tpu.bitcasts
     with pytest.raises(VectorizeError, match="not measured on 'gpu'"):
         Bounds("gpu")
+
+
+WARM = textwrap.dedent("""
+    import sys
+    import numpy as np
+    sys.path.insert(0, {tests!r})
+    from test_jax_cached import f
+    from vectorizer import vectorize
+    out = vectorize(f, backend="jax", exact=False)(np.array([1.0, -2.0, 3.5]))  # fallback="error" would parse at once
+    print(out.tolist(), "libcst" in sys.modules)
+""")
+
+
+def test_disk_cache_holds_the_jax_module(tmp_path):
+    """The generated module is stored like the other backends': a second process loads it, without
+    the compiler (libcst)."""
+    (tmp_path / "test_jax_cached.py").write_text("def f(x):\n    return x * 2.0 if x > 0 else -x\n")
+    script = tmp_path / "warm.py"
+    script.write_text(WARM.format(tests=str(tmp_path)))
+    env = dict(os.environ, VECTORIZER_CACHE_DIR=str(tmp_path / "cache"), JAX_PLATFORMS="cpu",
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    runs = [subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+            for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr[-2000:]
+    assert runs[0].stdout.split() == ["[2.0,", "2.0,", "7.0]", "True"], runs[0].stdout
+    assert runs[1].stdout.split() == ["[2.0,", "2.0,", "7.0]", "False"], runs[1].stdout
