@@ -128,6 +128,16 @@ def uses_table(i: int) -> float:
 TABLE = (1.5, -2.0, 4e-320)
 
 
+def pair(x: float, n: int):
+    if x > 0:
+        return x * 2.0, n + 1
+    return -x, n - 1
+
+
+def sine_flag(x: float) -> bool:
+    return math.sin(x) > 0.5 and x < 10
+
+
 def recursive(n: int) -> int:
     if n < 2:
         return n
@@ -196,6 +206,12 @@ def test_ints_and_uniform_arguments():
 def test_callees_and_tables():
     check(jax_vf(calls_helper), calls_helper, np.array([0.0, 3.0, 4.5, 100.0, -7.0, math.nan]))
     check(jax_vf(uses_table), uses_table, np.arange(-4, 5))
+
+
+def test_tuples_and_bools():
+    x = np.array([1.0, -2.0, 0.0, -0.0, math.nan, 1e300, 0.5235987755982989, 0.5235987755982988])
+    check(jax_vf(pair), pair, x, np.arange(8))
+    check(jax_vf(sine_flag), sine_flag, x)
 
 
 def test_float_to_int_decisions():
