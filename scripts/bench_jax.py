@@ -112,8 +112,8 @@ def probe(n: int) -> None:
             flagged = sum(int(np.asarray(flag).sum()) for _, flag, _ in outs)
             hand = jax.jit(jax.vmap(k.jax))
             on_device = [jax.device_put(a) for a in arrays]
-            t_hand = best(lambda: hand(*on_device).block_until_ready())
-        t_vec = best(lambda: compute(kernel, placed))
+            t_hand = best(lambda hand=hand, on_device=on_device: hand(*on_device).block_until_ready())
+        t_vec = best(lambda kernel=kernel, placed=placed: compute(kernel, placed))
         print(f"{k.name:20} flagged {flagged / n:8.2%}  hand {t_hand / n * 1e9:8.3f}  vec_jax {t_vec / n * 1e9:8.3f}"
               f"  ratio {t_vec / t_hand:6.2f}", flush=True)
 
