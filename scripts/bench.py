@@ -19,6 +19,9 @@ Ratios pair the samples of each round (the median of the per-round ratios: `add_
     vec default   vectorizer, vectorize(f): backend="auto", exact=True (CPython's bits)
     vec fast      vectorizer, vectorize(f, exact=False): speed over the last bit
     vec numpy     vectorizer, backend="numpy" (exact)
+    vec jax       vectorizer, backend="jax", exact=False: NumPy in, NumPy out, all included
+    vec jax dev   the same kernel's device compute alone (inputs already on device, as `jax`)
+    vec jax xfer  its transfers alone (inputs put on the devices, results copied back)
     vec numba     vectorizer, backend="numba"  (skipped with a note while unavailable)
     memcpy floor  np.copyto of as many bytes as the kernel's inputs and output together
 
@@ -201,6 +204,47 @@ def _vectorizer_builder(backend: str, **options: bool) -> Callable[[Kernel], Imp
     return build
 
 
+def _vec_jax(kernel: Kernel) -> Any:
+    from vectorizer import VectorizeError, vectorize
+
+    try:
+        import jax  # noqa: F401
+    except ImportError as exc:
+        raise Skip(f"JAX is not installed ({exc}): pip install 'vectorizer[jax]'") from None
+    try:
+        return vectorize(kernel.func, backend="jax", exact=False, fallback="error")
+    except VectorizeError as exc:
+        raise Refused(_error_text(exc)) from None
+
+
+def build_vec_jax_device(kernel: Kernel) -> Impl:
+    import bench_jax
+
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return (placed,)
+
+    return Impl(lambda placed: bench_jax.compute(state["kernel"], placed), prepare=prepare,
+                note="device compute only: every chunk's compiled function, inputs on the devices")
+
+
+def build_vec_jax_transfer(kernel: Kernel) -> Impl:
+    import bench_jax
+
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return arrays, bench_jax.compute(state["kernel"], placed)
+
+    return Impl(lambda arrays, results: bench_jax.transfer(state["kernel"], arrays, results), prepare=prepare,
+                note="transfers only: inputs to the devices, results back")
+
+
 def build_memcpy(kernel: Kernel) -> Impl:
     out_itemsize = np.dtype(kernel.dtype).itemsize
 
@@ -235,6 +279,13 @@ VARIANTS: tuple[Variant, ...] = (
             _vectorizer_builder("numpy"), compiled=True),
     Variant("vec_numba", "vectorizer numba", 'vectorize(f, backend="numba")',
             _vectorizer_builder("numba"), compiled=True),
+    Variant("vec_jax", "vectorizer jax", 'vectorize(f, backend="jax", exact=False): NumPy in and out, '
+            "transfers, device compute and the re-run of flagged lanes", _vectorizer_builder("jax", exact=False),
+            compiled=True),
+    Variant("vec_jax_device", "vectorizer jax (device)", "the same kernel's device compute alone, inputs on "
+            "the devices", build_vec_jax_device, verify=False, compiled=True),
+    Variant("vec_jax_transfer", "vectorizer jax (transfers)", "its transfers alone: inputs to the devices, "
+            "results back", build_vec_jax_transfer, verify=False),
     Variant("memcpy", "memcpy floor", "np.copyto of as many bytes as inputs + output (reads and "
             "writes that many bytes)", build_memcpy, verify=False),
 )
@@ -735,7 +786,7 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
     pairs = [("vec_default", "hand_exact"), ("vec_fast", "numba"), ("vec_default", "jax"),
-             ("vec_numpy", "numpy"), ("vec_numba", "numba")]
+             ("vec_numpy", "numpy"), ("vec_numba", "numba"), ("vec_jax", "jax"), ("vec_jax_device", "jax")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

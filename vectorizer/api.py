@@ -285,7 +285,7 @@ class VectorizedFunction:
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import Statics, lower, lower_lanes
+        from .pipeline import Statics, lower, lower_jax, lower_lanes
 
         try:
             parsed, namespace = self._prepare(gen)
@@ -294,7 +294,8 @@ class VectorizedFunction:
             fixed, helpers = self._specs.get(key, ({}, {}))
             spec = Statics(fixed, helpers)
             options = kernels.lowering_options(self.options, backend)
-            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, options, statics=spec)
+            lowering = {"numba": lower_lanes, "jax": lower_jax}.get(backend, lower)
+            return lowering(parsed, namespace, params, options, statics=spec)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise

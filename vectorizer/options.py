@@ -7,7 +7,10 @@ import sys
 
 from .core.record import Record
 
-BACKENDS = ("numpy", "numba", "auto")
+BACKENDS = ("numpy", "numba", "auto")  # what the CLI, its configuration and the import hook offer
+# Opt-in backends of vectorize() and vmap() alone, never chosen by "auto": "jax" (exact=False only;
+# XLA on JAX's devices, docs/jax.md). The CLI writes standalone NumPy modules, which it is not.
+OPT_IN_BACKENDS = ("jax",)
 
 # VECTORIZER_DISABLE is read on every call (a test may set it at any time). os.environ.get costs
 # ~0.7 µs, a quarter of a short call; the mapping's own dict answers the same in ~40 ns.
@@ -40,7 +43,7 @@ FALLBACKS = ("warn", "error")
 class Options(Record):
     """Options that change the generated code. Immutable: they are part of every cache key.
 
-    backend      "numpy", "numba" or "auto"
+    backend      "numpy", "numba", "auto" or "jax" (with exact=False: XLA on JAX's devices, docs/jax.md)
     fallback     unsupported function: "warn" (per-element loop + FallbackWarning) or "error"
     optimize     drop asserts (default: as python -O does)
     compact      compact the active lanes of while loops when few remain
@@ -65,12 +68,15 @@ class Options(Record):
     def __init__(self, backend: str = "numpy", fallback: str = "warn", optimize: bool | None = None,
                  compact: bool = True, reassociate: bool = False, exact: bool = True,
                  vector_math: bool | None = None) -> None:
-        if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
+        if backend not in BACKENDS + OPT_IN_BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS + OPT_IN_BACKENDS))}, got {backend!r}")
         if fallback not in FALLBACKS:
             raise ValueError(f"fallback must be one of {', '.join(map(repr, FALLBACKS))}, got {fallback!r}")
         if not isinstance(exact, bool):
             raise TypeError(f"exact must be True or False, got {exact!r}")
+        if backend == "jax" and exact:
+            raise ValueError("backend='jax' needs exact=False: XLA's exp, sin, pow... are not the C library's "
+                             "(discrete outcomes and exceptions stay exact); pass exact=False")
         if vector_math and exact:
             raise ValueError("vector_math=True gives other last bits than CPython: it needs exact=False")
         self._set(backend=backend, fallback=fallback,

@@ -97,6 +97,11 @@ def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], 
     """The route that builds the kernel for `key` ("auto" while no key says, for `.backend`)."""
     if backend == "numba" and not jit().available():
         raise VectorizeError("backend='numba' needs Numba, which is not installed for this Python: pip install numba")
+    if backend == "jax":
+        from ..backends.jax import available
+
+        if not available():
+            raise VectorizeError("backend='jax' needs JAX: pip install 'vectorizer[jax]'")
     if backend == "auto":
         if not jit().available():
             return Route("numpy", "Numba is not installed: the NumPy route")

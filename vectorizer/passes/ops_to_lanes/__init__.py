@@ -63,6 +63,7 @@ class LaneKernels:
     sources: list[str]
     constants: dict[str, object]
     infallible: bool  # the main lane never fails: no flag array
+    never_fail: frozenset[str] = frozenset()  # callees' lane functions that return their value alone
 
     def text(self) -> str:
         return "\n\n".join(self.sources)
@@ -122,4 +123,4 @@ def transform(func: cst.FunctionDef, ctx: Context) -> LaneKernels:
     module = LaneModule()
     main = lower_lane(func, ctx, module, f"_lane_{ctx.name}", main=True)
     sources = [src for _, src in module.functions.values()] + [main]
-    return LaneKernels(sources, module.constants, module.infallible)
+    return LaneKernels(sources, module.constants, module.infallible, frozenset(module.never_fail))
