@@ -29,7 +29,13 @@ from pathlib import Path
 
 import oracle
 
-from vectorizer import VectorizeError, VectorizeInputError, VectorizeOverflowError, VectorizeValueError, vectorize
+from vectorizer import (
+    VectorizeError,
+    VectorizeInputError,
+    VectorizeOverflowError,
+    VectorizeValueError,
+    vectorize,
+)
 
 from . import tolerance
 from .classify import classify

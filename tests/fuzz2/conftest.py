@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+
 @pytest.fixture(scope="module", autouse=True)
 def private_cache(tmp_path_factory):  # noqa: ANN001, ANN201
     """Hundreds of generated programs must not fill the user's (or the suite's) cache."""
