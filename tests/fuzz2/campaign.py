@@ -105,8 +105,7 @@ def run(seeds, backends: tuple[str, ...], *, write: bool = True, deadline: float
 
 
 def _failure(stats: Stats, seed: int, program, args: list, backend: str, outcome, write: bool) -> None:  # noqa: ANN001
-    props = regressions.program_properties(program, outcome.round)
-    path = regressions.known(backend, outcome.kind, props)
+    path = regressions.known(backend, outcome.kind, program.static_kinds)
     if path is not None:
         stats.known[f"{backend}: {outcome.kind} ({path.name})"] += 1
         stats.known_seeds.append((seed, backend, outcome.kind))
@@ -116,8 +115,7 @@ def _failure(stats: Stats, seed: int, program, args: list, backend: str, outcome
         source, small = reduce(program.source, args, backend, outcome.kind, REDUCE_SECONDS[backend])
         again = check(source, small, backend)
         detail = again.detail if again.status == "fail" else outcome.detail
-        known_when = "impure" if "impure" in props else ""
-        entry["file"] = str(regressions.write(source, small, backend, outcome.kind, detail, f"seed {seed}", known_when))
+        entry["file"] = str(regressions.write(source, small, backend, outcome.kind, detail, f"seed {seed}"))
     stats.failures.append(entry)
 
 
