@@ -4,8 +4,9 @@ they read or write, with the `_reset()` and `_mutate()` the checker calls betwee
 Pure kinds read only their arguments, literals and module constants; `rebound` reads a module
 constant that `_mutate()` rebinds (the next call must see the new value). Impure kinds read
 mutable state (`read_list`, `read_dict`, `class_attr`, `env`: `_mutate()` changes it between two
-rounds), or have effects and state (`counter`, `random`, `random_cls`, `print`, `log`, `time`,
-and `lane_counter`, called with a lane's value). For each, the batched call must give the loop's
+rounds), or have effects and state (`counter`, `random`, `print`, `log`, `time`, classmethods
+`random_cls`, `print_cls`, `counter_cls` evaluated with constant strings, and `lane_counter`,
+called with a lane's value). For each, the batched call must give the loop's
 values (the helper run per lane) or be refused; never a value computed once when the code was
 generated.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 PURE = ("pure", "pure_arg", "classmethod_pure", "staticmethod_pure", "rebound")
 IMPURE = ("read_list", "read_dict", "class_attr", "env", "counter", "random", "random_cls", "print", "log",
-          "time", "lane_counter")
+          "time", "lane_counter", "print_cls", "counter_cls")
 FLOAT_KINDS = ("pure", "pure_arg", "rebound", "read_list", "random")
 
 
@@ -49,15 +50,18 @@ def make_static(rng: random.Random, index: int, kind: str, ty: str, module) -> S
     if kind == "rebound":
         body = f"return {k} - {rng.randint(1, 5)}" if ty == "int" else f"return {fk} * 2.0"
         return Static(s, kind, ty, [f"def {s}():", f"    {body}"], [f"{s}()"])
-    if kind in ("classmethod_pure", "class_attr", "random_cls"):
+    if kind in ("classmethod_pure", "class_attr", "random_cls", "print_cls", "counter_cls"):
         cls = f"Cz{index}"
-        body = {"classmethod_pure": "return len(name) * 3 + 1", "class_attr": "return cls.SCALE * len(name)",
-                "random_cls": "return _RNG.randrange(100) + len(name)"}[kind]
+        body = {"classmethod_pure": ["return len(name) * 3 + 1"], "class_attr": ["return cls.SCALE * len(name)"],
+                "random_cls": ["return _RNG.randrange(100) + len(name)"],
+                "print_cls": ['print("fz: pick", name)', "return len(name)"],
+                "counter_cls": ["_CNT[0] += 1", "return _CNT[0] + len(name)"]}[kind]
         if kind == "class_attr":
             module.state("class", cls)
-        if kind == "random_cls":
-            module.state("random")
-        lines = [f"class {cls}:", "    SCALE = 3", "", "    @classmethod", "    def pick(cls, name):", f"        {body}"]
+        if kind in ("random_cls", "counter_cls"):
+            module.state("random" if kind == "random_cls" else "counter")
+        lines = [f"class {cls}:", "    SCALE = 3", "", "    @classmethod", "    def pick(cls, name):",
+                 *(f"        {line}" for line in body)]
         return Static(cls, kind, ty, lines, [f'{cls}.pick("{w}")' for w in rng.sample(("a", "ab", "abc", "wgs84"), 2)])
     if kind == "staticmethod_pure":
         cls = f"Cz{index}"
