@@ -52,6 +52,7 @@ class Outcome:
     detail: str = ""
     round: int = 0
     fell_back: bool = False  # the Numba backend ran the NumPy code (Numba could not compile it)
+    recorded: tuple | None = None  # (lanes, the loop's outcomes, ulps) of a passing round
 
 
 class Timeout(BaseException):
@@ -181,7 +182,39 @@ def check(source: str, args: list, backend: str) -> Outcome:
         outcome = _round(module, edge, vf, args, backend, bound, round_, seen if round_ == 0 else [])
         if outcome.status != "pass":
             break
+        big = tiled(args) if round_ == 0 and _stateless(module) else None
+        if big is not None:
+            lanes, exact, ulps = outcome.recorded
+            raises = any(kind == "raise" for kind, _ in exact)  # the same first raising lane
+            reps = 1 if raises else -(-TILED_LANES // len(lanes))
+            tiled_outcome = _round(module, edge, vf, big, backend, bound, 0, [], (lanes * reps, exact * reps, ulps))
+            if tiled_outcome.status != "pass":
+                tiled_outcome.kind = f"tiled to {TILED_LANES}+ lanes: {tiled_outcome.kind}"
+                return tiled_outcome
     return outcome
+
+
+TILED_LANES = 4096  # where the NumPy code's bit select, gathers and compaction begin; Numba's threads
+
+
+def tiled(args: list) -> list | None:
+    """The 1-d batch repeated to TILED_LANES lanes or more (uniform arguments as they are), or
+    None when there is no 1-d batch of several lanes: each lane's outcome is a small batch
+    lane's, and the first raising lane is the same one."""
+    import numpy as np
+
+    sizes = {a.size for a in args if isinstance(a, np.ndarray) and a.ndim == 1 and a.size > 1}
+    if len(sizes) != 1 or any(isinstance(a, np.ndarray) and a.ndim > 1 for a in args):
+        return None
+    size = sizes.pop()
+    reps = -(-TILED_LANES // size)
+    return [np.tile(a, reps) if isinstance(a, np.ndarray) and a.ndim == 1 and a.size == size else a for a in args]
+
+
+def _stateless(module) -> bool:  # noqa: ANN001
+    """A program whose lanes do not depend on each other (no counter, draws or log)."""
+    return not any(hasattr(module, name) for name in ("_RNG", "_CNT", "_LOG")) \
+        and "print(" not in Path(module.__file__).read_text()
 
 
 def _refused(exc: VectorizeError, seen: list, round_: int) -> Outcome:
@@ -194,11 +227,17 @@ def _refused(exc: VectorizeError, seen: list, round_: int) -> Outcome:
     return Outcome("refused", refusal_reason(exc), str(exc), round_)
 
 
-def _round(module, edge, vf, args: list, backend: str, bound: int, round_: int, seen: list) -> Outcome:  # noqa: ANN001
+def _round(module, edge, vf, args: list, backend: str, bound: int, round_: int, seen: list,  # noqa: ANN001
+           recorded: tuple | None = None) -> Outcome:
+    """One batched call against the loop (`recorded`: the loop's lanes, outcomes and ulps,
+    already known: a tiled batch's)."""
     prepare(module, round_)
     loop_effects: list = []
-    with effects(module, loop_effects):
-        lanes, exact = run_loop(module.f, args)
+    if recorded is None:
+        with effects(module, loop_effects):
+            lanes, exact = run_loop(module.f, args)
+    else:
+        lanes, exact, ulps = recorded
     prepare(module, round_)
     got: object = None
     with warnings.catch_warnings(record=True) as caught:
@@ -220,9 +259,8 @@ def _round(module, edge, vf, args: list, backend: str, bound: int, round_: int, 
     if Counter(seen) != Counter(loop_effects):
         return Outcome("fail", "side effects differ from the loop's", f"loop: {loop_effects[:6]}\nbatched: {seen[:6]}",
                        round_, fell_back)
-    ulps = 0
-    if edge is not None:
-        ulps = tolerance.derived_ulps(edge, lambda m: prepare(m, round_), lanes, exact, bound)
+    if recorded is None:
+        ulps = 0 if edge is None else tolerance.derived_ulps(edge, lambda m: prepare(m, round_), lanes, exact, bound)
     prepare(module, round_)
     try:
         with effects(module, []), time_limit(CALL_SECONDS[backend], "the batched call"):
@@ -233,7 +271,7 @@ def _round(module, edge, vf, args: list, backend: str, bound: int, round_: int, 
         return Outcome("fail", kind if not round_ else f"after _mutate(): {kind}", detail, round_, fell_back)
     except Timeout as exc:
         return Outcome("fail", "hang", str(exc), round_)
-    return Outcome("pass", round=round_, fell_back=fell_back)
+    return Outcome("pass", round=round_, fell_back=fell_back, recorded=(lanes, exact, ulps))
 
 
 def _describe(exact: list, limit: int = 10) -> str:

@@ -60,7 +60,26 @@ def reduce(source: str, args: list, backend: str, kind: str, seconds: float = 18
             if fails(candidate, args):
                 source, progress = candidate, True
                 break
+    source, args = _drop_unused_parameters(source, args, fails)
     return source, _reduce_args(source, args, fails)
+
+
+def _drop_unused_parameters(source: str, args: list, fails: Callable[[str, list], bool]) -> tuple[str, list]:
+    """`f`'s parameters its body no longer reads leave the program with their arguments."""
+    tree = ast.parse(source)
+    f = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f")
+    read = {n.id for n in ast.walk(f) if isinstance(n, ast.Name)}
+    for i in reversed(range(len(f.args.args))):
+        if f.args.args[i].arg in read or len(f.args.args) == 1:
+            continue
+        del f.args.args[i]
+        candidate_source, candidate_args = _text(tree), args[:i] + args[i + 1:]
+        if fails(candidate_source, candidate_args):
+            source, args = candidate_source, candidate_args
+        else:
+            tree = ast.parse(source)
+            f = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f")
+    return source, args
 
 
 # -- arguments ------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def read(path: Path) -> Regression:
         if key == "arg":
             args.append(decode(value))
         elif key in fields:
-            fields[key] = value.split("   ")[0].strip()
+            fields[key] = value.split("  ")[0].strip()
     return Regression(path, fields["status"], fields["backend"], fields["kind"], fields["known-when"], args,
                       path.read_text())
 

@@ -113,13 +113,11 @@ def _raw(module, args: list) -> list:  # noqa: ANN001
 # -- the checker fails on wrong batched functions ----------------------------------------------
 PROGRAM = '''import math
 K0 = 3
-_LOG = []
 
 
 def _reset():
     global K0
     K0 = 3
-    _LOG.clear()
 
 
 def _mutate():
@@ -138,15 +136,16 @@ class Wrong:
     """A real vectorized function, made wrong in one way."""
 
     def __init__(self, real, how: str) -> None:  # noqa: ANN001
-        self.real, self.how, self.first = real, how, None
+        self.real, self.how, self.first = real, how, {}  # stale: the first result for each shape
 
     @property
     def backend(self) -> str:
         return self.real.backend
 
     def __call__(self, *args):  # noqa: ANN002, ANN204
-        if self.how == "stale" and self.first is not None:
-            return self.first
+        shapes = tuple(np.shape(a) for a in args)
+        if self.how == "stale" and shapes in self.first:
+            return self.first[shapes]
         if self.how == "chatty":
             print("generated")
         try:
@@ -157,8 +156,9 @@ class Wrong:
             if self.how == "message":
                 raise ValueError("fz: another message") from None
             raise
-        self.first = result
-        return result + 1 if self.how == "off by one" else result
+        self.first[shapes] = result
+        big = np.size(result) >= 4096  # a path only large batches take (compaction, threads...)
+        return result + 1 if self.how == "off by one" or self.how == "large batches" and big else result
 
 
 @pytest.mark.parametrize(("how", "args", "kind"), [
@@ -169,6 +169,7 @@ class Wrong:
     ("message", [np.array([1, -2, 3])], "wrong exception message for ValueError"),
     ("stale", [np.array([1, 2, 3])], "after _mutate(): wrong value: int"),
     ("chatty", [np.array([1, 2, 3])], "side effects differ from the loop's"),
+    ("large batches", [np.array([1, 2, 3])], "tiled to 4096+ lanes: wrong value: int"),
 ])
 def test_checker_fails_on_wrong_functions(monkeypatch, how: str, args: list, kind: str | None):  # noqa: ANN001
     real = check_module.vectorize
