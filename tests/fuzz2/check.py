@@ -163,25 +163,30 @@ def _engine_bug(exc: VectorizeError) -> bool:
 
 # -- the check ----------------------------------------------------------------------------------
 def check(source: str, args: list, backend: str) -> Outcome:
+    """Round 0 (and the batch tiled), round 1 with the same vectorized function, then round 1
+    with a new one (the in-memory and disk caches must not hand back code for the old values)."""
     module = load(source)
     bound = tolerance.libm_bound(backend)
     edge = load(tolerance.moved_source(source), "edge") if bound and tolerance.uses_libm(source) else None
-    prepare(module, 0)
-    seen: list = []
-    try:
-        with effects(module, seen), time_limit(TRANSFORM_SECONDS, "vectorize(f)"):
-            vf = vectorize(module.f, fallback="error", backend=backend)
-    except VectorizeError as exc:
-        return _refused(exc, seen, 0)
-    except Timeout as exc:
-        return Outcome("fail", "hang", str(exc))
-    except Exception as exc:  # noqa: BLE001 - any other exception from vectorize() is a bug
-        return Outcome("fail", f"transform crash: {type(exc).__name__}", repr(exc))
-    outcome = Outcome("pass")
-    for round_ in (0, 1):
-        outcome = _round(module, edge, vf, args, backend, bound, round_, seen if round_ == 0 else [])
+    vf: object = None
+    for round_, fresh, label in ((0, True, ""), (1, False, ""), (1, True, "a new vectorize(f) ")):
+        seen: list = []
+        if fresh:
+            prepare(module, round_)
+            try:
+                with effects(module, seen), time_limit(TRANSFORM_SECONDS, "vectorize(f)"):
+                    vf = vectorize(module.f, fallback="error", backend=backend)
+            except VectorizeError as exc:
+                return _refused(exc, seen, round_)
+            except Timeout as exc:
+                return Outcome("fail", "hang", str(exc))
+            except Exception as exc:  # noqa: BLE001 - any other exception from vectorize() is a bug
+                return Outcome("fail", f"transform crash: {type(exc).__name__}", repr(exc))
+        outcome = _round(module, edge, vf, args, backend, bound, round_, seen)
+        if outcome.status == "fail" and label:
+            outcome.kind = label + outcome.kind
         if outcome.status != "pass":
-            break
+            return outcome
         big = tiled(args) if round_ == 0 and _stateless(module) else None
         if big is not None:
             lanes, exact, ulps = outcome.recorded

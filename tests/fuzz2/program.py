@@ -131,7 +131,7 @@ def generate(seed: int) -> Program:
     params = [(PARAM_NAMES[ty][types[:i].count(ty)], ty) for i, ty in enumerate(types)]
     ret = tuple(rng.choice(("int", "float", "bool", "int")) for _ in range(rng.choice((1, 1, 1, 2))))
     sc = Scope(dict(params), callable=list(module.helpers))
-    body = stmts.body(sc, ret, size=rng.randint(2, 7), depth=rng.choice((1, 2, 2, 3)))
+    body = stmts.body(sc, ret, size=rng.randint(2, 7), depth=rng.choice((1, 2, 2, 3)), objects=True)
     f_lines = [f"def f({', '.join(n for n, _ in params)}):"] + ["    " * (lvl + 1) + text for lvl, text in body]
 
     text = _assemble(seed, module, constants, statics_lines, helper_lines, f_lines)

@@ -5,7 +5,8 @@ Pure kinds read only their arguments, literals and module constants; `rebound` r
 constant that `_mutate()` rebinds (the next call must see the new value). Impure kinds read
 mutable state (`read_list`, `read_dict`, `class_attr`, `env`: `_mutate()` changes it between two
 rounds), or have effects and state (`counter`, `random`, `print`, `log`, `time`, classmethods
-`random_cls`, `print_cls`, `counter_cls` evaluated with constant strings, and `lane_counter`,
+`random_cls`, `print_cls`, `counter_cls` evaluated with constant strings, `object_cls` (an
+object made from a class attribute `_mutate()` changes, its attribute read), and `lane_counter`,
 called with a lane's value). For each, the batched call must give the loop's
 values (the helper run per lane) or be refused; never a value computed once when the code was
 generated.
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 PURE = ("pure", "pure_arg", "classmethod_pure", "staticmethod_pure", "rebound")
 IMPURE = ("read_list", "read_dict", "class_attr", "env", "counter", "random", "random_cls", "print", "log",
-          "time", "lane_counter", "print_cls", "counter_cls")
+          "time", "lane_counter", "print_cls", "counter_cls", "object_cls")
 FLOAT_KINDS = ("pure", "pure_arg", "rebound", "read_list", "random")
 
 
@@ -63,6 +64,12 @@ def make_static(rng: random.Random, index: int, kind: str, ty: str, module) -> S
         lines = [f"class {cls}:", "    SCALE = 3", "", "    @classmethod", "    def pick(cls, name):",
                  *(f"        {line}" for line in body)]
         return Static(cls, kind, ty, lines, [f'{cls}.pick("{w}")' for w in rng.sample(("a", "ab", "abc", "wgs84"), 2)])
+    if kind == "object_cls":  # an object made when the code is generated, from a class attribute
+        cls = f"Cz{index}"
+        module.state("class", cls)
+        lines = [f"class {cls}:", "    SCALE = 3", "", "    def __init__(self, k):", "        self.k = k", "",
+                 "    @classmethod", "    def make(cls, name):", "        return cls(cls.SCALE * len(name))"]
+        return Static(cls, kind, "object", lines, [f'{cls}.make("{w}")' for w in rng.sample(("a", "ab", "abc"), 2)])
     if kind == "staticmethod_pure":
         cls = f"Cz{index}"
         lines = [f"class {cls}:", "    @staticmethod", "    def twice(k):", "        return 2 * k + 1"]

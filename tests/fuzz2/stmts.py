@@ -32,10 +32,15 @@ class Stmts:
         return f"{prefix}{self.fresh}"
 
     # -- a function body ------------------------------------------------------------------------
-    def body(self, sc: Scope, ret: tuple[str, ...], size: int, depth: int = 2) -> Lines:
-        """Declarations, then `size` statements, then the final return."""
+    def body(self, sc: Scope, ret: tuple[str, ...], size: int, depth: int = 2, objects: bool = False) -> Lines:
+        """Declarations (with `objects`, the static objects first: `o0 = Cz0.make("ab")`, whose
+        `o0.k` is then read as an int), then `size` statements, then the final return."""
         r = self.rng
         lines: Lines = []
+        for i, static in enumerate(self.ex.module.statics_of("object") if objects else []):
+            lines.append((0, f"o{i} = {r.choice(static.calls)}"))
+            sc.vars[f"o{i}.k"] = "int"
+            self.readonly.add(f"o{i}.k")
         for _ in range(r.randint(1, 3)):
             ty = r.choice(("int", "int", "float", "bool") if self.on("bools") else ("int", "int", "float"))
             var = self.name({"int": "n", "float": "y", "bool": "c"}[ty])
@@ -54,6 +59,9 @@ class Stmts:
             ty = self.rng.choice([t for t in ("int", ret[0]) if module.statics_of(t)] or [None])
             if ty is not None:
                 values[0] = f"{values[0]} + {module.static_call(ty, self.rng, sc)}"
+        objects = [n for n in sc.vars if n.endswith(".k")]
+        if final and ret[0] != "bool" and objects and self.rng.random() < 0.8:
+            values[0] = f"{values[0]} + {self.rng.choice(objects)}"
         return "return " + (values[0] if len(values) == 1 else ", ".join(values))
 
     def block(self, sc: Scope, ret: tuple[str, ...], depth: int, size: int | None = None) -> Lines:
