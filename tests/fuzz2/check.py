@@ -264,8 +264,9 @@ def _round(module, edge, vf, args: list, backend: str, bound: int, round_: int, 
     if Counter(seen) != Counter(loop_effects):
         return Outcome("fail", "side effects differ from the loop's", f"loop: {loop_effects[:6]}\nbatched: {seen[:6]}",
                        round_, fell_back)
-    if recorded is None:
-        ulps = 0 if edge is None else tolerance.derived_ulps(edge, lambda m: prepare(m, round_), lanes, exact, bound)
+    if recorded is None:  # (the moved program's own prints are not the batched call's)
+        with contextlib.redirect_stdout(io.StringIO()):
+            ulps = 0 if edge is None else tolerance.derived_ulps(edge, lambda m: prepare(m, round_), lanes, exact, bound)
     prepare(module, round_)
     try:
         with effects(module, []), time_limit(CALL_SECONDS[backend], "the batched call"):
