@@ -6,7 +6,9 @@ counts by outcome, refusal reason and failure class, seconds and programs/second
 
 A failure whose kind an open regression file already shows is counted as known (the run goes on);
 another is shrunk (reduce.py) and written to regressions/ (unless --no-write). With --jobs N the
-seeds are interleaved over N processes (seed + i + N*j), each with its own vectorizer cache.
+seeds are interleaved over N processes at a time (seed + i + N*j), each slot with its own
+vectorizer cache; a run of more than CHUNK programs runs them in worker processes of CHUNK
+programs each (a process that compiled thousands of kernels would hold gigabytes).
 """
 
 from __future__ import annotations
@@ -120,6 +122,9 @@ def _failure(stats: Stats, seed: int, program, args: list, backend: str, outcome
 
 
 # -- the command line ---------------------------------------------------------------------------
+CHUNK = 100  # programs per worker process: compiled kernels are never freed, so a process is not kept long
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tests/fuzz2", description=__doc__.split("\n\n")[0])
     parser.add_argument("--programs", type=int, default=0, help="programs in all (0: until --minutes)")
@@ -128,42 +133,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backends", default="numpy,numba")
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("VECTORIZER_FUZZ2_JOBS", 1)))
     parser.add_argument("--step", type=int, default=1, help=argparse.SUPPRESS)  # a worker's seed stride
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # run here, in this process
     parser.add_argument("--json", help="write the counts here as JSON")
     parser.add_argument("--no-write", action="store_true", help="write no regression file")
     opts = parser.parse_args(argv)
     if not opts.programs and not opts.minutes:
         parser.error("give --programs N or --minutes M")
-    backends = tuple(b for b in opts.backends.split(",") if b)
-    deadline = time.monotonic() + opts.minutes * 60 if opts.minutes else None
     start = time.monotonic()
-    if opts.jobs > 1:
-        stats = _parallel(opts)
-    else:
-        count = opts.programs or 10**9
-        seeds = range(opts.seed, opts.seed + count * opts.step, opts.step)
-        stats = run(seeds, backends, write=not opts.no_write, deadline=deadline,
+    if opts.worker or opts.jobs == 1 and 0 < opts.programs <= CHUNK:
+        seeds = range(opts.seed, opts.seed + (opts.programs or 10**9) * opts.step, opts.step)
+        deadline = start + opts.minutes * 60 if opts.minutes else None
+        stats = run(seeds, tuple(b for b in opts.backends.split(",") if b), write=not opts.no_write, deadline=deadline,
                     progress=lambda s: print(f"[{time.monotonic() - start:6.0f}s] {s.summary()[0]}", flush=True))
+    else:
+        stats = _workers(opts, start)
     if opts.json:
         Path(opts.json).write_text(json.dumps(stats.as_json(), indent=1))
     print("\n".join(stats.summary()), flush=True)
     return 1 if stats.failures else 0
 
 
-def _parallel(opts: argparse.Namespace) -> Stats:
+def _workers(opts: argparse.Namespace, start: float) -> Stats:
+    """--jobs slots at once; slot i runs seeds seed + i + jobs*k in worker processes of CHUNK
+    programs each, one after another, with a vectorizer cache of its own."""
     stats = Stats()
-    workers = []
-    per = -(-opts.programs // opts.jobs) if opts.programs else 0
-    passed = ["--backends", opts.backends, "--minutes", str(opts.minutes)] + ["--no-write"] * opts.no_write
-    for i in range(opts.jobs):
-        out = Path(tempfile.mkdtemp(prefix="fuzz2-job-")) / "stats.json"
-        env = dict(os.environ, VECTORIZER_CACHE_DIR=str(out.parent / "cache"), VECTORIZER_FUZZ2_JOBS="1")
-        cmd = [sys.executable, str(Path(__file__).parent), *passed, "--jobs", "1", "--step", str(opts.jobs),
-               "--seed", str(opts.seed + i), "--programs", str(per), "--json", str(out)]
-        workers.append((subprocess.Popen(cmd, env=env), out))  # noqa: S603 - our own interpreter and script
-    for proc, out in workers:
-        proc.wait()
-        if out.exists():
-            stats.merge(json.loads(out.read_text()))
-        else:
-            stats.failures.append({"seed": None, "backend": "-", "kind": f"worker exited {proc.returncode}", "file": None})
-    return stats
+    per = [opts.programs // opts.jobs + (i < opts.programs % opts.jobs) if opts.programs else 10**9
+           for i in range(opts.jobs)]
+    root = Path(tempfile.mkdtemp(prefix="fuzz2-run-"))
+    next_chunk = [0] * opts.jobs
+    running: dict[int, tuple] = {}
+    while True:
+        for slot in range(opts.jobs):
+            left = opts.minutes * 60 - (time.monotonic() - start) if opts.minutes else 1.0
+            first = next_chunk[slot] * CHUNK
+            if slot in running or first >= per[slot] or left <= 0:
+                continue
+            out = root / f"slot{slot}-chunk{next_chunk[slot]}.json"
+            cmd = [sys.executable, str(Path(__file__).parent), "--worker", "--backends", opts.backends,
+                   "--seed", str(opts.seed + slot + opts.jobs * first), "--step", str(opts.jobs),
+                   "--programs", str(min(CHUNK, per[slot] - first)), "--json", str(out)]
+            cmd += ["--minutes", f"{left / 60:.3f}"] * bool(opts.minutes) + ["--no-write"] * opts.no_write
+            env = dict(os.environ, VECTORIZER_CACHE_DIR=str(root / f"cache{slot}"), VECTORIZER_FUZZ2_JOBS="1")
+            running[slot] = (subprocess.Popen(cmd, env=env), out)  # noqa: S603 - our own interpreter and script
+            next_chunk[slot] += 1
+        if not running:
+            return stats
+        time.sleep(1.0)
+        for slot, (proc, out) in list(running.items()):
+            if proc.poll() is None:
+                continue
+            del running[slot]
+            if out.exists():
+                stats.merge(json.loads(out.read_text()))
+                print(f"[{time.monotonic() - start:6.0f}s] all workers: {stats.summary()[0]}", flush=True)
+            else:
+                stats.failures.append({"seed": None, "backend": "-", "kind": f"worker exited {proc.returncode}",
+                                       "file": None, "detail": ""})
