@@ -69,6 +69,9 @@ class Apply(cst.CSTTransformer):
             body = node.body  # type: ignore[union-attr]
             stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
             return cst.FlattenSentinel(stmts) if stmts else cst.RemoveFromParent()
+        if isinstance(updated_node, cst.Attribute) and isinstance(updated_node.value, cst.Integer) \
+                and not updated_node.value.lpar:  # a literal put here: `(0).bit_length()`, not `0.bit_length()`
+            return updated_node.with_changes(value=updated_node.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
         return updated_node
 
 
