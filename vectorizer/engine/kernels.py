@@ -18,9 +18,9 @@ from ..errors import VectorizeError, VectorizeOverflowError, VectorizeValueError
 from ..options import Options
 from . import execute
 from .batch import Batch, UnknownResultError
-from .batch import per_element as run_per_element
 from .chunks import EXPLORE_LANES
 from .fingerprint import Generation, engine_fingerprint
+from .loop import per_element as run_per_element
 from .patch import LaneOverflowError, LaneValueError
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
