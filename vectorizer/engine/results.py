@@ -82,7 +82,8 @@ def loop_results(values: list[object], batch: Batch, name: str) -> object:
             raise LaneValueError(f"{name} returned a tuple of {width} on lane {lane_index(0, batch.shape)} but {got} "
                                  f"on lane {lane_index(j, batch.shape)}: a batched result is a tuple of arrays when "
                                  "every lane returns a tuple of the same length")
-        return tuple(_column(list(c), batch, name) for c in zip(*values))
+        # not zip(*values): it would make an iterator per lane, which the GC then walks
+        return tuple(_column([v[k] for v in values], batch, name) for k in range(width))
     return _column(values, batch, name)
 
 
