@@ -7,6 +7,7 @@ lane 0 twice. Compared with that loop (values and exceptions) and with numpy.vec
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -127,3 +128,21 @@ def test_a_refused_function_with_a_str_option_runs_the_loop_with_it():
             got = vectorize(f)(x, mode, k=k, scale=scale_)
             expected = [f(a, mode, k=b, scale=scale_) for a, b in lanes(x, k)]
             assert got.shape == (2, 2) and [v.hex() for v in got.ravel().tolist()] == [float(v).hex() for v in expected]
+
+
+def test_a_tuple_option_is_passed_whole_as_the_loop_passes_it():
+    """A tuple given to a parameter whose default is a tuple is one value for every lane (the
+    engine specializes on it): the objects' loop passes it whole, never maps over it."""
+    namespace = {}
+    exec(compile("def poly(x, coeffs=(1.0, 2.0), mode=None):\n"  # noqa: S102 - the test's own text, no source
+                 "    return coeffs[0] + coeffs[1] * x if mode is None else len(mode) * x\n", "<no source poly>",
+                 "exec"), namespace)
+    poly = namespace["poly"]
+    x = np.array([1.0, -0.5, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FallbackWarning)
+        assert vectorize(poly)(x).tolist() == [poly(v) for v in x.tolist()]
+        assert vectorize(poly)(x, (3.0, 4.0)).tolist() == [poly(v, (3.0, 4.0)) for v in x.tolist()]
+        assert vectorize(poly)(x[:2], (3.0, 4.0), "ab").tolist() == [poly(v, (3.0, 4.0), "ab") for v in [1.0, -0.5]]
+        halves = np.array([Fraction(1, 2), 2], dtype=object)  # objects: the objects' loop, the tuple whole
+        assert vectorize(poly)(halves, (3.0, 4.0)).tolist() == [poly(v, (3.0, 4.0)) for v in halves.tolist()] == [5.0, 11.0]

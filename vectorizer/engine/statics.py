@@ -100,17 +100,24 @@ class Plan:
 
     def statics(self, names: list[str], values: list[object]) -> dict[str, object]:
         """The arguments of this call the code is specialized on (name -> value)."""
+        found = self.whole(names, values)
+        for name, v in found.items():
+            try:
+                static_key(v)
+            except InputError as exc:
+                raise InputError(f"argument {name!r}: {exc}; a uniform argument that is not a number must be "
+                                 "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
+                                 "attributes are such values") from None
+        return found
+
+    def whole(self, names: list[str], values: list[object]) -> dict[str, object]:
+        """The arguments of this call that are one value for every lane, not arrays of lanes
+        (name -> value): those `statics` specializes on, before it checks they can be."""
         found: dict[str, object] = {}
         for i, v in enumerate(values):
             t = type(v)
             if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
                     or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)):
-                try:
-                    static_key(v)
-                except InputError as exc:
-                    raise InputError(f"argument {names[i]!r}: {exc}; a uniform argument that is not a number must be "
-                                     "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
-                                     "attributes are such values") from None
                 found[names[i]] = v
         return found
 

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..api import VectorizedFunction
-from ..engine import kernels
+from ..engine import kernels, statics
 from ..engine.batch import Batch
 from ..errors import (
     FallbackWarning,
@@ -264,16 +264,20 @@ def foreign(pyfunc: Any, options: Options, otypes: Any, doc: str | None, exclude
 def objects_element_by_element(vf: VectorizedFunction, values: list[Any], why: str) -> Any:
     """A call whose arguments are not all numbers (objects, strings, None), after the function's
     FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
-    it, broadcast), and the scalar function run on each lane's Python values (`.tolist()`), as a
+    it, broadcast), but for those the engine takes as one value for every lane (a tuple given to
+    a parameter whose default is a tuple, an option object: passed whole, engine/statics.py
+    `Plan.whole`), and the scalar function run on each lane's Python values (`.tolist()`), as a
     loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first call
     passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0 twice,
     and it converts every result to the first one's type (a later None becomes nan)."""
     vf._warn(vf._generations.current(), why)
+    whole = vf._plan.whole(vf._names, values)  # one value for every lane (a tuple option): passed as it is
     try:
-        batch = Batch(vf._names, [np.asarray(v) for v in values])
+        batch = Batch([n for n in vf._names if n not in whole],
+                      [np.asarray(v) for n, v in zip(vf._names, values) if n not in whole])
     except ValueError as exc:  # shapes that do not broadcast
         raise VectorizeValueError(str(exc)) from None
-    return kernels.per_element(vf.scalar, batch, None)
+    return kernels.per_element(statics.lane_function(vf.scalar, whole) if whole else vf.scalar, batch, None)
 
 
 def _update_dim_sizes(sizes: dict[str, int], arg: np.ndarray, dims: tuple[str, ...]) -> None:
