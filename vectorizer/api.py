@@ -285,10 +285,11 @@ class VectorizedFunction:
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import Statics, lower, lower_jax, lower_lanes
 
         try:
-            parsed, namespace = self._prepare(gen)
+            parsed, namespace = self._prepare(gen)  # before the compiler's import: no source, no compiler
+            from .pipeline import Statics, lower, lower_jax, lower_lanes
+
             params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
                       for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
             fixed, helpers = self._specs.get(key, ({}, {}))

@@ -1,4 +1,4 @@
-"""The lanes of one call (`Batch`), and the reference loop over them (`per_element`)."""
+"""The lanes of one call (`Batch`); the loop over them is engine/loop.py's `per_element`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .inputs import lane_index
-from .patch import DTYPES, LANE_NOTE, Result, store
 
 
 class UnknownResultError(ValueError):
@@ -23,11 +22,15 @@ class Batch:
         self.names, self.arrays = list(names), list(arrays)
         self.ndims = list(example_ndims) if example_ndims is not None else [0] * len(self.arrays)
         leading = [a.shape[: a.ndim - k] for a, k in zip(self.arrays, self.ndims)]
-        try:
-            self.shape: tuple[int, ...] = np.broadcast_shapes(*leading)
-        except ValueError:
-            shapes = ", ".join(f"{n} {s}" for n, s in zip(self.names, leading))
-            raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
+        distinct = set(leading) - {()}
+        if len(distinct) <= 1:  # one shape, and numbers: nothing to work out (np.broadcast_shapes: ~2 µs)
+            self.shape: tuple[int, ...] = distinct.pop() if distinct else ()
+        else:
+            try:
+                self.shape = np.broadcast_shapes(*leading)
+            except ValueError:
+                shapes = ", ".join(f"{n} {s}" for n, s in zip(self.names, leading))
+                raise ValueError(f"arguments do not broadcast to one shape: {shapes}") from None
         self.size = math.prod(self.shape)
 
     def example_shape(self, i: int) -> tuple[int, ...]:
@@ -78,64 +81,12 @@ class Batch:
         return f"lane {lane_index(j, self.shape)} of {self.shape}" if self.shape else "the call"
 
 
-def per_element(scalar: Callable[..., object], batch: Batch,
-                structure: tuple[bool, Sequence[str]] | None = None) -> object:
-    """The reference loop: the scalar function on each lane's values, in C order.
-
-    The results' structure comes from the results themselves; an empty batch has none, so it
-    takes `structure`, (returns a tuple?, result types) as a kernel gives them, and raises
-    `UnknownResultError` when that is None rather than guess one array or a tuple."""
-    results: list[object] = []
-    for j in range(batch.size):
-        try:
-            results.append(call_lane(scalar, batch.names, batch.lane(j)))
-        except Exception as exc:
-            exc.add_note(f"{LANE_NOTE}{getattr(scalar, '__qualname__', scalar)} on {batch.where(j)}")
-            raise
-    if not results:
-        return _empty(scalar, batch, structure)
-    name = getattr(scalar, "__qualname__", "the function").removeprefix("_scalar_")  # standalone copies
-    if isinstance(results[0], tuple):
-        return tuple(_column(list(c), batch, name) for c in zip(*results))
-    return _column(results, batch, name)
-
-
 def call_lane(scalar: Callable[..., object], names: Sequence[str], lane: Sequence[object]) -> object:
     """Call the scalar function on one lane as a loop would: its positional parameters by
     position, its keyword-only parameters (after `*`) by name."""
     code = getattr(scalar, "__code__", None)
     positional = code.co_argcount if code is not None else len(lane)
     return scalar(*lane[:positional], **dict(zip(names[positional:], lane[positional:])))
-
-
-def _empty(scalar: Callable[..., object], batch: Batch, structure: tuple[bool, Sequence[str]] | None) -> object:
-    """The results of an empty batch, shaped as `structure` says (per-example sizes are unknown:
-    an array result per lane gets size-0 dimensions of its rank)."""
-    if structure is None:
-        raise UnknownResultError(
-            f"{getattr(scalar, '__qualname__', scalar)} ran element by element on an empty batch (shape {batch.shape}): "
-            "with no lane to run, whether it returns one value or a tuple is unknown; "
-            "give it a non-empty batch, or return a tuple literal (`return a, b`) so its source says so")
-    returns_tuple, result_types = structure
-    outs = [np.empty(batch.shape + (0,) * r.rank, dtype=r.dtype) for r in map(Result, result_types)]
-    return tuple(outs) if returns_tuple else outs[0]
-
-
-def _column(values: list[object], batch: Batch, name: str = "the function") -> object:
-    if values and isinstance(values[0], np.ndarray):
-        out = np.array(values).reshape(batch.shape + np.shape(values[0]))
-        return out
-    kinds = {type(v) for v in values}
-    kind = "float"
-    if kinds and kinds <= {bool, np.bool_}:
-        kind = "bool"
-    elif kinds and kinds <= {int, bool, np.int64, np.bool_}:
-        kind = "int"
-    out = np.zeros(len(values), dtype=DTYPES[kind])
-    for j, v in enumerate(values):
-        out[j] = store(v, kind, name, j, batch)
-    out = out.reshape(batch.shape)
-    return out[()] if batch.shape == () else out
 
 
 # Lanes per kernel call: each chunk's loops end when its own lanes finish, and its temporaries

@@ -7,7 +7,7 @@ name -> (module, the table names it reads); constants first, then classes, then 
 from __future__ import annotations
 
 from ..runtime import helpers
-from . import batch, chunks, execute, inputs, patch
+from . import batch, chunks, execute, inputs, loop, patch, results
 
 STANDALONE = {
     "HEAVY_CALLS": (helpers, ()),
@@ -20,6 +20,10 @@ STANDALONE = {
     "PATCH_BLOCK": (patch, ()),
     "_FLOATS": (patch, ()),
     "_INTS": (patch, ()),
+    "LOOP_BLOCK": (loop, ()),
+    "_SPECULATED": (results, ()),
+    "_FLOAT_RESULTS": (results, ()),
+    "_INT_RESULTS": (results, ()),
     "CHUNK": (chunks, ()),
     "CHUNK_LOOP": (chunks, ()),
     "CHUNK_EXPRESSION": (chunks, ()),
@@ -53,10 +57,23 @@ STANDALONE = {
     "_store_block": (patch, ("LaneOverflowError", "LaneValueError", "_fast_column", "store")),
     "_fast_column": (patch, ("_FLOATS", "_INTS")),
     "store": (patch, ("INT64_MIN", "INT64_MAX", "LaneOverflowError", "LaneValueError", "lane_index")),
-    "per_element": (batch, ("LANE_NOTE", "call_lane", "_empty", "_column")),
+    "per_element": (loop, ("LOOP_BLOCK", "_empty", "lane_runner", "assemble")),
+    "lane_runner": (loop, ("positional_call", "_source", "_checked_call", "_note")),
+    "positional_call": (loop, ("call_lane",)),
     "call_lane": (batch, ()),
-    "_empty": (batch, ("Result", "UnknownResultError")),
-    "_column": (batch, ("DTYPES", "store")),
+    "_source": (loop, ()),
+    "_checked_call": (loop, ("_note",)),
+    "_note": (loop, ("LANE_NOTE", "_short")),
+    "_short": (loop, ()),
+    "_empty": (loop, ("Result", "UnknownResultError")),
+    "assemble": (results, ("_SPECULATED", "_stored", "loop_results")),
+    "_stored": (results, ()),
+    "loop_results": (results, ("LaneValueError", "lane_index", "_column")),
+    "_column": (results, ("_FLOAT_RESULTS", "_INT_RESULTS", "_numbers", "_other")),
+    "_other": (results, ("_kind", "_numbers")),
+    "_kind": (results, ()),
+    "_numbers": (results, ("_refuse", "store")),
+    "_refuse": (results, ("LaneValueError", "store")),
     "ready_allocator": (chunks, ("_allocator_ready",)),
     "threads": (chunks, ("_cpus",)),
     "map_chunks": (chunks, ("_pool", "threads")),

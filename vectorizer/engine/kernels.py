@@ -25,8 +25,8 @@ from ..errors import (
 from ..options import Options
 from . import execute
 from .batch import Batch, UnknownResultError
-from .batch import per_element as run_per_element
 from .fingerprint import engine_fingerprint
+from .loop import per_element as run_per_element
 from .patch import LaneOverflowError, LaneValueError
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
@@ -127,11 +127,13 @@ def remembered_choice(content: str, options: Options, key: Key, prepared: Callab
         lines = remembered.splitlines()
         if len(lines) == 2 and lines[0] in ("numpy", "numba"):
             return Route(lines[0], lines[1])
-    from .costmodel import choose
+    found = prepared()  # first: a function without source must not import the compiler (libcst)
+    if found:
+        from .costmodel import choose
 
-    found = prepared()
-    route = choose(found[0], found[1], exact=options.exact) if found else \
-        Route("numpy", "the function does not parse for the cost model: the NumPy route reports why")
+        route = choose(found[0], found[1], exact=options.exact)
+    else:
+        route = Route("numpy", "the function does not parse for the cost model: the NumPy route reports why")
     store.store(choice_key, f"{route}\n{route.why}\n")
     return route
 

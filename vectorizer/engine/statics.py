@@ -100,17 +100,24 @@ class Plan:
 
     def statics(self, names: list[str], values: list[object]) -> dict[str, object]:
         """The arguments of this call the code is specialized on (name -> value)."""
+        found = self.whole(names, values)
+        for name, v in found.items():
+            try:
+                static_key(v)
+            except InputError as exc:
+                raise InputError(f"argument {name!r}: {exc}; a uniform argument that is not a number must be "
+                                 "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
+                                 "attributes are such values") from None
+        return found
+
+    def whole(self, names: list[str], values: list[object]) -> dict[str, object]:
+        """The arguments of this call that are one value for every lane, not arrays of lanes
+        (name -> value): those `statics` specializes on, before it checks they can be."""
         found: dict[str, object] = {}
         for i, v in enumerate(values):
             t = type(v)
             if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
                     or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)):
-                try:
-                    static_key(v)
-                except InputError as exc:
-                    raise InputError(f"argument {names[i]!r}: {exc}; a uniform argument that is not a number must be "
-                                     "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
-                                     "attributes are such values") from None
                 found[names[i]] = v
         return found
 
@@ -162,17 +169,32 @@ def _function_tree(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunct
 
 def lane_function(scalar: Callable[..., object], statics: dict[str, object]) -> Callable[..., object]:
     """The scalar function of the numbers alone, the specialized values bound: what re-runs a
-    flagged lane (engine/patch.py calls it with the numbers by keyword)."""
-    params = inspect.signature(scalar).parameters.values()
-    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    kwonly = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    flagged lane (engine/patch.py) and runs the loop over the lanes (engine/loop.py). Its
+    parameters are the numbers', in the signature's order, so both pass them by position:
 
-    def lane(**numbers: object) -> object:
-        bound = {**numbers, **statics}
-        return scalar(*[bound[n] for n in positional], **{n: bound[n] for n in kwonly})
+        f(x, method="fast", *, k), {"method": "fast"}   ->   lambda x, k: _vz_f(x, _vz_s[0], k=k)
 
+    one call a lane, as a loop's `f(x, "fast", k=k)`, without a dict built per lane."""
+    params = list(inspect.signature(scalar).parameters.values())
+    names = {p.name for p in params}
+    fn, held = _fresh("_vz_f", names), _fresh("_vz_s", names)
+    values = [statics[p.name] for p in params if p.name in statics]
+    args, k = [], 0
+    for p in params:
+        value = p.name
+        if p.name in statics:
+            value, k = f"{held}[{k}]", k + 1
+        args.append(f"{p.name}={value}" if p.kind is p.KEYWORD_ONLY else value)
+    numbers = ", ".join(p.name for p in params if p.name not in statics)
+    lane = eval(f"lambda {numbers}: {fn}({', '.join(args)})", {fn: scalar, held: tuple(values)})  # noqa: S307 - parameter names
     lane.__name__, lane.__qualname__ = scalar.__name__, scalar.__qualname__
     return lane
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    return name
 
 
 def pure_helpers(func: types.FunctionType, resolve: Callable[[str], object]) -> dict[str, types.FunctionType]:

@@ -15,13 +15,17 @@ numpy.vectorize itself (its own class, even where a user has put vectorizer.vect
 with fallback="error": a callable that is not a Python function (`math.cos`, `random.randrange`,
 a bound method, a `functools.partial`, `np.ndarray.sum`, `np.outer`: `foreign` and
 `ElementByElement`), a function with `*args`/`**kwargs`, arguments that are not numbers (None,
-strings, objects: also for a plain `vectorize(f)`, through `objects_element_by_element`), an
-excluded argument or a default that is not numeric, and `otypes` that are not numbers (`object`).
+strings, objects) together with numpy.vectorize's parameters, an excluded argument or a default
+that is not numeric, and `otypes` that are not numbers (`object`). A plain `vectorize(f)` called
+with arguments that are not numbers runs the engine's loop instead (`objects_element_by_element`):
+each lane's Python values, as a loop passes them, at a loop's speed.
 
-Two deliberate differences, both from the vectorizer contract: a call on scalars returns a NumPy
-scalar (numpy.vectorize returns a 0-d array), and without `otypes` the result dtype comes from
-the function's code, not from its result on the first element (numpy.vectorize truncates every
-element to the first element's type when a function returns ints for some and floats for others).
+Deliberate differences, from the vectorizer contract: a call on scalars returns a NumPy scalar
+(numpy.vectorize returns a 0-d array); without `otypes` the result dtype comes from the
+function's code, or from every lane's value where it runs lane by lane, not from the first
+element's (numpy.vectorize truncates every element to the first element's type when a function
+returns ints for some and floats for others, and turns a later None into nan); a lane that returns something other than a number (None, a str, an object) there
+makes an object array of the loop's values (engine/results.py).
 """
 
 from __future__ import annotations
@@ -35,7 +39,15 @@ from typing import Any
 import numpy as np
 
 from ..api import VectorizedFunction
-from ..errors import FallbackWarning, VectorizeError, VectorizeInputError, user_stacklevel
+from ..engine import kernels, statics
+from ..engine.batch import Batch
+from ..errors import (
+    FallbackWarning,
+    VectorizeError,
+    VectorizeInputError,
+    VectorizeValueError,
+    user_stacklevel,
+)
 from ..options import Options
 from .otypes_cast import cast_like_numpy
 
@@ -250,10 +262,22 @@ def foreign(pyfunc: Any, options: Options, otypes: Any, doc: str | None, exclude
 
 
 def objects_element_by_element(vf: VectorizedFunction, values: list[Any], why: str) -> Any:
-    """A call whose arguments are not numbers (objects, strings, None): numpy.vectorize's own
-    element-by-element run, after the function's FallbackWarning (once)."""
+    """A call whose arguments are not all numbers (objects, strings, None), after the function's
+    FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
+    it, broadcast), but for those the engine takes as one value for every lane (a tuple given to
+    a parameter whose default is a tuple, an option object: passed whole, engine/statics.py
+    `Plan.whole`), and the scalar function run on each lane's Python values (`.tolist()`), as a
+    loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first call
+    passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0 twice,
+    and it converts every result to the first one's type (a later None becomes nan)."""
     vf._warn(vf._generations.current(), why)
-    return numpy_vectorize(vf.scalar)(*values)
+    whole = vf._plan.whole(vf._names, values)  # one value for every lane (a tuple option): passed as it is
+    try:
+        batch = Batch([n for n in vf._names if n not in whole],
+                      [np.asarray(v) for n, v in zip(vf._names, values) if n not in whole])
+    except ValueError as exc:  # shapes that do not broadcast
+        raise VectorizeValueError(str(exc)) from None
+    return kernels.per_element(statics.lane_function(vf.scalar, whole) if whole else vf.scalar, batch, None)
 
 
 def _update_dim_sizes(sizes: dict[str, int], arg: np.ndarray, dims: tuple[str, ...]) -> None:

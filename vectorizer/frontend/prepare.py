@@ -15,13 +15,14 @@ def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """(parsed function, namespace): other modules' names linked (linking.py), local tables,
     reductions and call statements desugared (desugar.py), then fenced leniently (a call's values
     may still specialize it: the strict fence runs in pipeline._specialized)."""
+    source = source_of(func)  # first: a function whose source cannot be had needs no compiler imported
     from . import fence
     from .desugar import desugar
     from .linking import link_root
     from .parse import parse_function
 
     namespace = namespace or Namespace.of_function(func)
-    parsed = link_root(parse_function(source_of(func)), namespace)
+    parsed = link_root(parse_function(source), namespace)
     parsed = desugar(parsed, namespace)
     fence.check(parsed, namespace, specializable=True)
     return parsed, namespace

@@ -7,7 +7,12 @@ The text read is checked to be the code that runs (`running_code`): the file it 
 compiled again and the function's code object there must equal the function's own
 (core/codeident.py: bytecode, constants, names, lines and columns). A file edited since it was
 imported (or a function inserted above, which moves the lines) fails the check with a
-`StaleSourceError`, so no kernel is ever generated from text the process does not run. The disk
+`StaleSourceError`, so no kernel is ever generated from text the process does not run. A
+function defined in an IPython or Jupyter cell, or by `exec` of a text registered in linecache
+(as IPython registers each cell), is read from that text and checked the same way (IPython
+compiles a cell one top-level statement at a time, so that statement is compiled alone too).
+Where no text is held (`python -c`, a plain REPL, `exec` of a bare string), the source cannot be
+had: `SourceUnavailableError`, and the default fallback runs the function lane by lane. The disk
 cache keys kernels by the code object (engine/fingerprint.py); this check makes that key the key
 of the text compiled too.
 """
@@ -15,10 +20,12 @@ of the text compiled too.
 from __future__ import annotations
 import __future__
 
+import ast
 import functools
 import inspect
 import linecache
 import operator
+import os
 import textwrap
 import types
 
@@ -86,7 +93,8 @@ _CHECKED: dict[int, tuple[types.CodeType, tuple[str, ...]]] = {}  # id(code) -> 
 
 def running_code(code: types.CodeType, name: str) -> None:
     """Raise `StaleSourceError` unless compiling the lines `inspect` reads for `code` (its file, as
-    linecache holds it now) gives `code` itself."""
+    linecache holds it now) gives `code` itself: compiled whole, or the top-level statement that
+    holds it compiled alone (an IPython cell, `_alone`)."""
     lines = linecache.getlines(code.co_filename)
     held = _CHECKED.get(id(code))
     if held is not None and held[0] is code and held[1] == tuple(lines):
@@ -102,12 +110,29 @@ def running_code(code: types.CodeType, name: str) -> None:
     except ValueError as exc:  # a NUL byte
         raise StaleSourceError(f"the file of {name!r} does not compile any more ({exc}) ({where})") from None
     wanted = code_text(code)
-    if not any(code_text(found) == wanted for found in _code_objects(module, code.co_name, code.co_firstlineno)):
+    if not any(code_text(found) == wanted for found in _code_objects(module, code.co_name, code.co_firstlineno)) \
+            and not any(code_text(found) == wanted for found in _alone(lines, code)):
+        if not os.path.isfile(code.co_filename):  # a cell's text, or one registered in linecache
+            raise StaleSourceError(f"the source text held for {name!r} ({where}) is not the code that runs: it "
+                                   "changed since the function was defined")
         raise StaleSourceError(f"the source of {name!r} on disk is not the code that runs: its file changed since "
                                f"it was imported ({where})")
     if len(_CHECKED) > 1024:
         _CHECKED.clear()
     _CHECKED[id(code)] = (code, tuple(lines))
+
+
+def _alone(lines: list[str], code: types.CodeType):
+    """The code objects of the top-level statement of `lines` that holds `code`'s first line,
+    compiled on its own, as IPython and Jupyter run a cell: one statement at a time, each its own
+    module (a function there does not see the cell's imports, and CPython 3.11+ compiles
+    `math.sqrt(x)` to other bytecode where `math` is imported in the same module)."""
+    flags = code.co_flags & _FUTURE_FLAGS
+    tree = compile("".join(lines), code.co_filename, "exec", flags=flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+    for node in tree.body:
+        if node.lineno <= code.co_firstlineno <= (node.end_lineno or node.lineno):
+            alone = compile(ast.Module([node], type_ignores=[]), code.co_filename, "exec", flags=flags, dont_inherit=True)
+            yield from _code_objects(alone, code.co_name, code.co_firstlineno)
 
 
 def compiled_from_lines(code: types.CodeType) -> None:

@@ -1,5 +1,5 @@
 # fuzz2 regression: replayed by tests/fuzz2/test_fuzz2.py
-# status: open   (a strict xfail while open; 'fixed' once the engine passes it)
+# status: fixed  (a strict xfail while open; 'fixed' once the engine passes it)
 # backend: numpy
 # kind: wrong value: int
 # known-when: counter_cls
