@@ -61,36 +61,25 @@ from .passes import (
 )
 from .passes.base import Context
 from .passes.ops_to_lanes import LaneKernels
-
-
-@dataclass(frozen=True)
-class Pass:
-    """One pipeline stage: `run(code, ctx) -> code`. The code is a libcst `FunctionDef` up to the
-    pass that lowers it; `ops_to_numpy` returns the array function's text (the passes after it edit
-    lines: a tree of it costs more to build than they use), `ops_to_lanes` the lane functions'
-    sources (`LaneKernels`)."""
-
-    name: str
-    run: Callable[[Any, Context], Any]
-
+from .passes.order import ARRAY_TEXT, JAX, LANES, Pass, check_order, prefix
 
 NUMPY_PASSES: list[Pass] = [
     # Each statement gets its source line as a comment that every later pass carries along; first,
     # while the nodes are the parsed ones the lines are keyed by.
-    Pass("annotate_origins", annotate_origins.transform),
+    Pass("annotate_origins", annotate_origins.transform, before=("cut_recursion", "canonicalize")),
     # A recursive call flags the lanes reaching it (their re-run recurses); the rest is batched.
     Pass("cut_recursion", cut_recursion.transform),
     # One assignment form (`name = expr`) so later passes have a single case to handle.
     Pass("canonicalize", canonicalize.transform),
     # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
     # loop passes below then lower like any other break.
-    Pass("early_returns", early_returns.transform),
+    Pass("early_returns", early_returns.transform, before=("vectorize_loops", "for_to_while", "break_continue")),
     # Loops over array elements become array operations while they are still `for` loops
     # (for_to_while would hide the range they run over).
-    Pass("vectorize_loops", vectorize_loops.transform),
+    Pass("vectorize_loops", vectorize_loops.transform, before=("for_to_while",)),
     # Loops that lanes leave at different iterations become while loops; must precede
     # break_continue, which only lowers `break` in while loops.
-    Pass("for_to_while", for_to_while.transform),
+    Pass("for_to_while", for_to_while.transform, before=("break_continue",)),
     # Every loop gets a single exit (its test): after this, the only control flow is if/while.
     Pass("break_continue", break_continue.transform),
     # Callees arrive with the passes above already applied (`ctx.prepare_callee`); after the
@@ -99,27 +88,28 @@ NUMPY_PASSES: list[Pass] = [
     Pass("inline_calls", inline_calls.transform),
     # Batched while loops get a sticky `active` mask; before if_to_select, which predicates
     # their bodies under it.
-    Pass("while_to_masked", while_to_masked.transform),
+    Pass("while_to_masked", while_to_masked.transform, writes=frozenset({"loop_masks"})),
     # Both sides of a batched if run on every lane from here on: math they share runs once, on
     # the operand each lane selects. Before if_to_select, while the branches are still visible.
-    Pass("share_branch_math", share_branch_math.transform),
+    Pass("share_branch_math", share_branch_math.transform, before=("if_to_select",)),
     # An if/else in a batched branch that cannot fail becomes selects on its raw test (no masks
     # of its own); before if_to_select, which would give each arm a mask.
-    Pass("select_chains", select_chains.transform),
+    Pass("select_chains", select_chains.transform, before=("if_to_select",)),
     # Batched ifs become masked blocks and merges; the last pass on scalar Python.
-    Pass("if_to_select", if_to_select.transform),
+    Pass("if_to_select", if_to_select.transform, needs=frozenset({"loop_masks"}), writes=frozenset({"predicated"})),
     # Scalar operations become NumPy operations with flags: from here on it is array code (text).
-    Pass("ops_to_numpy", ops_to_numpy.transform),
+    Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_TEXT, needs=frozenset({"loop_masks", "predicated"}),
+         writes=frozenset({"constants", "loop_vars", "flag"})),
     # Needs the carried names ops_to_numpy records for each masked loop.
-    Pass("compact_loops", compact_loops.transform),
+    Pass("compact_loops", compact_loops.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"loop_vars", "flag"})),
     # A select of x or a constant on x's own comparison with it is one fmax/fmin pass; on the
     # array text, before merge_checks (whose test of the result reads the finished expression).
-    Pass("select_to_fmax", select_to_fmax.transform),
+    Pass("select_to_fmax", select_to_fmax.transform, ARRAY_TEXT, ARRAY_TEXT, before=("merge_checks",)),
     # Checks whose failing lanes have a NaN or infinite result run only when the result has one;
     # on the finished straight-line text, before vector_math renames the functions it reads.
-    Pass("merge_checks", merge_checks.transform),
+    Pass("merge_checks", merge_checks.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"flag"}), before=("vector_math",)),
     # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
-    Pass("vector_math", vector_math.transform),
+    Pass("vector_math", vector_math.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"flag"})),
 ]
 
 LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
@@ -131,9 +121,9 @@ LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per l
     Pass("canonicalize", canonicalize.transform),
     # Scalar operations with their checks as early `return <zeros>, True`; callees become lane
     # functions of their own (they go through the passes above first: `ctx.prepare_callee`).
-    Pass("ops_to_lanes", ops_to_lanes.transform),
+    Pass("ops_to_lanes", ops_to_lanes.transform, gives=LANES),
     # vector_math=True: libm calls of straight-line lane code become libmvec calls.
-    Pass("lane_vector_math", lane_vector_math.transform),
+    Pass("lane_vector_math", lane_vector_math.transform, LANES, LANES),
 ]
 
 
@@ -144,22 +134,20 @@ JAX_PASSES: list[Pass] = [  # backend="jax": the lane form of the Numba backend,
     Pass("refuse_recursion", lanes_to_jax.refuse_recursion),
     Pass("cut_recursion", cut_recursion.transform),
     Pass("canonicalize", canonicalize.transform),
-    Pass("ops_to_lanes", ops_to_lanes.transform),
+    Pass("ops_to_lanes", ops_to_lanes.transform, gives=LANES),
     # No lane_vector_math: XLA has its own functions. Lane control flow -> selects and lax loops.
-    Pass("lanes_to_jax", lanes_to_jax.transform),
+    Pass("lanes_to_jax", lanes_to_jax.transform, LANES, JAX),
 ]
-
-
-def through(passes: list[Pass], name: str) -> list[Pass]:
-    """The passes of a list up to and including the one called `name`."""
-    return passes[: [p.name for p in passes].index(name) + 1]
 
 
 # What a callee goes through before it is inlined (NumPy: inlining included, so the callee's own
 # calls are inlined first) or lowered to its own lane function.
-NUMPY_CALLEE_PASSES = through(NUMPY_PASSES, "inline_calls")
-LANE_CALLEE_PASSES = through(LANE_PASSES, "canonicalize")
-JAX_CALLEE_PASSES = through(JAX_PASSES, "canonicalize")
+NUMPY_CALLEE_PASSES = prefix(NUMPY_PASSES, "inline_calls")
+LANE_CALLEE_PASSES = prefix(LANE_PASSES, "canonicalize")
+JAX_CALLEE_PASSES = prefix(JAX_PASSES, "canonicalize")
+
+for _label, _passes in (("NUMPY_PASSES", NUMPY_PASSES), ("LANE_PASSES", LANE_PASSES), ("JAX_PASSES", JAX_PASSES)):
+    check_order(_label, _passes)  # at import: a reordering that breaks a pass's contract never runs
 
 
 def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
@@ -268,7 +256,7 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
                                 backend="the JAX backend")
     ctx.prepare_callee = _prepare_jax_callee
-    ctx.uniform_params = frozenset(n for n, v in params.items() if not v.batched)  # type: ignore[attr-defined]
+    ctx.uniform_params = frozenset(n for n, v in params.items() if not v.batched)
     try:
         kernels: lanes_to_jax.JaxKernels = run_passes(JAX_PASSES, parsed.func, ctx)
     except VectorizeError as exc:  # the per-lane passes it shares with Numba name that backend
@@ -289,7 +277,7 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
     passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
     parsed, _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
-    return run_passes(through(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
+    return run_passes(prefix(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
 
 
 def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,

@@ -12,6 +12,7 @@ lines onto the first statement of the replacement (`replace`), so the origin sur
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -58,6 +59,7 @@ class Context:
     parsed: ParsedFunction | None = None  # the function as parsed (annotate_origins reads its lines)
     chain: tuple[str, ...] = ()  # the callers this callee is inlined or lowered into (recursion)
     flat_result: bool = False  # the kernel returns a number a lane, batched: a 1-D array
+    uniform_params: frozenset[str] = frozenset()  # backend="jax": parameters with one value for every lane
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = self.callees.result if self.callees else None
@@ -73,11 +75,13 @@ class Context:
 
     def child(self, name: str, params: dict[str, Val], under_control: bool = False,
               parsed: ParsedFunction | None = None) -> Context:
-        """The context of a callee: its own parameters and source, the caller's namer and tables."""
-        return Context(name, params, self.namespace, self.namer, self.options, self.loop_masks,
-                       self.constants, self.callees, self.prepare_callee,
-                       under_control=under_control or self.under_control, parsed=parsed,
-                       chain=(*self.chain, self.name))
+        """The context of a callee: its own parameters and source, the caller's namer and tables
+        (`loop_masks` and `constants` are shared: what the callee adds, the caller emits); what
+        the caller's own passes found about its code (`predicated`, `loop_vars`, `flag`...) is
+        not the callee's."""
+        return dataclasses.replace(self, name=name, params=params, under_control=under_control or self.under_control,
+                       parsed=parsed, chain=(*self.chain, self.name), predicated=False, loop_vars={}, flag=None,
+                       flat_result=False, uniform_params=frozenset())
 
 
 # -- building nodes ----------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def transform(kernels: LaneKernels, ctx: Context) -> JaxKernels:
     names = [_name_of(src) for src in sources]
     callees = frozenset(names[:-1])
     constants = frozenset(kernels.constants)
-    uniform_params = frozenset(getattr(ctx, "uniform_params", ()))  # one value for every lane (pipeline.lower_jax)
+    uniform_params = ctx.uniform_params  # one value for every lane (pipeline.lower_jax)
     out = []
     for src, name in zip(sources, names):
         main = name == names[-1]
