@@ -172,6 +172,26 @@ class VectorizeOverflowError(VectorizeError, OverflowError):
     code = "VEC-OVERFLOW"
 
 
+class InternalError(VectorizeError):
+    """A vectorizer bug: an unexpected exception while transforming a function or running the code
+    made for it. Refused like any error (fallback="warn" runs the loop), never the user's fault."""
+
+    code = "VEC-BUG"
+
+
+def internal_error(doing: str, qualname: str, exc: BaseException, in_pass: str | None = None) -> InternalError:
+    """The one form of an engine bug's message: what was being done, to which function, in which
+    pass, and the exception with the line of vectorizer (or of the generated code) it came from."""
+    import os
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    where = f" in pass {in_pass!r}" if in_pass else ""
+    return InternalError(f"a vectorizer bug while {doing} {qualname}{where}: {type(exc).__name__}{at}: {exc}",
+                         hint="the function runs element by element meanwhile; please report it with its source")
+
+
 class VectorizeErrorGroup(VectorizeError):
     """All the problems found in one function, reported at once."""
 

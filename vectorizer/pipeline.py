@@ -27,7 +27,7 @@ from .analysis.facts import Facts
 from .analysis.names import Namer
 from .codegen import emit, jax_module, numba_module
 from .core.types import ArrayType, TupleType, Val
-from .errors import VectorizeError
+from .errors import VectorizeError, internal_error
 from .frontend import fence
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
@@ -158,6 +158,10 @@ def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
         except VectorizeError as exc:
             exc.add_note(f"vectorizer: raised in pass {p.name!r}")
             raise
+        except (MemoryError, RecursionError):
+            raise  # not a bug of the pass: core/deep.py runs a deep function again on a larger stack
+        except Exception as exc:  # noqa: BLE001 - any other exception is the pass's bug: named, refused visibly
+            raise internal_error("transforming", ctx.name, exc, in_pass=p.name) from exc
         _dump(p.name, lambda c=code: as_text(c))
     return code
 

@@ -121,3 +121,41 @@ def test_a_pass_that_hides_a_field_it_writes_is_caught(monkeypatch):
     with pytest.raises(AssertionError, match="ops_to_numpy writes ctx"):
         test_each_pass_declares_what_its_code_reads_and_writes(hidden)
     assert real.takes == TREE and real.gives == ARRAY_TEXT
+
+
+def _halve_or_negate(x: float) -> float:
+    if x > 0:
+        return x / 2.0
+    return -x
+
+
+@pytest.mark.parametrize("backend, passes", [("numpy", "NUMPY_PASSES"), ("numba", "LANE_PASSES")])
+def test_an_unexpected_exception_in_a_pass_is_one_internal_error_naming_the_pass(monkeypatch, tmp_path, backend,
+                                                                               passes):
+    """Any exception a pass did not mean (here an injected KeyError) is a VEC-BUG InternalError that
+    names the pass and the function, raised from the original; the default fallback runs the loop."""
+    import numpy as np
+
+    from vectorizer import FallbackWarning, VectorizeError, vectorize
+    from vectorizer.errors import InternalError
+
+    pass_list = getattr(pipeline, passes)
+    index = [p.name for p in pass_list].index("canonicalize")
+
+    def broken(code, ctx):
+        raise KeyError("injected")
+
+    monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path))  # generated now, not loaded from a cache
+    patched = list(pass_list)
+    patched[index] = dataclasses.replace(pass_list[index], run=broken)
+    monkeypatch.setattr(pipeline, passes, patched)
+    x = np.array([3.0, -1.0, 0.0, -0.0, np.nan])
+    with pytest.raises(InternalError) as info:
+        vectorize(_halve_or_negate, backend=backend, fallback="error")(x)
+    message = str(info.value)
+    assert isinstance(info.value, VectorizeError) and info.value.code == "VEC-BUG", message
+    assert "in pass 'canonicalize'" in message and "_halve_or_negate" in message and "KeyError" in message, message
+    assert isinstance(info.value.__cause__, KeyError)
+    with pytest.warns(FallbackWarning, match="in pass 'canonicalize'"):
+        got = vectorize(_halve_or_negate, backend=backend)(x)
+    assert got.tobytes() == np.array([_halve_or_negate(v) for v in x.tolist()]).tobytes()

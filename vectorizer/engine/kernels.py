@@ -8,7 +8,6 @@ cache) loads neither libcst nor the passes.
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from ..errors import (
     VectorizeError,
     VectorizeOverflowError,
     VectorizeValueError,
+    internal_error,
     user_stacklevel,
 )
 from ..options import Options
@@ -84,13 +84,7 @@ def kernel_from(fn: Callable[..., Any], source: str, backend: str, namespace: di
 def engine_bug(doing: str, func: Callable, exc: Exception) -> VectorizeError:
     """An internal error, as a refusal: the caller falls back to the scalar function (with a
     warning) or, with fallback="error", raises this."""
-    import traceback
-
-    frames = traceback.extract_tb(exc.__traceback__)
-    at = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
-    return VectorizeError(f"a vectorizer bug while {doing} {func.__qualname__}: {type(exc).__name__}{at}: {exc}",
-                          hint="the function runs element by element meanwhile; please report it with its source",
-                          code="VEC-BUG")
+    return internal_error(doing, func.__qualname__, exc)
 
 
 def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], Route]) -> Route:
