@@ -97,7 +97,7 @@ def test_generated_code_holds_the_loops_not_python_objects():
     (D.nested_gen, "generator"),
     (D.conditional_gen, "generator"),
     (D.expr_statement, "an expression statement has no effect"),
-    (D.table_written, "lists are not supported"),
+    (D.table_written, "assignment to an item is not supported"),  # the line that writes it: 160:5
 ])
 def test_what_stays_refused_names_the_construct_and_where(func, construct):
     with pytest.raises(VectorizeError) as info:  # at decoration: the fence needs no argument types

@@ -79,7 +79,7 @@ def test_matches_the_scalar_function(func, args, backend):
     (C.import_rebound, "'sqrt' is bound more than once", "from math import sqrt"),
     (C.import_side_effect, "the import of 'os': the operating system is a side effect", "import os"),
     (C.import_class, "'fractions.Fraction' is imported here, but it is not a number", "x + fractions.Fraction"),
-    (C.list_written, "lists are not supported", "b = [1.0, 2.0]"),
+    (C.list_written, "assignment to an item is not supported", "b[0] = x"),  # the write, not the list
     (C.list_indexed_by_lane, "lists are not supported", "b = [1.0, x]"),
     (C.try_finally, "'try' with 'finally' is not supported", "try:"),
     (C.float_modulus, "can reach its end without 'return'", "def float_modulus"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..core.tree import child_nodes, target_names, walk
+from ..core.binding import bound_names
+from ..core.tree import child_nodes, target_names
 
 
 def reads(node: cst.CSTNode | None) -> set[str]:
@@ -36,14 +37,8 @@ def reads(node: cst.CSTNode | None) -> set[str]:
 
 
 def writes(node: cst.CSTNode) -> set[str]:
-    """Names assigned anywhere inside a statement (or block)."""
-    found: set[str] = set()
-    for n in walk(node):
-        kind = type(n)
-        if kind is cst.AssignTarget or kind is cst.AugAssign or kind is cst.For \
-                or (kind is cst.AnnAssign and n.value is not None):
-            found.update(target_names(n.target))
-    return found
+    """Names bound anywhere inside a statement (or block): core/binding.py's rule."""
+    return bound_names(node)
 
 
 class Liveness:

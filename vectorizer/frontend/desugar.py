@@ -43,9 +43,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 
 import libcst as cst
 
+from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
 from .local_tuples import LocalTuples
@@ -132,11 +134,8 @@ def _params(func: cst.FunctionDef) -> set[str]:
 
 
 def _assigned(func: cst.FunctionDef) -> set[str]:
-    names: set[str] = set()
-    for node in _walk(func.body):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
-            names.update(n.value for n in _walk(node.target) if isinstance(n, cst.Name))
-    return names
+    """The names local to some scope of the function (its comprehensions' targets too)."""
+    return bound_names(func.body, comprehensions=True)
 
 
 def _walk(node: cst.CSTNode):
@@ -209,15 +208,10 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
 
 def _binds(func: cst.FunctionDef) -> dict[str, int] | None:
     """How often each name is bound; None when the body has scopes the rewrites do not follow."""
-    binds: dict[str, int] = {}
-    for node in _walk(func.body):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
-            for n in _walk(node.target):
-                if isinstance(n, cst.Name):
-                    binds[n.value] = binds.get(n.value, 0) + 1
-        elif isinstance(node, cst.Global | cst.Nonlocal | cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            return None
-    return binds
+    if any(isinstance(node, cst.Global | cst.Nonlocal | cst.FunctionDef | cst.Lambda | cst.ClassDef)
+           for node in _walk(func.body)):
+        return None
+    return dict(Counter(bindings(func.body, comprehensions=True)))
 
 
 class _Reads(cst.CSTVisitor):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..core.binding import bound_names
 from ..core.tree import walk
 
 
@@ -125,12 +126,10 @@ def _assigned(stmt: cst.CSTNode, name: str) -> cst.BaseExpression | None:
 
 
 def _binds(node: cst.CSTNode, name: str) -> bool:
-    for n in walk(node):
-        if isinstance(n, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr | cst.CompFor):
-            if any(isinstance(t, cst.Name) and t.value == name for t in walk(n.target)):
-                return True
-        elif isinstance(n, cst.Import | cst.ImportFrom | cst.Global | cst.Nonlocal | cst.FunctionDef | cst.ClassDef):
-            if n is not node:
-                return True  # scopes and bindings this rewrite does not follow: conservative
-    return False
+    """Whether `node` may rebind `name`: a binding of it (a comprehension's target too), or a
+    scope or declaration this rewrite does not follow (conservative)."""
+    if any(isinstance(n, cst.Import | cst.ImportFrom | cst.Global | cst.Nonlocal | cst.FunctionDef | cst.ClassDef)
+           and n is not node for n in walk(node)):
+        return True
+    return name in bound_names(node, comprehensions=True)
 

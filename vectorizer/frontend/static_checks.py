@@ -17,7 +17,7 @@ import types
 
 import libcst as cst
 
-from ..core.tree import target_names, walk
+from ..core.binding import bound_names
 from .namespace import ABSENT, Namespace
 
 KINDS = frozenset({"bool", "int", "float"})  # what a lane of a number argument can be
@@ -39,12 +39,8 @@ class StaticCheck:
 
 
 def assigned_names(func: cst.FunctionDef) -> set[str]:
-    """Every name the body binds (assignment, augmented assignment, for target, walrus)."""
-    names: set[str] = set()
-    for node in walk(func.body):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
-            names.update(target_names(node.target))
-    return names
+    """Every name the body binds (core/binding.py's rule)."""
+    return bound_names(func.body)
 
 
 def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[str]) -> StaticCheck | str | None:

@@ -34,6 +34,7 @@ import libcst as cst
 
 from ..analysis.facts import Facts
 from ..analysis.liveness import Liveness, reads, writes
+from ..core.binding import bound_names
 from ..core.tree import target_names, walk
 from ..core.types import BOOL, INT, Type, join
 from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
@@ -83,8 +84,8 @@ class _Predicate:
         """A statement that runs on all lanes of the current region."""
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
-                self.defined.update(_assigned(small))
-                self.seen.update(_assigned(small))
+                self.defined.update(bound_names(small))
+                self.seen.update(bound_names(small))
             return [s]
         if isinstance(s, cst.If) and self.facts.batched_test.get(s):
             return replace(s, self.batched_if(s, None, need))
@@ -105,7 +106,7 @@ class _Predicate:
             out = [self.loop(s, None, need)]
         elif isinstance(s, cst.For):
             self.defined.add(s.target.value)  # type: ignore[attr-defined]
-            self.defined |= _assigned_in(s)
+            self.defined |= bound_names(s)
             body = self.block(body_of(s.body), None, need)
             out = [s.with_changes(body=block(body))]
         else:
@@ -253,7 +254,7 @@ class _Predicate:
 
     def loop(self, s: cst.While, mask: str | None, need: frozenset[str]) -> cst.While:
         stmts = body_of(s.body)
-        self.defined |= _assigned_in(s)  # the back edge: later assignments reach the top
+        self.defined |= bound_names(s)  # the back edge: later assignments reach the top
         test = s.test
         if isinstance(test, cst.Name) and test.value in self.ctx.loop_masks:
             after = self.live.live_out.get(s, frozenset())
@@ -275,7 +276,7 @@ class _Predicate:
             header = [assign(name, self.merge(mask, cst.Name(counter), name))]
             s = s.with_changes(target=cst.Name(counter))
         self.defined.add(name)
-        self.defined |= _assigned_in(s)
+        self.defined |= bound_names(s)
         body = header + self.block(body_of(s.body), mask, need)
         return [s.with_changes(body=block(body))]
 
@@ -297,21 +298,6 @@ def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.BooleanOperation | cst.IfExp) and not node.lpar:
         return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return node
-
-
-def _assigned(small: cst.BaseSmallStatement) -> set[str]:
-    if isinstance(small, cst.Assign):
-        t = small.targets[0].target
-        if isinstance(t, cst.Name):
-            return {t.value}
-        if isinstance(t, cst.Subscript):
-            return set()
-        return {e.value.value for e in t.elements}  # type: ignore[attr-defined]
-    return set()
-
-
-def _assigned_in(node: cst.CSTNode) -> set[str]:
-    return writes(node)
 
 
 def _reads_all(stmts: list[cst.BaseStatement]) -> set[str]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import ast
 
 from ..analysis.nonfinite import guarded, taint
+from ..core.binding import bindings
 from .base import Context
 
 _INDENT = "    "
@@ -149,7 +150,8 @@ def _reaches(pred: ast.expr, body: list[tuple[int, ast.stmt]], bound: dict[str, 
 
 
 def _targets(node: ast.stmt) -> list[str]:
-    return [t.id for t in getattr(node, "targets", ()) if isinstance(t, ast.Name)]
+    """The names an assignment statement binds (none for other statements)."""
+    return bindings(node) if isinstance(node, ast.Assign) else []
 
 
 def _is(node: ast.AST, name: str) -> bool:

@@ -33,6 +33,7 @@ import math
 import re
 from collections import Counter
 
+from ..core.binding import bindings, bound_names
 from .base import Context
 
 _OPS = {">": "np.fmax", ">=": "np.fmax", "<": "np.fmin", "<=": "np.fmin"}
@@ -48,12 +49,8 @@ def _stores(text: str) -> Counter[str] | None:
         tree = ast.parse(text)
     except SyntaxError:
         return None
-    counts: Counter[str] = Counter()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            counts[node.id] += 1
-        elif isinstance(node, ast.arg):
-            counts[node.arg] += 1
+    counts = Counter(name for stmt in tree.body for name in bindings(stmt))  # each def's body, as its own
+    counts.update(node.arg for node in ast.walk(tree) if isinstance(node, ast.arg))
     return counts
 
 
@@ -94,7 +91,7 @@ def _assigns(line: str, name: str) -> bool:
         tree = ast.parse(text + " pass" if text.endswith(":") else text)
     except SyntaxError:
         return True  # a line it cannot read alone: taken as binding it
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(tree))
+    return any(name in bound_names(stmt) for stmt in tree.body)  # a `def` header: its body (`pass`) binds nothing
 
 
 def _alias(lines: list[str], name: str, i: int) -> str | None:

@@ -40,6 +40,7 @@ import enum
 
 import libcst as cst
 
+from ..core.binding import bound_names
 from ..core.tree import target_names, walk
 from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
 from ..frontend.namespace import Namespace
@@ -135,7 +136,7 @@ class _Specializer(Values):
         if isinstance(stmt, cst.If):
             self.if_chain(stmt, env)
         elif isinstance(stmt, cst.While | cst.For):
-            for name in _assigned(stmt):
+            for name in bound_names(stmt):
                 env.pop(name, None)
             raised = len(self.raising)
             self.rewrite(stmt.test if isinstance(stmt, cst.While) else stmt.iter, env)
@@ -143,7 +144,7 @@ class _Specializer(Values):
                 self.replace[stmt] = specialize_calls.raising_line(self.raising[raised], stmt)
                 return
             self.block(stmt.body, env)
-            for name in _assigned(stmt):
+            for name in bound_names(stmt):
                 env.pop(name, None)
         elif isinstance(stmt, cst.SimpleStatementLine | cst.SimpleStatementSuite):
             for small in stmt.body:
@@ -216,7 +217,7 @@ class _Specializer(Values):
         tainted: set[str] = set()
         for body in branches:
             self.block(body, dict(env))
-            tainted |= _assigned_in(body)
+            tainted |= bound_names(body)
         for name in tainted:
             env.pop(name, None)
 
@@ -310,18 +311,6 @@ class _Specializer(Values):
 
     def refuse(self, node: cst.CSTNode, message: str, hint: str, cls: type = UnsupportedSyntaxError) -> None:
         raise cls(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
-
-
-def _assigned(stmt: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-    for node in walk(stmt):
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
-            names.update(target_names(node.target))
-    return names
-
-
-def _assigned_in(block: cst.BaseSuite) -> set[str]:
-    return _assigned(block)
 
 
 def _raises(body: cst.BaseSuite) -> bool:
