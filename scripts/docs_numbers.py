@@ -2,9 +2,11 @@
 project's recorded results, never typed:
 
 * `corpus`: what works on real code, from corpus/results/results.json (`scripts/corpus.py run`);
-* `readme-speed`: the README's summary of those, at 1e6 lanes;
-* `perf-tables`: one table per configuration (NumPy backend, Numba backend, auto), from the full
-  benchmark runs committed under docs/runs/ (`scripts/bench.py --markdown`), one per CPU kind;
+* `readme-speed`: the README's summary of the benchmark, at 1e6 lanes;
+* `perf-tables`: one table per configuration (the default, `exact=False`, `backend="numpy"`,
+  `backend="numba"`) against the hand-written code it is compared with, at 1e5 and 1e6 lanes,
+  from the runs of the exact default committed under docs/runs/ (`scripts/bench.py --json`), one
+  per CPU kind;
 * `example-output`: what `python examples/escape_time.py` prints (its timings are this machine's);
 * the chart of docs/performance.md (`--chart`, needs matplotlib), from the AVX-512 run.
 
@@ -31,38 +33,44 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = {"AVX-512": ROOT / "docs/runs/bench-2026-12-04-44e71e2-avx512.md",
-        "AVX2": ROOT / "docs/runs/bench-2026-12-04-fc7dc55-avx2.md"}
-SIZES = ("1e3", "1e5", "1e6")
-HAND_NUMBA = ("numba prange", "numba.vectorize")
-CONFIGURATIONS = [  # (name, variant in the runs, what it is compared with, its column, the comparators' variants)
-    ("NumPy backend (`backend=\"numpy\"`, today's default)", "vectorizer numpy", "hand-written NumPy",
-     "hand NumPy", ("hand NumPy",)),
-    ("Numba backend (`backend=\"numba\"`)", "vectorizer numba", "the faster of two hand-written Numba kernels",
-     "hand Numba", HAND_NUMBA),
-    ("`backend=\"auto\"`", "vectorizer auto", "the fastest hand-written version (NumPy or Numba)", "best hand-written",
-     ("hand NumPy", *HAND_NUMBA)),
+# The runs of the exact default (issue 50): the same commit, NumPy's AVX-512 kernels and AVX2 ones.
+RUNS = {"AVX-512": ROOT / "docs/runs/2026-12-05-exact-default-avx512.json",
+        "AVX2": ROOT / "docs/runs/2026-12-05-exact-default-avx2.json"}
+RUN_PAGE = ROOT / "docs/runs/2026-12-05-exact-default.md"  # what the runs are, their conditions, the misses
+SIZES = {"1e5": 100_000, "1e6": 1_000_000}
+# A configuration: its title, its README name, its variant in the runs, its baseline among the
+# runs' `ratios` (scripts/bench.py's BASELINES: the faster of their variants in each round), that
+# baseline in full (performance.md), in short (a column) and as the README names it.
+EXACT_HAND = ("the faster of hand-written NumPy (NumPy's own math: not CPython's bits) and hand-written "
+              "Numba with CPython's `pow` (CPython's bits)")
+PLAIN_NUMBA = "the faster of two plain hand-written Numba kernels (`prange`, `numba.vectorize`)"
+CONFIGURATIONS = [
+    ("The default, `vectorize(f)` (`backend=\"auto\"`, exact)", "default `vectorize(f)`", "vec_default",
+     "hand_exact", EXACT_HAND, "best of hand NumPy and exact hand Numba",
+     "the better of hand NumPy (not CPython's bits) and exact hand Numba"),
+    ("`exact=False`", "`exact=False`", "vec_fast", "numba", PLAIN_NUMBA, "hand Numba", "plain hand Numba"),
+    ("`backend=\"numpy\"` (exact)", "`backend=\"numpy\"`", "vec_numpy", "numpy",
+     "hand-written NumPy (NumPy's own math: not CPython's bits)", "hand NumPy", "hand NumPy (not CPython's bits)"),
+    ("`backend=\"numba\"` (exact)", "`backend=\"numba\"`", "vec_numba", "numba", PLAIN_NUMBA, "hand Numba",
+     "plain hand Numba"),
 ]
 TIMING = re.compile(r"\d[\d,]*(\.\d+)?")
 
 
 # -- reading the runs ------------------------------------------------------------------------------
-def per_element(run: Path) -> dict[str, dict[str, dict[str, float]]]:
-    """kernel -> variant -> size -> ns a lane, from a run's per-kernel tables."""
-    out: dict[str, dict[str, dict[str, float]]] = {}
-    kernel = None
-    for line in run.read_text(encoding="utf-8").splitlines():
-        if line.startswith("### "):
-            kernel = line[4:].split()[0]
-            out[kernel] = {}
-        elif kernel and line.startswith("| ") and not line.startswith(("| variant", "| :--")):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            values = {}
-            for size, cell in zip(SIZES, cells[1:4]):
-                number = cell.rstrip("*").replace(",", "")
-                if re.fullmatch(r"\d+(\.\d+)?", number):
-                    values[size] = float(number)
-            out[kernel][cells[0]] = values
+def load(kind: str) -> dict:
+    return json.loads(RUNS[kind].read_text(encoding="utf-8"))
+
+
+def ratios(run: dict, variant: str, baseline: str, size: str) -> dict[str, float]:
+    """kernel -> the run's ratio of `variant` to `baseline` at `size` lanes, where both have data:
+    variant time / baseline time, paired by round (scripts/bench.py's add_ratios)."""
+    out = {}
+    for r in run["results"]:
+        if r["variant"] == variant and r["size"] == SIZES[size] and r["status"] == "ok":
+            x = (r.get("ratios") or {}).get(baseline)
+            if x is not None:
+                out[r["kernel"]] = x
     return out
 
 
@@ -70,59 +78,68 @@ def geomean(values: list[float]) -> float:
     return math.exp(statistics.fmean(math.log(v) for v in values))
 
 
-def summary(run: Path, variant: str, comparators: tuple[str, ...], size: str) -> dict[str, object]:
-    """Speed-up over the Python loop and time against the comparators, over the run's kernels."""
-    speedups, ratios = {}, {}
-    for kernel, rows in per_element(run).items():
-        mine = rows[variant][size]
-        speedups[kernel] = rows["Python loop"][size] / mine
-        ratios[kernel] = mine / min(rows[c][size] for c in comparators)
-    slowest = min(speedups, key=speedups.get)
-    worst = max(ratios, key=ratios.get)
-    return {"speedup": geomean(list(speedups.values())), "slowest": (slowest, speedups[slowest]),
-            "ratio": geomean(list(ratios.values())), "worst": (worst, ratios[worst]), "kernels": len(ratios)}
+def summary(run: dict, variant: str, baseline: str, size: str) -> dict[str, object]:
+    """The geometric mean of the time ratios over the kernels with data, and the worst kernel."""
+    found = ratios(run, variant, baseline, size)
+    if not found:
+        raise SystemExit(f"no {variant} / {baseline} ratios at {size} lanes in a run of {', '.join(map(str, RUNS.values()))}")
+    worst = max(found, key=found.get)
+    return {"ratio": geomean(list(found.values())), "worst": (worst, found[worst]), "kernels": len(found)}
 
 
 def _x(value: float) -> str:
     return f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
 
 
+def _provenance(link: str) -> str:
+    """Where the figures come from, and how far to trust them."""
+    runs = [load(k) for k in RUNS]
+    repeats = {r["config"]["repeats"] for r in runs}
+    cores = {r["machine"]["usable_cores"] for r in runs}
+    return (f"Provisional: {' and '.join(RUNS)} runs on a loaded, shared {'/'.join(map(str, sorted(cores)))}-vCPU VM, "
+            f"{'/'.join(map(str, sorted(repeats)))} interleaved repeats ([the runs]({link})). "
+            "\"time ÷\" is the median over the rounds of the two variants' ratio in each round; "
+            "below 1× vectorizer is faster. The Python loop was not timed in these runs.")
+
+
+def _pair(cells: list[dict[str, object]], key: str) -> str:
+    if key == "ratio":
+        return " / ".join(_x(c["ratio"]) for c in cells)
+    return " / ".join(f"{c['worst'][0]}\u00a0{_x(c['worst'][1])}" for c in cells)
+
+
 def perf_tables() -> str:
-    """One table per configuration: a row per batch size; geometric means on both CPU kinds, and
-    the slowest / worst kernel of the first (the chart's run)."""
+    """One table per configuration: a row per batch size; geometric means and the worst kernel on
+    both CPU kinds."""
     kinds = list(RUNS)
+    runs = [load(k) for k in kinds]
     both = " / ".join(kinds)  # two figures in a cell: one per CPU kind
     out = []
-    for name, variant, against, column, comparators in CONFIGURATIONS:
-        out += [f"**{name}**, against the Python loop and {against} ({both}; the kernels named are "
-                f"the {kinds[0]} run's):", "",
-                f"| lanes | × faster than the loop | slowest kernel | time ÷ {column} | worst kernel |",
-                "| :-- | --: | --: | --: | --: |"]
+    for name, _, variant, baseline, against, column, _ in CONFIGURATIONS:
+        out += [f"**{name}**, against {against} ({both}):", "",
+                f"| lanes | time ÷ {column} | worst kernel |", "| :-- | --: | --: |"]
         for size in SIZES:
-            cells = [summary(RUNS[k], variant, comparators, size) for k in kinds]
-            first = cells[0]
-            out.append(f"| {size} | {' / '.join(_x(c['speedup']) for c in cells)} "
-                       f"| {first['slowest'][0]}\u00a0{_x(first['slowest'][1])} "
-                       f"| {' / '.join(_x(c['ratio']) for c in cells)} | {first['worst'][0]}\u00a0{_x(first['worst'][1])} |")
+            cells = [summary(run, variant, baseline, size) for run in runs]
+            out.append(f"| {size} | {_pair(cells, 'ratio')} | {_pair(cells, 'worst')} |")
         out.append("")
-    count = summary(RUNS[kinds[0]], "vectorizer numpy", ("hand NumPy",), "1e6")["kernels"]
-    out.append(f"Geometric means over the {count} kernels; \"time ÷\" below 1× means vectorizer is faster. "
-               "From the full runs " + " and ".join(f"[{k}](runs/{RUNS[k].name})" for k in kinds)
-               + " (per-element medians; the Python loop timed on a slice of the lanes at 1e5 and 1e6).")
+    count = summary(runs[0], "vec_default", "hand_exact", "1e6")["kernels"]
+    out.append(f"Geometric means over the {count} kernels that both sides ran. "
+               + _provenance(RUN_PAGE.relative_to(ROOT / "docs").as_posix()))
     return "\n".join(out)
 
 
 def readme_speed() -> str:
     """The README's few figures: each configuration at 1e6 lanes, on both CPU kinds."""
     kinds = list(RUNS)
-    count = summary(RUNS[kinds[0]], "vectorizer numpy", ("hand NumPy",), "1e6")["kernels"]
-    lines = [f"| {count} kernels, 1e6 lanes | faster than the Python loop ({' / '.join(kinds)}) "
-             f"| time ÷ hand-written code ({' / '.join(kinds)}) |", "| :-- | --: | --: |"]
-    for name, variant, _, column, comparators in CONFIGURATIONS:
-        cells = [summary(RUNS[k], variant, comparators, "1e6") for k in kinds]
-        lines.append(f"| {name.split(' (')[0]} | {' / '.join(_x(c['speedup']) for c in cells)} "
-                     f"| {' / '.join(_x(c['ratio']) for c in cells)} ({column}) |")
-    return "\n".join(lines)
+    runs = [load(k) for k in kinds]
+    both = " / ".join(kinds)
+    count = summary(runs[0], "vec_default", "hand_exact", "1e6")["kernels"]
+    lines = [f"| {count} kernels, 1e6 lanes | compared with | time ÷ that ({both}) | worst kernel ({both}) |",
+             "| :-- | :-- | --: | --: |"]
+    for _, name, variant, baseline, _, _, against in CONFIGURATIONS:
+        cells = [summary(run, variant, baseline, "1e6") for run in runs]
+        lines.append(f"| {name} | {against} | {_pair(cells, 'ratio')} | {_pair(cells, 'worst')} |")
+    return "\n".join(lines) + "\n\n" + _provenance(RUN_PAGE.relative_to(ROOT).as_posix())
 
 
 def corpus() -> str:
@@ -213,9 +230,9 @@ CHART = "performance-summary.png"
 
 
 def chart(folder: Path) -> Path:
-    """docs/performance.md's first screen: two panels side by side sharing the kernels, at 1e6
-    lanes, from the AVX-512 run: how many times faster than the Python loop, and the time against
-    hand-written code (NumPy backend: hand NumPy; Numba backend: the faster hand Numba kernel).
+    """docs/performance.md's first screen: the time of each configuration against the hand-written
+    code it is compared with, per kernel at 1e6 lanes, from the AVX-512 run; two panels side by
+    side sharing the kernels: the default and exact=False (left), the two backends (right).
     Sized for a page's width (6.4 in at 110 dpi, ~700 px: shown about 1:1, the text stays ~10 pt)."""
     import matplotlib
 
@@ -223,41 +240,43 @@ def chart(folder: Path) -> Path:
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 
-    data = per_element(RUNS["AVX-512"])
-    kernels = sorted(data, key=lambda k: data[k]["Python loop"]["1e6"] / data[k]["vectorizer numba"]["1e6"])
-    backends = [("vectorizer numpy", "NumPy backend", "#0072B2", "", ("hand NumPy",)),
-                ("vectorizer numba", "Numba backend", "#E69F00", "//", HAND_NUMBA)]
-    panels = [("× faster than the loop", lambda r, v, c: r["Python loop"]["1e6"] / r[v]["1e6"],
-               lambda v: f"{v:.1f}" if v < 10 else f"{v:.0f}", [1, 10, 100, 1000]),
-              ("time ÷ hand-written", lambda r, v, c: r[v]["1e6"] / min(r[x]["1e6"] for x in c),
-               lambda v: f"{v:.2f}", [0.25, 0.5, 1, 2])]
-    fig, axes = plt.subplots(1, 2, figsize=(6.4, 5.6), dpi=110, sharey=True)
+    run = load("AVX-512")
+    bars = {variant: ratios(run, variant, baseline, "1e6") for _, _, variant, baseline, *_ in CONFIGURATIONS}
+    kernels = sorted(bars["vec_default"], key=bars["vec_default"].get)
+    styles = {"vec_default": ("default ÷ hand NumPy or exact hand Numba", "#0072B2", ""),
+              "vec_fast": ("exact=False ÷ plain hand Numba", "#E69F00", "//"),
+              "vec_numpy": ("backend=\"numpy\" ÷ hand NumPy", "#009E73", ".."),
+              "vec_numba": ("backend=\"numba\" ÷ plain hand Numba", "#CC79A7", "\\\\")}
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 6.2), dpi=110, sharey=True)
     height = 0.4
-    for ax, (label, value, text, ticks) in zip(axes, panels):
-        for j, (variant, legend, colour, hatch, comparators) in enumerate(backends):
-            vals = [value(data[k], variant, comparators) for k in kernels]
-            ys = [i + (0.5 - j) * height for i in range(len(kernels))]
+    for ax, variants in zip(axes, (("vec_default", "vec_fast"), ("vec_numpy", "vec_numba"))):
+        for j, variant in enumerate(variants):
+            legend, colour, hatch = styles[variant]
+            pairs = [(i + (j - 0.5) * height, bars[variant][k]) for i, k in enumerate(kernels) if k in bars[variant]]
+            ys, vals = [y for y, _ in pairs], [v for _, v in pairs]
             ax.barh(ys, vals, height=height, color=colour, hatch=hatch, edgecolor="black", linewidth=0.4, label=legend)
-            for y, v in zip(ys, vals):
-                ax.text(v * 1.06, y, text(v), va="center", fontsize=8)
+            for y, v in pairs:
+                ax.text(v * 1.08, y, f"{v:.2f}" if v < 10 else f"{v:.0f}", va="center", fontsize=7.5)
         ax.set_xscale("log")
+        ticks = [0.25, 0.5, 1, 2, 4, 8]
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.axvline(1.0, color="black", linewidth=0.9)
-        ax.set_xlabel(label + " (log scale)", fontsize=9.5)
+        ax.set_xlabel("time ÷ hand-written (log scale)", fontsize=9)
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
         ax.tick_params(axis="x", labelsize=8.5)
         lo, hi = ax.get_xlim()
         ax.set_xlim(lo, hi * 2.5)  # room for the labels
-    axes[0].set_yticks(range(len(kernels)), kernels, fontsize=9.5)
+    axes[0].set_yticks(range(len(kernels)), kernels, fontsize=9)
     axes[0].invert_yaxis()
-    run = RUNS["AVX-512"].name.removesuffix(".md")
-    commit = run.split("-")[4]  # bench-YYYY-MM-DD-<commit>-<kind>
-    fig.suptitle(f"1,000,000 lanes; AMD EPYC, 2 cores, AVX-512 (run of {commit})", fontsize=9.5, x=0.55)
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=9, frameon=False, bbox_to_anchor=(0.6, 0.925))
-    fig.subplots_adjust(left=0.25, right=0.985, top=0.865, bottom=0.085, wspace=0.06)
+    cores = run["machine"]["usable_cores"]
+    fig.suptitle(f"1,000,000 lanes; {cores} vCPUs (shared, loaded), NumPy AVX-512; provisional, "
+                 f"{run['created'][:10]}", fontsize=9, x=0.55)
+    handles = [h for ax in axes for h in ax.get_legend_handles_labels()[0]]
+    labels = [t for ax in axes for t in ax.get_legend_handles_labels()[1]]
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=7.5, frameon=False, bbox_to_anchor=(0.54, 0.955))
+    fig.subplots_adjust(left=0.25, right=0.985, top=0.875, bottom=0.08, wspace=0.06)
     path = folder / CHART
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)

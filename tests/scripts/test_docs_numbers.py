@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -42,6 +43,43 @@ def test_generated_blocks_match_the_recorded_results(name):
     module = docs_numbers()
     _, generate = module.GENERATORS[name]
     assert module.block(name) == generate(), f"stale: run python scripts/docs_numbers.py --write ({name})"
+
+
+def test_a_changed_run_makes_the_blocks_stale(tmp_path, monkeypatch):
+    """The speed blocks are read from the committed JSON runs: one ratio changed in a copy of a run
+    changes what the script would write, so --check would fail."""
+    module = docs_numbers()
+    for kind, path in module.RUNS.items():
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for r in doc["results"]:
+            if r["variant"] == "vec_default" and r["size"] == 1_000_000 and r["status"] == "ok":
+                r["ratios"]["hand_exact"] *= 4.0
+        copy = tmp_path / path.name
+        copy.write_text(json.dumps(doc), encoding="utf-8")
+        monkeypatch.setitem(module.RUNS, kind, copy)
+    assert module.readme_speed() != module.block("readme-speed")
+    assert module.perf_tables() != module.block("perf-tables")
+
+
+def test_the_default_figures_agree_with_the_runs_own_targets():
+    """The README's figure for the default at 1e6 is the geometric mean the run's own target table
+    (scripts/bench_targets.py) computes, and the blocks say where it comes from and how far to trust it."""
+    module = docs_numbers()
+    spec = importlib.util.spec_from_file_location("bench_targets", ROOT / "scripts" / "bench_targets.py")
+    targets = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(targets)
+    readme = module.block("readme-speed")
+    row = next(line for line in readme.splitlines() if line.startswith("| default"))
+    for kind, path in module.RUNS.items():
+        rows = targets.targets(json.loads(path.read_text(encoding="utf-8")))
+        measured = next(m for t, m, *_ in rows
+                        if t.startswith("default / better of hand NumPy and exact hand Numba @1e6: geometric"))
+        assert measured in row, (kind, measured, row)
+    for name in ("readme-speed", "perf-tables"):
+        text = module.block(name)
+        assert "Provisional" in text and "2026-12-05-exact-default.md" in text
+        assert "Python loop" not in text.split("Provisional")[0], "no loop figures from these runs"
+    assert module.RUN_PAGE.is_file()
 
 
 def test_the_script_check_mode_passes():
