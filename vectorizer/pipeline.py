@@ -24,7 +24,7 @@ import libcst as cst
 from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
-from .analysis.names import Namer
+from .analysis.names import Namer, in_users_words
 from .codegen import emit, numba_module
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError
@@ -154,7 +154,10 @@ def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
             code = p.run(code, ctx)
         except VectorizeError as exc:
             exc.add_note(f"vectorizer: raised in pass {p.name!r}")
-            raise
+            told = in_users_words(exc, ctx.namer, ctx.name)  # never a name the compiler made
+            if told is exc:
+                raise
+            raise told from None
         _dump(p.name, lambda c=code: as_text(c))
     return code
 
@@ -306,7 +309,7 @@ def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] =
     namer = Namer.for_tree(parsed.func)
     namer.reserve(*reserved)
     for callee in callees.parsed.values():
-        namer.reserve(*Namer.for_tree(callee.func).taken)
+        namer.add_user(*Namer.for_tree(callee.func).user)
     return namer
 
 
