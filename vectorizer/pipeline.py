@@ -26,6 +26,7 @@ from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer, in_users_words
 from .codegen import emit, numba_module
+from .core.deep import with_deep_stack
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError
 from .frontend import fence
@@ -202,7 +203,13 @@ class Generated:
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
           statics: Statics | None = None) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source.
-    `statics`: the values this specialization is made for (passes/specialize.py)."""
+    `statics`: the values this specialization is made for (passes/specialize.py). An expression
+    nested past Python's recursion limit is lowered on a deeper stack (core/deep.py)."""
+    return with_deep_stack(lambda: _lower_numpy(parsed, namespace, params, options, statics))
+
+
+def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+                 statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
     func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
@@ -221,6 +228,12 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
+    return with_deep_stack(lambda: _lower_lanes(parsed, namespace, params, options, reserved, entry, threshold,
+                                                statics))
+
+
+def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+                 reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources

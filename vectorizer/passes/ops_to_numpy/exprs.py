@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -30,6 +31,18 @@ if TYPE_CHECKING:
     from .lowering import Lowering
 
 
+MAX_NESTING = 50  # parentheses in one generated expression (CPython's parser stops at 200)
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of parentheses in `text`."""
+    depth = deepest = 0
+    for ch in re.findall(r"[()]", text):
+        depth += 1 if ch == "(" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 class Expressions:
     """Lowers one expression to array code under a mask; checks go through `low.check`."""
 
@@ -43,6 +56,11 @@ class Expressions:
         text = self._fold_or_lower(node, mask)
         if node in self.low.witness_nodes:  # a sqrt's sign check tests it later: give it a name
             text = self.low.witness_names[node] = self.low.temp(text)
+        elif text.count("(") > MAX_NESTING and nesting(text) > MAX_NESTING:
+            # A long chain `a + b + c + ...` comes out as `((a + b) + c) + ...`: past CPython's
+            # limit of 200 nested parentheses the module would not compile. A name for the
+            # operand so far keeps the order of evaluation (it is computed first either way).
+            text = self.low.temp(text)
         return text
 
     def _fold_or_lower(self, node: cst.BaseExpression, mask: str | None) -> str:
