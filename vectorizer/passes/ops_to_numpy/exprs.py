@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -15,7 +14,7 @@ from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
 from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...analysis.witnesses import NEGATIVE_CHECK
-from ...core.text import literal
+from ...core.text import literal, nesting
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
 from ...frontend.fence_exprs import int_method, tuple_call_item
@@ -32,15 +31,6 @@ if TYPE_CHECKING:
 
 
 MAX_NESTING = 50  # parentheses in one generated expression (CPython's parser stops at 200)
-
-
-def nesting(text: str) -> int:
-    """The deepest nesting of parentheses in `text`."""
-    depth = deepest = 0
-    for ch in re.findall(r"[()]", text):
-        depth += 1 if ch == "(" else -1
-        deepest = max(deepest, depth)
-    return deepest
 
 
 class Expressions:
