@@ -43,6 +43,8 @@ class ArrayOps:
             return array_rules.ARRAY_CALLS["np.matmul"].lower(operands, {}, self.facts.val(node))
         a, b = self.arg(node.left, mask), self.arg(node.right, mask)
         r = max(a.rank, b.rank)
+        if op == "**" and (a.val.zero_d or b.val.zero_d) and b.val.batched and r == 0:
+            return f"_vz_array_power({a.text}, {b.text})"  # NumPy's shortcuts per lane (runtime/helpers.py)
         return f"{paren(array_rules.pad(a, r))} {op} {paren(array_rules.pad(b, r))}"
 
     def unary(self, node: cst.UnaryOperation, mask: str | None) -> str:
