@@ -33,17 +33,6 @@ if TYPE_CHECKING:
 MAX_NESTING = 50  # parentheses in one generated expression (CPython's parser stops at 200)
 
 
-def scalar_power(node: cst.BinaryOperation, facts) -> bool:
-    """`a ** b` of NumPy scalars (no 0-d array): NumPy calls the C library's pow, as CPython's
-    float `**` does, and gives inf or NaN where CPython raises (the re-run of a flagged lane)."""
-    if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Power):
-        return False
-    vals = [facts.val(node.left), facts.val(node.right)]
-    types = [v.type for v in vals]
-    return all(t in (INT, FLOAT) for t in types) and FLOAT in types and any(v.numpy for v in vals) \
-        and not any(v.zero_d for v in vals)
-
-
 class Expressions:
     """Lowers one expression to array code under a mask; checks go through `low.check`."""
 
@@ -136,8 +125,6 @@ class Expressions:
         """An operation on arrays or NumPy scalars (NumPy semantics, no Python checks)."""
         vals = []
         if isinstance(node, cst.BinaryOperation):
-            if scalar_power(node, self.facts):
-                return False  # the C library's pow, as CPython's `**`: the op table's rule
             vals = [node.left, node.right]
         elif isinstance(node, cst.UnaryOperation) and UNOPS[type(node.operator)] != "not":
             vals = [node.expression]
@@ -284,10 +271,10 @@ class Expressions:
         raise AssertionError((src, dst))
 
     def exactly(self, impl: rules.Impl, node: cst.CSTNode) -> rules.Impl:
-        """`impl`, computed by CPython's `math` (exactmath.py) where its value decides an int, a
-        bool, a branch, a trip count or an exception (analysis/decisions.py), and where NumPy's
-        own value is the C library's: a NumPy scalar's `**` (scalar_power)."""
-        if impl.exact or (node not in self.low.decided and not scalar_power(node, self.facts)):
+        """`impl`, computed by CPython's `math` (exactmath.py) everywhere with exact=True (the
+        default), else where its value decides an int, a bool, a branch, a trip count or an
+        exception (analysis/decisions.py)."""
+        if impl.exact or (node not in self.low.decided and not self.ctx.options.exact):
             return impl
         expr = exact_template(impl.expr)
         return impl if expr is None else dataclasses.replace(impl, expr=expr, exact=True)
