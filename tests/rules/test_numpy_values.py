@@ -33,9 +33,10 @@ INTS = [np.concatenate([RNG.integers(-50, 50, N // 2), RNG.integers(-(2**63), 2*
                         np.array([0, 1, -1, 2, 2**53 + 1, -(2**63), 2**63 - 1] * 3)]) for _ in range(2)]
 
 
-def make(tmp_path, body: str, params: str = "x, y"):
-    path = tmp_path / f"npval_{abs(hash((body, params))) % 10**12}.py"
-    path.write_text("import numpy as np\n\n\ndef f(" + params + "):\n" + textwrap.indent(textwrap.dedent(body), "    "))
+def make(tmp_path, body: str, params: str = "x, y", header: str = ""):
+    path = tmp_path / f"npval_{abs(hash((body, params, header))) % 10**12}.py"
+    path.write_text("import numpy as np\n" + header + "\n\ndef f(" + params + "):\n"
+                    + textwrap.indent(textwrap.dedent(body), "    "))
     sys.path.insert(0, str(tmp_path))
     try:
         return __import__(path.stem).f
@@ -113,3 +114,22 @@ def test_errstate_that_raises_or_reports_is_refused(body, match, tmp_path):
     with pytest.raises(VectorizeError, match=match) as caught:
         vectorize(f, fallback="error")
     assert caught.value.location is not None and caught.value.location.line == 5  # the `with`
+
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_errstate_imported_by_name_is_its_body(backend, tmp_path):
+    f = make(tmp_path, """
+        with errstate(divide="ignore"):
+            r = np.where(x == 0, 1.0, np.asarray(y) / x)
+        return r
+    """, header="from numpy import errstate\n")
+    with np.errstate(all="ignore"):
+        check(vectorize(f, backend=backend, fallback="error"), f, F[0], F[1])
+
+
+def test_a_parameter_named_errstate_is_not_numpy_s(tmp_path):
+    f = make(tmp_path, "with errstate(divide='ignore'):\n    r = x\nreturn r\n", "x, errstate",
+             header="from numpy import errstate\n")
+    with pytest.raises(VectorizeError, match="'with' statements are not supported"):
+        vectorize(f, fallback="error")

@@ -76,7 +76,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     off the paths to a rewrite keep their identity; rebuilt ones keep their original's position
     and line (errors and origin comments)."""
     func = parsed.func
-    withs = WithBlocks(namespace)
+    withs = WithBlocks(namespace, _assigned(func) | _params(func))
     if any(isinstance(n, cst.With) for n in _walk(func.body)):  # first: `with np.errstate(...)` is its body
         func = withs.rewrite(func)  # type: ignore[assignment]
         if withs.refused is not None:

@@ -23,6 +23,7 @@ context manager is left to the fence, which refuses it.
 from __future__ import annotations
 
 import libcst as cst
+import numpy as np
 
 from .namespace import Namespace
 from .paths import PathTransformer
@@ -35,9 +36,9 @@ class WithBlocks(PathTransformer):
     """Splices the body of each `with np.errstate(...)` whose settings change nothing the batched
     code keeps; `refused` holds (node, reason) for the first that would."""
 
-    def __init__(self, namespace: Namespace) -> None:
+    def __init__(self, namespace: Namespace, local: set[str]) -> None:
         super().__init__()
-        self.ns = namespace
+        self.ns, self.local = namespace, local
         self.refused: tuple[cst.CSTNode, str] | None = None
 
     def wants(self, node: cst.CSTNode) -> bool:
@@ -49,8 +50,17 @@ class WithBlocks(PathTransformer):
         return why is None
 
     def errstate(self, call: cst.BaseExpression) -> bool:
-        return (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "errstate"
-                and isinstance(call.func.value, cst.Name) and self.ns.resolve(call.func.value.value).kind == "numpy")
+        """`np.errstate(...)`, or `errstate(...)` of a module-level `from numpy import errstate`."""
+        if not isinstance(call, cst.Call):
+            return False
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            return (func.attr.value == "errstate" and isinstance(func.value, cst.Name)
+                    and self.ns.resolve(func.value.value).kind == "numpy")
+        if not isinstance(func, cst.Name) or func.value in self.local or self.ns.globals is None:
+            return False
+        self.ns.resolve(func.value)  # recorded: the Watch checks the name still holds np.errstate
+        return self.ns.globals.get(func.value) is np.errstate
 
     def why_not(self, node: cst.With) -> str | None:
         if node.asynchronous is not None:
