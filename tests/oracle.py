@@ -44,11 +44,16 @@ class NotReal(Exception):
     """The scalar function returned a complex number: the batched call must refuse it."""
 
 
+class NotANumber(Exception):
+    """The scalar function returned None (or a string): the batched call must refuse it."""
+
+
 def oracle(f, *args, example_ndims=None, allow_big: bool = False):
     """Each lane's result, or the first lane's exception. An int beyond int64 is a BigInt failure
     unless `allow_big` (it may still be stored, in a float64 result that holds it exactly), a
-    complex number a NotReal failure: the first such lane's, when no lane raises (a loop raises
-    the first failing lane's exception whatever earlier lanes returned)."""
+    complex number a NotReal failure, None or a string a NotANumber one: the first such lane's,
+    when no lane raises (a loop raises the first failing lane's exception whatever earlier lanes
+    returned)."""
     shape, all_lanes, indices = lanes(*args, example_ndims=example_ndims)
     out = []
     refused = None
@@ -61,6 +66,8 @@ def oracle(f, *args, example_ndims=None, allow_big: bool = False):
             for v in value if isinstance(value, tuple) else (value,):
                 if isinstance(v, complex):
                     refused = Raised(NotReal(v), tuple(int(i) for i in idx))
+                elif v is None or isinstance(v, str):
+                    refused = Raised(NotANumber(v), tuple(int(i) for i in idx))
                 elif isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1] \
                         and not allow_big:  # an int that int64 cannot hold is refused, never wrapped
                     refused = Raised(BigInt(v), tuple(int(i) for i in idx))
@@ -163,6 +170,13 @@ def check(vf, f, *args, ulps: int = 0, rel: float = 0.0, example_ndims=None):
             if big:  # exact as a float, which a float64 (mixed int/float) result holds: the first
                 # lane that raises is a later one
                 expected = oracle(f, *args, example_ndims=example_ndims, allow_big=True)
+            if isinstance(expected, Raised) and isinstance(expected.exc, NotANumber):
+                from vectorizer import VectorizeValueError
+
+                what = "None" if expected.exc.args[0] is None else "a str"
+                assert isinstance(exc, VectorizeValueError) and f"returned {what}" in str(exc), exc
+                assert f"lane {expected.lane}" in str(exc), (exc, expected.lane)
+                return
             if isinstance(expected, Raised) and isinstance(expected.exc, NotReal):
                 from vectorizer import VectorizeValueError
 

@@ -24,8 +24,9 @@ import libcst as cst
 from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
-from .analysis.names import Namer
+from .analysis.names import Namer, in_users_words
 from .codegen import emit, jax_module, numba_module
+from .core.deep import too_deep, with_deep_stack
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
@@ -157,10 +158,15 @@ def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
             code = p.run(code, ctx)
         except VectorizeError as exc:
             exc.add_note(f"vectorizer: raised in pass {p.name!r}")
+            told = in_users_words(exc, ctx.namer, ctx.name)  # never a name the compiler made
+            if told is exc:
+                raise
+            raise told from None
+        except MemoryError:
             raise
-        except (MemoryError, RecursionError):
-            raise  # not a bug of the pass: core/deep.py runs a deep function again on a larger stack
         except Exception as exc:  # noqa: BLE001 - any other exception is the pass's bug: named, refused visibly
+            if too_deep(exc):
+                raise  # not a bug of the pass: core/deep.py runs a deep function again on a larger stack
             raise internal_error("transforming", ctx.name, exc, in_pass=p.name) from exc
         _dump(p.name, lambda c=code: as_text(c))
     return code
@@ -210,7 +216,13 @@ class Generated:
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
           statics: Statics | None = None) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source.
-    `statics`: the values this specialization is made for (passes/specialize.py)."""
+    `statics`: the values this specialization is made for (passes/specialize.py). An expression
+    nested past Python's recursion limit is lowered on a deeper stack (core/deep.py)."""
+    return with_deep_stack(lambda: _lower_numpy(parsed, namespace, params, options, statics))
+
+
+def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+                 statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
     func = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
@@ -229,6 +241,12 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
     """The Numba backend: per-lane scalar kernels with the same checks, driven over the batch.
     `reserved` names stay free for the caller; `entry` and `threshold` name the entry point and
     the module constant of its parallel threshold in `Generated.function` (see numba_module)."""
+    return with_deep_stack(lambda: _lower_lanes(parsed, namespace, params, options, reserved, entry, threshold,
+                                                statics))
+
+
+def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
+                 reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
@@ -346,7 +364,7 @@ def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] =
     namer = Namer.for_tree(parsed.func)
     namer.reserve(*reserved)
     for callee in callees.parsed.values():
-        namer.reserve(*Namer.for_tree(callee.func).taken)
+        namer.add_user(*Namer.for_tree(callee.func).user)
     return namer
 
 

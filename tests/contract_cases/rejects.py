@@ -11,6 +11,8 @@ import math
 import random
 import time
 
+import numpy as np
+
 from .other_module import other_helper, other_refused
 
 COUNTER = 0
@@ -253,15 +255,14 @@ def match_stmt(x: float) -> float:
     return x
 
 
-def bare_return(x: float) -> float:
-    if x > 0:
-        return
-    return x
+def errstate_raise(x: float) -> float:
+    with np.errstate(divide="raise"):
+        y = np.float64(1.0) / x
+    return y
 
 
-def falls_off_end(x: float) -> float:
-    if x > 0:
-        return x
+def int_array_power(n: int, x: float) -> float:
+    return np.asarray(n) ** x
 
 
 def maybe_unbound(x: float) -> float:

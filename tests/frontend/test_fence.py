@@ -169,9 +169,9 @@ CASES = [
     Case("del_stmt", "del y", ("del",)),
     Case("import_inside", "import os", ("import",)),
     Case("match_stmt", "match x:", ("match",), multiline=True),
-    Case("bare_return", "return", ("return", "none"), line_has="return\n"),
+    Case("errstate_raise", "with", ("errstate", "raise", "FloatingPointError"), multiline=True),
     # Found by the typing analysis, which needs the argument kinds: raised at the first call.
-    Case("falls_off_end", "def falls_off_end", ("return", "none"), stage="call", multiline=True),
+    Case("int_array_power", "np.asarray(n) ** x", ("**", "int", "0-d array"), stage="call", cls=VectorizeTypeError),
     Case("maybe_unbound", "y", ("'y'", "unbound"), stage="call", line_has="return y"),
     Case("float_range", "limit", ("range", "float"), stage="call", cls=VectorizeTypeError, line_has="range(limit)"),
     Case("bitwise_float", "x & 1", ("&", "float"), stage="call", cls=VectorizeTypeError),

@@ -226,3 +226,49 @@ def test_a_loop_mask_read_from_a_number_is_its_truth_value(bs, xs):
     # a float array, and `& ~flag` raised TypeError (a refusal reported as a vectorizer bug).
     b, x = np.array(bs), np.array(xs[: len(bs)])
     check(vectorize(bool_stored_as_float, backend="numpy", fallback="error"), bool_stored_as_float, b, x)
+
+
+# -- a uniform for loop's counter merged where it has no value yet (issue 51) --------------------
+def counters_in_both_branches(x: float) -> float:
+    for _ in range(2):  # a loop around: the counter `i` reaches the branch's top by its back edge
+        if x > 0:
+            for i in range(3):
+                x = x + i * 0.5
+        else:  # reads `i`: the then branch's counter must merge, and has no earlier value
+            for i in range(2):
+                x = x - i
+    return x
+
+
+ERF_A = (1.0, 2.0, 3.0)
+
+
+def erf_like(x: float) -> float:
+    # py_lets_be_rational's calerf inlined into a Newton loop: 'i___27' is used before it is assigned
+    n = 0
+    while n < 3 and x < 10.0:
+        y = abs(x)
+        if y <= 0.5:
+            s = 0.0
+            for i in range(0, 3):
+                s = (s + ERF_A[i]) * y
+        elif y <= 4.0:
+            s = y
+            for i in range(0, 7):
+                s = (s + i) * 0.5
+        else:
+            s = 1.0 / y
+        x = x + s
+        n += 1
+    return x
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.numba)])
+@pytest.mark.parametrize("f", [counters_in_both_branches, erf_like])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(xs=st.lists(floats(), min_size=1, max_size=20))
+def test_a_loop_counter_merged_before_any_value(f, backend, xs):
+    # if_to_select gave `i = i_1 if m else i` no placeholder when `i` was first bound later in an
+    # enclosing loop: the NumPy backend refused the function, naming its own 'i___27'.
+    with np.errstate(all="ignore"):
+        check(vectorize(f, backend=backend, fallback="error"), f, np.array(xs, dtype=np.float64))

@@ -50,6 +50,21 @@ def binary(op: str, a: Val, b: Val) -> Val:
     return _make(t, shape, a.batched or b.batched)
 
 
+def zero_d_power(a: Val, b: Val) -> None:
+    """`a ** b` of numbers where one may be a 0-d array (np.asarray of a number): NumPy's array
+    `**` (np.power's kernel; np.square, np.sqrt or np.reciprocal for an exponent of 2, 0.5 or
+    -1), unlike a NumPy scalar's (the C library's pow). Lowered for a float base."""
+    if rank(a.type) or rank(b.type) or not (a.zero_d or b.zero_d or a.zero_d is None or b.zero_d is None):
+        return
+    if a.zero_d is None or b.zero_d is None:
+        raise VectorizeTypeError("'**' of a value that is a 0-d array (np.asarray of a number) on some paths and a "
+                                 "number on others: NumPy computes the two with different kernels",
+                                 hint="convert it the same way on every path")
+    if elem(a.type) is not FLOAT:
+        raise VectorizeTypeError("'**' of an int or bool with a 0-d array (np.asarray of a number) is not supported",
+                                 hint="make the base a float: np.asarray(x, dtype=float) or float(x)")
+
+
 def matmul(a: Val, b: Val) -> Val:
     """`a @ b` is np.matmul(a, b), for arrays only: on numbers Python raises TypeError (and NumPy
     ValueError for a NumPy scalar), on every lane."""

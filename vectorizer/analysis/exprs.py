@@ -102,7 +102,8 @@ class ExpressionAnalysis:
                 # `2**63 - 1 or x` is always the int, `0.0 or n` always n: that side's type
                 return left if bool(left.const) == isinstance(node.operator, cst.Or) else right
             t = join(self.scalar_type(node, left), self.scalar_type(node, right))
-            return Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy)
+            return Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy,
+                       zero_d=left.zero_d if left.zero_d == right.zero_d else None)
         if isinstance(node, cst.Comparison):
             vals = [self.expr(node.left, env), self.expr(node.comparisons[0].comparator, env)]
             self.lazy += 1
@@ -125,7 +126,8 @@ class ExpressionAnalysis:
             if test.const is not None and not test.batched and not isinstance(test.type, TupleType):
                 return body if test.const else orelse  # `a if True else b` is `a`, its type too
             t = join(self.scalar_type(node, body), self.scalar_type(node, orelse))
-            return Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy)
+            return Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy,
+                       zero_d=body.zero_d if body.zero_d == orelse.zero_d else None)
         if isinstance(node, cst.Call):
             return self.call(node, env)
         if isinstance(node, cst.Attribute):
@@ -319,6 +321,8 @@ class ExpressionAnalysis:
         self.arrays(node, lambda: arrays.truth(val, what))
 
     def binary(self, node: cst.CSTNode, op: str, left: Val, right: Val) -> Val:
+        if op == "**":
+            self.arrays(node, lambda: arrays.zero_d_power(left, right))
         if op == "@" or arrays.is_numpy(left) or arrays.is_numpy(right):  # `@` is for arrays only
             return self.arrays(node, lambda: arrays.binary(op, left, right))
         a, b = self.pair(node, [left, right])

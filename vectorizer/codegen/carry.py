@@ -32,6 +32,7 @@ Table = Mapping[str, tuple[ModuleType, tuple[str, ...]]]
 RUNTIME: Table = {
     "where": (helpers, ()),
     "power": (helpers, ()),
+    "array_power": (helpers, ()),
     "masked": (helpers, ()),
     "Compaction": (helpers, ()),
     "exact": (exactmath, ()),

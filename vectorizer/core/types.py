@@ -89,9 +89,13 @@ class Val:
     const: object = None  # the Python value when known at transform time (literals, constants)
     numpy: bool = False  # a NumPy scalar (read from an array): NumPy arithmetic, no Python errors
     fresh: bool = False  # an array this function created (it may be written into)
+    # A 0-d array (np.asarray of a number): arithmetic on it is NumPy's scalars' but for `**`,
+    # where it is NumPy's array power (its SIMD kernel, and x * x for an exponent of 2). None:
+    # a 0-d array on some paths only.
+    zero_d: bool | None = False
 
     def with_batched(self, batched: bool) -> Val:
-        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh)
+        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh, self.zero_d)
 
 
 def type_of_python(value: object) -> Type | TupleType:

@@ -199,6 +199,11 @@ def _fast_column(column: list[object], r: Result) -> np.ndarray | None:
 
 def store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> object:
     """The value to store at flat lane `j`, or a refusal when the result array cannot hold it."""
+    if value is None or isinstance(value, str | bytes):  # NumPy would store None as NaN, "1" as 1.0
+        what = "None" if value is None else f"a {type(value).__name__} ({value!r:.40})"
+        raise LaneValueError(f"{qualname} returned {what} on lane {lane_index(j, batch.shape)}; a batched result "
+                             "holds numbers" + (" (it reached its end without 'return', or returned no value)"
+                                                if value is None else ""))
     if isinstance(value, complex):
         raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on lane {lane_index(j, batch.shape)}; "
                              "a batched result holds real numbers")

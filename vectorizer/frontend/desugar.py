@@ -26,16 +26,20 @@ callee that returns no value (falls off its end, or a bare `return`) gets `retur
 prepared as a callee, and a caller that uses the value of such a callee is refused here, since
 that value is None in Python.
 
-First, `try`/`except` keeps its body and `else` (frontend/try_blocks.py: the lanes that may raise
-there are re-run through the scalar function, which runs the handlers). Then, on the result, in
-this order: a last `if i == k` that every value of `i % n` before it makes true runs
-unconditionally (frontend/exhaustive_ifs.py), then local tuples of values
+First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
+body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
+scalar function, which runs the handlers). Then, on the result, in this order: a last
+`if i == k` that every value of `i % n` before it makes true runs unconditionally
+(frontend/exhaustive_ifs.py), the rewrites of this module (tables, `in`, `min((a, b))`...),
+`D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
-(frontend/local_lists.py), reductions
-over generator expressions (frontend/reductions.py) and calls under and/or/if-else
-(frontend/short_circuit.py). It runs where a function is parsed for vectorizing (api.prepare, the
-CLI, analysis/calls.py for callees), before the fence: the fence and the analysis would refuse
-these forms, so no entry of the pass lists in pipeline.py could see them. Rebuilt nodes keep
+(frontend/local_lists.py), `map` of a function over names unpacked (frontend/map_calls.py),
+reductions over generator expressions (frontend/reductions.py), calls under and/or/if-else
+(frontend/short_circuit.py), and last a bare `return` or a reachable end of a function that
+returns a value elsewhere becomes a `raise` that flags its lanes (frontend/none_ends.py). It
+runs where a function is parsed for vectorizing (api.prepare, the CLI, analysis/calls.py for
+callees), before the fence: the fence and the analysis would refuse these forms, so no entry of
+the pass lists in pipeline.py could see them. Rebuilt nodes keep
 their original's position and line (frontend/paths.py).
 """
 
@@ -50,13 +54,17 @@ import libcst as cst
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
+from .dict_lookups import DictLookups
 from .local_tuples import LocalTuples
-from .namespace import SIDE_EFFECT_BUILTINS, Namespace, function_source
-from .parse import ParsedFunction, parse_function
+from .map_calls import MapCalls
+from .namespace import SIDE_EFFECT_BUILTINS, Namespace
+from .none_ends import NoneEnds, no_value_use, returns_value
+from .parse import ParsedFunction
 from .paths import PathTransformer
 from .reductions import Reductions
 from .short_circuit import ShortCircuit
 from .try_blocks import TryBlocks
+from .with_blocks import WithBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
 # Expression statements that do nothing (or are a docstring, or are refused for what they are).
@@ -70,21 +78,26 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     off the paths to a rewrite keep their identity; rebuilt ones keep their original's position
     and line (errors and origin comments)."""
     func = parsed.func
+    withs = WithBlocks(namespace, _assigned(func) | _params(func))
+    if any(isinstance(n, cst.With) for n in _walk(func.body)):  # first: `with np.errstate(...)` is its body
+        func = withs.rewrite(func)  # type: ignore[assignment]
+        if withs.refused is not None:
+            node, why = withs.refused
+            raise UnsupportedSyntaxError(why, parsed.location(node), hint="remove the 'with' or use np.errstate(all='ignore')")
     tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
-    used_as_value = _no_value_uses(func, namespace, local)
-    if used_as_value is not None:
-        raise UnsupportedSyntaxError(
-            f"'{used_as_value.func.value}' returns None (it has no 'return' with a value); its value cannot be used here",  # type: ignore[attr-defined]
-            parsed.location(used_as_value), hint="call it as a statement, or make it return a number")
+    no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
     tables = _tables(func, namespace, parsed.name, taken, local)
-    zero = callee and not _returns_value(func)
+    zero = callee and not returns_value(func)
     rewriter = _Rewrite(namespace, tables, taken, local - set(tables), zero)
     new = rewriter.rewrite(func)
+    lookups = DictLookups(namespace, local, rewriter.fresh)  # `SIZES[k]` of a module dict of numbers
+    new = lookups.rewrite(new)
+    rewriter.rebuilt.update(lookups.rebuilt)
     binds = _binds(new)
     if binds is not None:
         tuples = LocalTuples(local_tuples.find(new, namespace, parsed.name, binds, _params(func), taken, rewriter.fresh))
@@ -97,12 +110,19 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         new = lists.rewrite(new)
         rewriter.rebuilt.update(lists.rebuilt)
         local = local | {v for items in lists.lists.values() for v in items}
+    maps = MapCalls(namespace, local - set(tables))  # `a, b = map(f, (a, b))`: the calls
+    new = maps.rewrite(new)
+    rewriter.rebuilt.update(maps.rebuilt)
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)
     short = ShortCircuit(namespace, local - set(tables), rewriter.fresh)
     new = short.rewrite(new)
     rewriter.rebuilt.update(short.rebuilt)
+    if returns_value(func):  # a bare `return`, or falling off the end: None on those lanes
+        ends = NoneEnds(parsed.name)
+        new = ends.end(ends.rewrite(new))  # type: ignore[arg-type]
+        rewriter.rebuilt.update(ends.rebuilt)
     if zero:
         end = cst.SimpleStatementLine([cst.Return(cst.Integer("0"))])
         body = new.body.with_changes(body=[*new.body.body, end])
@@ -111,7 +131,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**tries.rebuilt, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
@@ -242,28 +262,6 @@ class _Reads(cst.CSTVisitor):
             self.other = self.other or id(node) not in self.allowed
 
 
-def _returns_value(func: cst.FunctionDef) -> bool:
-    return any(isinstance(n, cst.Return) and n.value is not None for n in _walk(func.body))
-
-
-def _no_value_uses(func: cst.FunctionDef, ns: Namespace, local: set[str]) -> cst.Call | None:
-    """A call whose value is used, of a same-module function that returns no value."""
-    statements = {id(s.value) for s in _walk(func.body) if isinstance(s, cst.Expr)}
-    for node in _walk(func.body):
-        if isinstance(node, cst.Call) and id(node) not in statements and isinstance(node.func, cst.Name):
-            if node.func.value in local or node.func.value == func.name.value:
-                continue
-            glob = ns.resolve(node.func.value)
-            if glob.kind == "function":
-                try:
-                    callee = parse_function(function_source(glob))
-                except Exception:  # noqa: BLE001 - the fence reports an unreadable callee itself
-                    continue
-                if not _returns_value(callee.func):
-                    return node
-    return None
-
-
 class _Rewrite(PathTransformer):
     def __init__(self, ns: Namespace, tables: dict[str, tuple[str, tuple, cst.CSTNode]], taken: set[str],
                  local: set[str], zero: bool) -> None:
@@ -343,12 +341,24 @@ class _Rewrite(PathTransformer):
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
     def _tuple(self, node: cst.BaseExpression) -> tuple | None:
-        """The numbers of a display, a local table or a module-level tuple constant."""
-        values = _display(node)
+        """The numbers of a display (a set's too: `in` tests equality, as the set's hash does for
+        numbers), of `frozenset(display)` / `set(display)`, of a local table, a module-level
+        tuple constant or a module-level frozenset (immutable: the Watch of its name suffices)."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("frozenset", "set") \
+                and node.func.value not in self.local and len(node.args) == 1 and not node.args[0].keyword \
+                and not node.args[0].star and self.ns.resolve(node.func.value).name == node.func.value \
+                and (self.ns.globals is None or node.func.value not in self.ns.globals):
+            node = node.args[0].value
+        values = _display(cst.List(node.elements)) if isinstance(node, cst.Set) else _display(node)
         if values is not None or not isinstance(node, cst.Name) or node.value in self.local:
             return values
         glob = self.ns.resolve(node.value)
-        return glob.value if glob.kind == "constant" and isinstance(glob.value, tuple) else None
+        if glob.kind == "constant" and isinstance(glob.value, tuple):
+            return glob.value
+        held = self.ns.globals.get(node.value) if self.ns.globals is not None else None
+        if type(held) is frozenset and held and all(type(v) in (int, float, bool) for v in held):
+            return tuple(sorted(held))
+        return None
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
         value = updated.value

@@ -14,7 +14,14 @@ from .source import source_of
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """(parsed function, namespace): other modules' names linked (linking.py), local tables,
     reductions and call statements desugared (desugar.py), then fenced leniently (a call's values
-    may still specialize it: the strict fence runs in pipeline._specialized)."""
+    may still specialize it: the strict fence runs in pipeline._specialized). An expression nested
+    past Python's recursion limit is walked on a deeper stack (core/deep.py)."""
+    from ..core.deep import with_deep_stack
+
+    return with_deep_stack(lambda: _prepare(func, namespace))
+
+
+def _prepare(func: types.FunctionType, namespace: Namespace | None):
     source = source_of(func)  # first: a function whose source cannot be had needs no compiler imported
     from . import fence
     from .desugar import desugar

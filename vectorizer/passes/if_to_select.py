@@ -275,6 +275,8 @@ class _Predicate:
             counter = self.ctx.namer.fresh(name)
             header = [assign(name, self.merge(mask, cst.Name(counter), name))]
             s = s.with_changes(target=cst.Name(counter))
+            self.placeholder(name)  # `defined` by an enclosing loop's back edge: maybe no value yet
+            self.seen.add(name)
         self.defined.add(name)
         self.defined |= bound_names(s)
         body = header + self.block(body_of(s.body), mask, need)

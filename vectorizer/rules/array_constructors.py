@@ -17,7 +17,7 @@ from ..errors import VectorizeTypeError
 from .array_base import Arg, ArrayRule, arity, atom, pad, shape_of
 
 # -- constructors ----------------------------------------------------------------------------
-_DTYPE_NAMES = {"float": FLOAT, "int": INT, "bool": BOOL, "np.float64": FLOAT, "np.int64": INT, "np.bool_": BOOL}
+DTYPE_NAMES = {"float": FLOAT, "int": INT, "bool": BOOL, "np.float64": FLOAT, "np.int64": INT, "np.bool_": BOOL}
 
 
 def _dtype(kw: dict[str, Val]) -> Type | None:
@@ -25,7 +25,7 @@ def _dtype(kw: dict[str, Val]) -> Type | None:
     dtype = kw.get("dtype")
     if dtype is None:
         return None
-    t = _DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
+    t = DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
     if t is None:
         raise VectorizeTypeError(f"dtype={dtype.const} is not supported here",
                                  hint="use float, int, bool, np.float64, np.int64 or np.bool_")
@@ -117,7 +117,7 @@ def copy() -> ArrayRule:
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
         arity("np.copy", args, 1, 1)
         if not isinstance(args[0].type, ArrayType):
-            raise VectorizeTypeError("np.copy / np.array of a number", hint="NumPy returns a 0-d array here; use a number")
+            raise VectorizeTypeError("np.copy of a number", hint="NumPy returns a 0-d array here; use a number")
         return Val(args[0].type, args[0].batched, fresh=True)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:

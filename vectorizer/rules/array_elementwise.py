@@ -45,7 +45,8 @@ def where() -> ArrayRule:
         if len(args) != 3:
             raise VectorizeTypeError("np.where() needs three arguments here", hint="write np.where(cond, a, b)")
         shape = broadcast_shapes(*map(shape_of, args))
-        return result_val(numpy_promote(elem(args[1].type), elem(args[2].type)), shape, any(a.batched for a in args))
+        found = result_val(numpy_promote(elem(args[1].type), elem(args[2].type)), shape, any(a.batched for a in args))
+        return found if shape else Val(found.type, found.batched, numpy=True, zero_d=True)  # np.where gives arrays
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         r = max(a.rank for a in args)

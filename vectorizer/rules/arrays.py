@@ -38,8 +38,9 @@ Values read out of arrays are NumPy scalars in the scalar function, so their ari
 NumPy's semantics (integers wrap, float division by zero gives inf): the lowering emits plain
 operators for them, without Python's checks.
 
-The families are in array_elementwise.py, array_contractions.py and array_constructors.py, over
-array_base.py; this module holds the table and re-exports what the passes use.
+NumPy values of numbers (np.asarray(x), np.float64(x): code written for scalars and arrays
+alike) are array_numbers.py's. The families are in array_elementwise.py, array_contractions.py
+and array_constructors.py, over array_base.py; this module holds the table and re-exports what the passes use.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .array_base import Arg, ArrayRule, arity, broadcast_shapes, pad
 from .array_constructors import constructor, copy, like
 from .array_contractions import norm, outer, product
 from .array_elementwise import elementwise, reduction, where
+from .array_numbers import as_array, float64
 
 __all__ = ["ARRAY_CALLS", "METHODS", "NUMPY_CONSTANTS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
 
@@ -60,7 +62,7 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     **{f"np.{n}": elementwise(n, "same") for n in ("abs", "absolute", "negative", "square", "sign")},
     **{f"np.{n}": elementwise(n, "bool") for n in ("isnan", "isinf", "isfinite", "signbit")},
     **{f"np.{n}": elementwise(n, "promote", 2) for n in ("maximum", "minimum", "fmax", "fmin", "add", "subtract",
-                                                          "multiply", "fmod", "remainder", "power")},
+                                                          "multiply", "fmod", "remainder", "mod", "power")},
     **{f"np.{n}": elementwise(n, "float", 2) for n in ("divide", "true_divide", "arctan2", "hypot", "copysign")},
     "np.clip": elementwise("clip", "promote", 3),
     "np.where": where(),
@@ -75,7 +77,8 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     **{f"np.{n}": constructor(n) for n in ("zeros", "ones", "empty", "full", "arange")},
     **{f"np.{n}": like(n) for n in ("zeros_like", "ones_like", "empty_like", "full_like")},
     "np.copy": copy(),
-    "np.array": copy(),
+    **{f"np.{n}": as_array(n) for n in ("array", "asarray", "asanyarray")},
+    "np.float64": float64(),
 }
 
 # Array methods that are the same as a NumPy function of the array: x.sum() is np.sum(x).

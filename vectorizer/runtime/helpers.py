@@ -55,6 +55,19 @@ def power(x, y):
     return np.power(x, y, dtype=np.float64)
 
 
+def array_power(x, y):
+    """`x ** y` where each lane's x is a 0-d float array (np.asarray of a number) and y a number
+    that differs per lane: NumPy's array `**`, which takes np.square, np.sqrt or np.reciprocal
+    of x where the exponent is 2, 0.5 or -1, and np.power elsewhere (whose kernel gives a lane
+    the same bits alone or in a batch)."""
+    r = np.power(x, y, dtype=np.float64)
+    for exponent, shortcut in ((2, np.square), (0.5, np.sqrt), (-1, np.reciprocal)):
+        hit = y == exponent
+        if np.any(hit):
+            r = np.where(hit, shortcut(x), r)
+    return r
+
+
 def masked(mask, fn, *args, **kwargs):
     """fn(*args, **kwargs) for the lanes of `mask`; the other lanes hold 0 (nothing reads them).
 
@@ -145,6 +158,6 @@ class Compaction:
 HEAVY_CALLS = frozenset({
     "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power",
+    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power", "_vz_array_power",
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it

@@ -100,6 +100,8 @@ class LaneExpressions:
             return rules.MATH_CONSTANTS[node.attr.value].replace("np.", "math.")
         if isinstance(node, cst.BinaryOperation):
             left, right = self.facts.val(node.left), self.facts.val(node.right)
+            if (left.zero_d or right.zero_d) and isinstance(node.operator, cst.Power):
+                return numpy_calls.array_power(self, node)  # NumPy's array `**`, not pow
             impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
             impl = without_counter_checks(impl, node, self.lane.counters, self.lane.nonzero)  # analysis/counters.py
             impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0

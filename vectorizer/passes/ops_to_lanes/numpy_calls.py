@@ -68,9 +68,17 @@ REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% o
                     "negative int exponents"}
 
 
+# NumPy values of a number (rules/array_numbers.py): on a lane, the number itself.
+_CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64"})
+_ALIASES = {"mod": "remainder"}
+
+
 def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
     """Lane text of `np.<name>(...)` on numbers, with NumPy's value."""
     args = [a.value for a in node.args]
+    name = _ALIASES.get(name, name)
+    if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
+        return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
     if name in REFUSED or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
         raise VectorizeError(f"np.{name} on numbers on the Numba backend: {why}",
@@ -105,6 +113,28 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
         return paren(_FLOAT[name].format(*ops))
     raise VectorizeError(f"np.{name} on numbers is not supported on the Numba backend",
                          hint="use backend='numpy' (or 'auto')")
+
+
+# NumPy's array `**` takes these of a float array for an exponent of 2, 0.5 or -1 (exact here).
+_SHORTCUTS = {2: "{0} * {0}", 0.5: "np.sqrt({0})", -1: "1.0 / {0}"}
+
+
+def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> str:
+    """`x ** y` where x or y is a 0-d array (np.asarray of a number) and x a float: NumPy's array
+    power, its shortcuts for an exponent of 2, 0.5 or -1 and np.power's kernel elsewhere (the C
+    library's pow only where NumPy runs its baseline loop on this CPU: core/numpy_kernels.py)."""
+    x = exprs.lane.temp(exprs.expr(node.left))
+    exponent = exprs.facts.val(node.right)
+    const = exponent.const
+    if isinstance(const, int | float) and not isinstance(const, bool) and const in _SHORTCUTS:
+        return paren(_SHORTCUTS[const].format(x))
+    if differs_from_libm("power"):
+        raise VectorizeError("'**' of a 0-d array (np.asarray of a number) on the Numba backend: NumPy's own kernel "
+                             "for it on this CPU gives other last bits than the C library's, which lane code calls",
+                             hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    y = exprs.lane.temp(_as_float(exprs.expr(node.right), exprs.facts.type(node.right)))
+    return (f"({_SHORTCUTS[2].format(x)} if {y} == 2.0 else ({_SHORTCUTS[0.5].format(x)} if {y} == 0.5 else "
+            f"({_SHORTCUTS[-1].format(x)} if {y} == -1.0 else {x} ** {y})))")
 
 
 def _as_float(text: str, t: Type) -> str:

@@ -43,7 +43,10 @@ class ArrayOps:
             return array_rules.ARRAY_CALLS["np.matmul"].lower(operands, {}, self.facts.val(node))
         a, b = self.arg(node.left, mask), self.arg(node.right, mask)
         r = max(a.rank, b.rank)
-        if op == "**" and r == 0 and FLOAT in (a.val.type, b.val.type) and self.low.ctx.options.exact:
+        if op == "**" and r == 0 and (a.val.zero_d or b.val.zero_d):  # NumPy's array power, never C's pow
+            if b.val.batched:
+                return f"_vz_array_power({a.text}, {b.text})"  # NumPy's shortcuts per lane (runtime/helpers.py)
+        elif op == "**" and r == 0 and FLOAT in (a.val.type, b.val.type) and self.low.ctx.options.exact:
             # `**` of float64 NumPy scalars is C's pow; NumPy's array power squares, takes square
             # roots and runs SIMD kernels with other last bits (runtime/exactmath.py's c_pow)
             return f"_vz_exact(_vz_c_pow, {a.text}, {b.text})"

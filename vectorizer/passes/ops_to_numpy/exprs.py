@@ -14,7 +14,7 @@ from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
 from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...analysis.witnesses import NEGATIVE_CHECK
-from ...core.text import literal
+from ...core.text import literal, nesting
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
 from ...frontend.fence_exprs import int_method, tuple_call_item
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from .lowering import Lowering
 
 
+MAX_NESTING = 50  # parentheses in one generated expression (CPython's parser stops at 200)
+
+
 class Expressions:
     """Lowers one expression to array code under a mask; checks go through `low.check`."""
 
@@ -43,6 +46,11 @@ class Expressions:
         text = self._fold_or_lower(node, mask)
         if node in self.low.witness_nodes:  # a sqrt's sign check tests it later: give it a name
             text = self.low.witness_names[node] = self.low.temp(text)
+        elif text.count("(") > MAX_NESTING and nesting(text) > MAX_NESTING:
+            # A long chain `a + b + c + ...` comes out as `((a + b) + c) + ...`: past CPython's
+            # limit of 200 nested parentheses the module would not compile. A name for the
+            # operand so far keeps the order of evaluation (it is computed first either way).
+            text = self.low.temp(text)
         return text
 
     def _fold_or_lower(self, node: cst.BaseExpression, mask: str | None) -> str:

@@ -1,0 +1,82 @@
+"""NumPy calls that make a NumPy value of a number, as code written for scalars and arrays alike
+does (`s = np.asanyarray(s)`, `p = np.float64(p)`). See arrays.py.
+
+    np.asarray(x), np.asanyarray(x), np.array(x)   of a number: a 0-d array (`Val.zero_d`)
+                                                   of an array: that array (np.array: a copy)
+    np.float64(x)                                  of a number: a NumPy float (a scalar)
+
+On a lane the value is the number, with NumPy's semantics from then on: its arithmetic warns
+where Python's raises (float division by zero is inf, an int64 wraps), which the lowerings keep
+by flag and patch where they compute Python's. A 0-d array's `**` is NumPy's array power, not
+the C library's pow that a NumPy scalar's `**` calls (analysis/exprs.py, ops_to_numpy/arrays.py).
+A number that is an int on some lanes and a float on others is refused: NumPy makes an int64
+array of one and a float64 array of the other, whose arithmetic differs.
+"""
+
+from __future__ import annotations
+
+from ..core.types import FLOAT, NUM, ArrayType, TupleType, Val
+from ..errors import VectorizeTypeError
+from .array_base import Arg, ArrayRule, arity
+from .array_constructors import DTYPE_NAMES
+
+
+def _dtype(name: str, kw: dict[str, Val]) -> object:
+    dtype = kw.get("dtype")
+    if dtype is None:
+        return None
+    t = DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
+    if t is not FLOAT:
+        raise VectorizeTypeError(f"{name}(..., dtype={dtype.const}) is not supported here",
+                                 hint="use dtype=float (or np.float64), or convert with int(...) first")
+    return t
+
+
+def _number(name: str, x: Val) -> None:
+    if isinstance(x.type, TupleType):
+        raise VectorizeTypeError(f"{name} of a tuple is not supported here", hint="index the tuple instead")
+    if x.type is NUM:
+        raise VectorizeTypeError(f"{name} of a number that is an int on some lanes and a float on others",
+                                 hint="NumPy makes an int64 array of one and a float64 array of the other; "
+                                      "convert with float(...) first")
+
+
+def as_array(name: str) -> ArrayRule:
+    """np.asarray / np.asanyarray / np.array."""
+
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity(f"np.{name}", args, 1, 1)
+        x = args[0]
+        t = _dtype(f"np.{name}", kw)
+        if isinstance(x.type, ArrayType):
+            elem = t or x.type.elem
+            return Val(ArrayType(elem, x.type.shape), x.batched, fresh=name == "array" or elem is not x.type.elem)
+        _number(f"np.{name}", x)
+        return Val(t or x.type, x.batched, numpy=True, zero_d=True)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        x = args[0]
+        dtype = ", dtype=np.float64" if "dtype" in kw else ""
+        if isinstance(x.val.type, ArrayType):
+            return f"np.{'array' if name == 'array' else 'asarray'}({x.text}{dtype})"
+        # a uniform number becomes a 0-d array, as on each lane: NumPy's semantics from here on
+        return f"np.asarray({x.text}{dtype})" if dtype or not x.val.batched else x.text
+
+    return ArrayRule("convert", result, lower, frozenset({"dtype"}))
+
+
+def float64() -> ArrayRule:
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity("np.float64", args, 1, 1)
+        x = args[0]
+        if isinstance(x.type, ArrayType):
+            raise VectorizeTypeError("np.float64 of an array is not supported here", hint="use x.astype(np.float64)")
+        if isinstance(x.type, TupleType):
+            raise VectorizeTypeError("np.float64 of a tuple", hint="convert one number at a time")
+        return Val(FLOAT, x.batched, numpy=True)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        x = args[0]
+        return f"np.asarray({x.text}, dtype=np.float64)" if x.val.batched else f"np.float64({x.text})"
+
+    return ArrayRule("convert", result, lower)
