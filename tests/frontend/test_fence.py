@@ -318,16 +318,11 @@ def test_static_method_is_vectorized():
     check(vf, f, np.array([3.0, -1.0, np.nan, 0.0]), np.array([[1.0], [-2.0]]))
 
 
-def test_bound_method_is_refused_clearly():
-    """A bound method carries `self`, which is not a number: under fallback="error" refused at
-    decoration, naming why; by default it runs as numpy.vectorize runs it (issue 31's drop-in)."""
-    with pytest.raises(VectorizeError, match="method"):
-        vectorize(nesting.Shapes().uses_self, fallback="error")
+def test_bound_method_is_vectorized():
+    """A bound method is its function with `self` a value the code is specialized on (issue 51:
+    faces/bound.py; tests/contract/test_callable_objects.py has the rest)."""
     method = nesting.Shapes().uses_self
-    x = np.array([1.0, -2.5, 0.0])
-    with pytest.warns(FallbackWarning):
-        got = vectorize(method)(x)
-    assert got.tolist() == [method(v) for v in x.tolist()]
+    check(vectorize(method, fallback="error"), method, np.array([1.0, -2.5, 0.0, -0.0, np.nan, np.inf, 5e-324]))
 
 
 def test_nested_function_positions_map_to_the_file():
