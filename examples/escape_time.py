@@ -48,4 +48,5 @@ assert counts.tolist() == looped, "the batched results differ from the loop's"
 print(counts[::20_000], counts.dtype)
 print(f"first call {first:.2f} s, then {batched * 1e3:.0f} ms a call; the Python loop {loop:.2f} s "
       f"({loop / batched:.0f}x slower); all {x.size:,} results identical")
+print(f"route: {escape_time.backend} ({escape_time.backend.why})")
 print(kernel(escape_time))

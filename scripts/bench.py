@@ -12,12 +12,17 @@ Ratios pair the samples of each round (the median of the per-round ratios: `add_
     np.vectorize  np.vectorize(f, otypes=[...]) (timed on a slice, scaled)
     numpy         the hand-written NumPy version
     numba prange  the scalar code under @njit, driven by njit(parallel=True) + prange
+    numba exact   the same with C's pow where CPython calls it (`x ** 2` under @njit is x * x):
+                  hand-written Numba that returns CPython's values
     numba ufunc   the scalar code under numba.vectorize (serial CPU target)
     jax           jax.jit(jax.vmap(f)) with lax control flow, x64 (inputs already on device)
-    vec numpy     vectorizer, backend="numpy"
-    vec numpy+vm  vectorizer, backend="numpy", vector_math=True (glibc's vector math via Numba)
+    vec default   vectorizer, vectorize(f): backend="auto", exact=True (CPython's bits)
+    vec fast      vectorizer, vectorize(f, exact=False): speed over the last bit
+    vec numpy     vectorizer, backend="numpy" (exact)
+    vec jax       vectorizer, backend="jax", exact=False: NumPy in, NumPy out, all included
+    vec jax dev   the same kernel's device compute alone (inputs already on device, as `jax`)
+    vec jax xfer  its transfers alone (inputs put on the devices, results copied back)
     vec numba     vectorizer, backend="numba"  (skipped with a note while unavailable)
-    vec auto      vectorizer, backend="auto"   (skipped with a note while unavailable)
     memcpy floor  np.copyto of as many bytes as the kernel's inputs and output together
 
 The first call of each variant at each size is timed apart: it includes Numba/JAX compilation and
@@ -103,9 +108,6 @@ class Impl:
     to_numpy: Callable[[Any], np.ndarray] = np.asarray
     note: str = ""
     after_first_call: Callable[[], str] | None = None  # a note known only after the first calls
-    # auto: more untimed calls until it has decided at this size (its race: autotrial.py); gives
-    # how many calls that took
-    settle: Callable[[Callable[[], Any], int], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,10 @@ def _numba() -> Any:
 
 def build_numba_prange(kernel: Kernel) -> Impl:
     return Impl(bench_kernels.numba_prange(_numba(), kernel))
+
+
+def build_numba_exact(kernel: Kernel) -> Impl:
+    return Impl(bench_kernels.numba_prange_exact(_numba(), kernel))
 
 
 def build_numba_ufunc(kernel: Kernel) -> Impl:
@@ -189,39 +195,54 @@ def _vectorizer_builder(backend: str, **options: bool) -> Callable[[Kernel], Imp
         if backend == "numba" and "numba" not in reported:
             raise Skip(f'vectorize(backend="numba") is accepted but the function reports '
                        f'backend {reported!r}: the Numba backend is not implemented yet')
-        after = settle = None
-        if backend == "auto":
-            def settle(call: Callable[[], Any], lanes: int) -> int:
-                calls = 1  # the first call, made already
-                while calls < SETTLE_CALLS and not _decided(vf, lanes):
-                    call()
-                    calls += 1
-                return calls
 
-            def after() -> str:
-                trial = getattr(vf, "auto_trial", None)
-                if trial is None:
-                    return f"auto ran {getattr(vf, 'backend', '?')!s}, unmeasured at this size"
-                chose = f"chose {trial.choice}" if trial.choice else "was still measuring"
-                return (f"auto {chose} (measured {trial.numba_ns:.3g} ns a lane on Numba, "
-                        f"{trial.numpy_ns:.3g} on NumPy)")
-        return Impl(vf, after_first_call=after, settle=settle)
+        def after() -> str:  # the route the cost model took, and why (the same in every process)
+            route = vf.backend
+            return f"route {route} ({getattr(route, 'why', '')})" if backend == "auto" else ""
+        return Impl(vf, after_first_call=after)
 
     return build
 
 
-SETTLE_CALLS = 8  # a size class decides within six calls (README, autotrial.py)
+def _vec_jax(kernel: Kernel) -> Any:
+    from vectorizer import VectorizeError, vectorize
+
+    try:
+        import jax  # noqa: F401
+    except ImportError as exc:
+        raise Skip(f"JAX is not installed ({exc}): pip install 'vectorizer[jax]'") from None
+    try:
+        return vectorize(kernel.func, backend="jax", exact=False, fallback="error")
+    except VectorizeError as exc:
+        raise Refused(_error_text(exc)) from None
 
 
-def _decided(vf: Any, lanes: int) -> bool:
-    """auto has decided at the size of its last call, or never measures it: a call below
-    EXPLORE_LANES, or a function the static choice put on NumPy (no trial, last run on NumPy)."""
-    from vectorizer.engine.chunks import EXPLORE_LANES
+def build_vec_jax_device(kernel: Kernel) -> Impl:
+    import bench_jax
 
-    trial = vf.auto_trial
-    if lanes < EXPLORE_LANES or (trial is None and vf.backend == "numpy"):
-        return True
-    return trial is not None and trial.choice is not None
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return (placed,)
+
+    return Impl(lambda placed: bench_jax.compute(state["kernel"], placed), prepare=prepare,
+                note="device compute only: every chunk's compiled function, inputs on the devices")
+
+
+def build_vec_jax_transfer(kernel: Kernel) -> Impl:
+    import bench_jax
+
+    vf = _vec_jax(kernel)
+    state: dict[str, Any] = {}
+
+    def prepare(arrays: tuple[np.ndarray, ...]) -> tuple[Any, ...]:
+        state["kernel"], placed = bench_jax.device_inputs(vf, arrays)
+        return arrays, bench_jax.compute(state["kernel"], placed)
+
+    return Impl(lambda arrays, results: bench_jax.transfer(state["kernel"], arrays, results), prepare=prepare,
+                note="transfers only: inputs to the devices, results back")
 
 
 def build_memcpy(kernel: Kernel) -> Impl:
@@ -244,30 +265,34 @@ VARIANTS: tuple[Variant, ...] = (
             "active lanes)", build_numpy),
     Variant("numba_prange", "numba prange", "scalar code under @njit, njit(parallel=True) + "
             "prange driver", build_numba_prange, compiled=True),
+    Variant("numba_exact", "numba exact", "numba prange with C's pow (ctypes) where CPython calls "
+            "pow: hand-written Numba that returns CPython's values", build_numba_exact, compiled=True),
     Variant("numba_vectorize", "numba.vectorize", "scalar code under numba.vectorize (serial "
             "CPU ufunc)", build_numba_ufunc, compiled=True),
     Variant("jax", "JAX jit(vmap)", "jax.jit(jax.vmap(f)) with lax.cond/while_loop/fori_loop, "
             "x64, inputs on device", build_jax, compiled=True),
-    Variant("vec_numpy", "vectorizer numpy", 'vectorize(f, backend="numpy")',
+    Variant("vec_default", "vectorizer default", "vectorize(f): backend='auto', exact=True (the route "
+            "the cost model picks; CPython's bits)", _vectorizer_builder("auto"), compiled=True),
+    Variant("vec_fast", "vectorizer exact=False", "vectorize(f, exact=False): NumPy's SIMD math, vector "
+            "math, x * x, LLVM's pow", _vectorizer_builder("auto", exact=False), compiled=True),
+    Variant("vec_numpy", "vectorizer numpy", 'vectorize(f, backend="numpy") (exact)',
             _vectorizer_builder("numpy"), compiled=True),
-    Variant("vec_numpy_vm", "vectorizer numpy+vm", 'vectorize(f, backend="numpy", vector_math=True): '
-            "exp, log, pow, erfc... through glibc's 4-lane vector math", _vectorizer_builder("numpy", vector_math=True),
-            compiled=True),
     Variant("vec_numba", "vectorizer numba", 'vectorize(f, backend="numba")',
             _vectorizer_builder("numba"), compiled=True),
-    Variant("vec_numba_vm", "vectorizer numba+vm", 'vectorize(f, backend="numba", vector_math=True): '
-            "straight-line lane code's libm calls vectorized to glibc's 4-lane vector math",
-            _vectorizer_builder("numba", vector_math=True), compiled=True),
-    Variant("vec_auto", "vectorizer auto", 'vectorize(f, backend="auto")',
-            _vectorizer_builder("auto"), compiled=True),
-    Variant("vec_auto_vm", "vectorizer auto+vm", 'vectorize(f, backend="auto", vector_math=True)',
-            _vectorizer_builder("auto", vector_math=True), compiled=True),
+    Variant("vec_jax", "vectorizer jax", 'vectorize(f, backend="jax", exact=False): NumPy in and out, '
+            "transfers, device compute and the re-run of flagged lanes", _vectorizer_builder("jax", exact=False),
+            compiled=True),
+    Variant("vec_jax_device", "vectorizer jax (device)", "the same kernel's device compute alone, inputs on "
+            "the devices", build_vec_jax_device, verify=False, compiled=True),
+    Variant("vec_jax_transfer", "vectorizer jax (transfers)", "its transfers alone: inputs to the devices, "
+            "results back", build_vec_jax_transfer, verify=False),
     Variant("memcpy", "memcpy floor", "np.copyto of as many bytes as inputs + output (reads and "
             "writes that many bytes)", build_memcpy, verify=False),
 )
+# Each ratio's baseline: the faster of its variants in each round. `hand_exact`: what a user
+# would write that returns CPython's values (hand NumPy is the user's other choice, whatever its bits).
 BASELINES = {"numpy": ("numpy",), "numba": ("numba_prange", "numba_vectorize"), "jax": ("jax",),
-             "python": ("python",), "backends": ("vec_numpy", "vec_numba"),
-             "backends_vm": ("vec_numpy_vm", "vec_numba_vm")}
+             "python": ("python",), "hand_exact": ("numpy", "numba_exact"), "backends": ("vec_numpy", "vec_numba")}
 
 
 def _error_text(exc: BaseException) -> str:
@@ -546,20 +571,8 @@ class Bench:
                 f"lanes disagree with the scalar oracle, e.g. {v.get('examples', v.get('why'))}")
             return
         cell.run = lambda: call(args)
-        if impl.settle is not None and not variant.scaled:
-            calls = impl.settle(cell.run, size)
-            if calls > 1:
-                notes.append(f"{calls} untimed calls before timing (auto measuring the backends)")
-                cell.note = "; ".join(notes)
-                if variant.verify:  # the backend it settled on gives the timed results
-                    cell.verify = compare(kernel, impl.to_numpy(cell.run())[lanes], want, lanes)
-                    if not cell.verify["ok"]:
-                        cell.status = "mismatch"
-                        self.failures.append(f"{kernel.name} n={size:,} {variant.label}: after settling, "
-                                             f"{cell.verify['mismatches']} sampled lanes disagree with the oracle")
-                        return
         cell.number = calls_per_sample(lambda: _timed(cell.run)[1], self.target_s)
-        if impl.after_first_call is not None:  # after the calibrating calls: auto races a few
+        if impl.after_first_call is not None:  # the route auto took
             cell.note = "; ".join(filter(None, [cell.note, impl.after_first_call()]))
 
     def _measure(self, cells: list[Cell]) -> None:
@@ -772,8 +785,8 @@ def markdown_body(doc: dict[str, Any]) -> str:
             "Each ratio is the median over the interleaved rounds of the two samples' ratio in that round, "
             "so it can differ from the quotient of the medians above.", ""]
     header = ["kernel"]
-    pairs = [("vec_numpy", "numpy"), ("vec_numpy", "numba"), ("vec_numpy", "jax"),
-             ("vec_numpy_vm", "numpy"), ("vec_numba", "numba"), ("vec_numba_vm", "numba"), ("vec_auto", "numpy"), ("vec_auto_vm", "numpy")]
+    pairs = [("vec_default", "hand_exact"), ("vec_fast", "numba"), ("vec_default", "jax"),
+             ("vec_numpy", "numpy"), ("vec_numba", "numba"), ("vec_jax", "jax"), ("vec_jax_device", "jax")]
     for s in sizes:
         header += [f"{labels[a].replace('vectorizer ', 'vec ')} / {b} @{fmt_size(s)}" for a, b in pairs]
     rows = []

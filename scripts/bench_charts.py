@@ -19,6 +19,7 @@ from typing import Any
 
 # (variant key, label, Okabe-Ito colour, hatch)
 BACKENDS = [
+    ("vec_default", "vectorizer, default (exact)", "#009E73", "\\\\"),
     ("vec_numpy", "vectorizer, NumPy backend", "#0072B2", ""),
     ("vec_numba", "vectorizer, Numba backend", "#E69F00", "//"),
 ]

@@ -11,8 +11,10 @@ to integral exponents are kept (its scalar fast paths square or multiply exactly
 VECTORIZER_TEST_LIBM_JITTER=2, 3, ... hash with another start: other lanes move, so a test that
 passes by luck under one (its few libm results unmoved) fails under another.
 
-It replaces the functions in the `numpy` module, so the Numba backend cannot compile them: run it
-with Numba absent or blocked (VECTORIZER_BLOCK_NUMBA=1, -m "not numba"). `.ci/run` does.
+It replaces the functions in the `numpy` module, after Numba has registered the real ones
+(tests/conftest.py imports numba.np.npyimpl first): lane code that calls a replaced function fails
+to compile and runs on the NumPy route; the default (exact) configuration's `math` functions are
+the C library's on both routes and must not move. `.ci/run` runs it with and without Numba.
 """
 
 from __future__ import annotations
@@ -55,12 +57,34 @@ def _jitter(ufunc: np.ufunc, seed: int):
             return out
         return np.float64(moved)
 
-    call.jittered = True  # type: ignore[attr-defined]
-    return call
+    return _Jittered(ufunc, call)
+
+
+class _Jittered:
+    """The jittered function, which answers for the ufunc's attributes too (nin, nout, types...):
+    Numba's typing of `x ** y` reads `numpy.power` at compile time and asks it for them. Numba
+    cannot call it from compiled code (a typing error there: the NumPy route runs that code)."""
+
+    jittered = True
+
+    def __init__(self, ufunc: np.ufunc, call) -> None:
+        self._ufunc, self._call = ufunc, call
+        self.__name__, self.__doc__ = ufunc.__name__, ufunc.__doc__
+
+    def __call__(self, *args, **kwargs):
+        return self._call(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(self._ufunc, name)
 
 
 def install(seed: int = 1) -> None:
-    """Replace NumPy's functions (once per process); `seed` picks the lanes that move."""
+    """Replace NumPy's functions (once per process); `seed` picks the lanes that move. The engine
+    is told NumPy's kernels are SIMD ones here (`chunks.simd_math`), as on an AVX-512 CPU: a user's
+    `np.exp(x)` then takes the NumPy route, whose value is NumPy's (engine/costmodel.py)."""
+    from vectorizer.engine import chunks
+
+    chunks._simd_found = True
     for name in JITTERED:
         current = getattr(np, name)
         if not getattr(current, "jittered", False):

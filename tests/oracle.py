@@ -323,3 +323,15 @@ def numba_or_numpy(f, args, **options):
     except Exception:  # noqa: BLE001, S110 - a lane's own exception: the kernel compiled; check() compares it
         pass
     return vf
+
+
+def numpy_functions(f, **options):
+    """`vectorize(f, backend="numpy", **options)` computing exp, log, pow... with NumPy's own
+    functions (exact=False without vector math): the NumPy route as generated modules and a
+    process without Numba run it, whose values keep the contract within the ulp bound and whose
+    discrete outcomes stay exact. The default (exact=True) computes them as CPython does."""
+    from vectorizer import vectorize
+
+    vf = vectorize(f, backend="numpy", **options)
+    vf.options = vf.options.replace(exact=False, vector_math=False)
+    return vf

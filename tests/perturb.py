@@ -68,13 +68,15 @@ class PerturbedNumPy:
         return perturbed
 
 
-def source(f, params: dict[str, Val], exact: bool = True) -> str:
-    """The generated NumPy module of `f` for `params`; `exact=False` lowers it as before the
-    decisions analysis (every approximate operation on NumPy's functions)."""
+def source(f, params: dict[str, Val], analysis: bool = True) -> str:
+    """The generated NumPy module of `f` for `params` with exact=False and no vector math (as
+    the CLI's standalone modules are made: NumPy's functions, except where a value decides
+    something); `analysis=False` lowers it as before the decisions analysis (every approximate
+    operation on NumPy's functions)."""
     parsed, namespace = prepare(f)
-    patch = contextlib.nullcontext() if exact else mock.patch.object(ops_to_numpy, "decided", lambda *a: frozenset())
+    patch = contextlib.nullcontext() if analysis else mock.patch.object(ops_to_numpy, "decided", lambda *a: frozenset())
     with patch:
-        return lower(parsed, namespace, params, Options()).source
+        return lower(parsed, namespace, params, Options(exact=False, vector_math=False)).source
 
 
 @functools.lru_cache(maxsize=4)

@@ -7,6 +7,7 @@ __version__ = "0.1.0"
 from .core import faceslots as _faceslots
 from .errors import (
     FallbackWarning,
+    InexactWarning,
     SourceUnavailableError,
     UnsupportedCallError,
     UnsupportedSyntaxError,
@@ -69,6 +70,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "FallbackWarning",
     "ImportHookWarning",
+    "InexactWarning",
     "SourceUnavailableError",
     "UnsupportedCallError",
     "UnsupportedSyntaxError",

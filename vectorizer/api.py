@@ -21,15 +21,14 @@ import os
 import types
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .core import cache, faceslots
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
-from .engine.chunks import EXPLORE_LANES
 from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
 from .engine.inputs import InputError, RefusedNumber, canonical
-from .engine.kernels import Kernel, Key, engine_bug
+from .engine.kernels import Kernel, Key, Route, engine_bug
 from .engine.patch import kernel_failed
 from .errors import (
     FallbackWarning,
@@ -40,10 +39,7 @@ from .errors import (
 )
 from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
-from .options import Options, disabled
-
-if TYPE_CHECKING:
-    from .engine.autotrial import Trial
+from .options import Options, disabled, exactness
 
 
 class VectorizedFunction:
@@ -67,11 +63,8 @@ class VectorizedFunction:
         self._arity = len(self._names) if self._positional else -1  # a call of this many arguments binds no names
         self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
                           if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        # Per generation (the globals as one call read them): kernels: dict[Key, Kernel |
-        # VectorizeError]; races: dict[Key, Race | None] (auto on Numba: None until its first large
-        # call); numpy_kernels: dict[Key, Kernel | None] (what races it; None: nothing can).
+        # Per generation (the globals as one call read them): kernels: dict[Key, Kernel | VectorizeError].
         self._generations = Generations(func)
-        self._last_backend: str | None = None
         self._last: Key | None = None
         self._fast: fastpath.Plans | None = None  # the short paths for calls like the last ones
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
@@ -100,14 +93,15 @@ class VectorizedFunction:
 
     @property
     def backend(self) -> str:
-        """The last specialization's backend: "numpy", "numba", or "python" (element by element)."""
+        """The last specialization's route: "numpy", "numba", or "python" (element by element),
+        a `Route` whose `.why` says why (the cost model's reason, for backend="auto")."""
         if disabled():
-            return "python"
+            return Route("python", "VECTORIZER_DISABLE is set: the scalar function, lane by lane")
         kernel = self._generations.current().kernels.get(self._last) if self._last is not None else None
         if isinstance(kernel, VectorizeError):
-            return "python"
+            return Route("python", f"refused ({kernel.message}): the scalar function, lane by lane")
         if isinstance(kernel, Kernel):
-            return self._last_backend or kernel.backend
+            return kernel.backend if isinstance(kernel.backend, Route) else Route(kernel.backend)
         return self._resolve_backend(None)
 
     @property
@@ -145,7 +139,7 @@ class VectorizedFunction:
             if fast is not None:
                 result = fast.go(args)  # the short paths, each one generated function (engine/fastentry.py)
                 if result is not fastpath.MISS:
-                    self._last, self._last_backend = fast.last  # type: ignore[misc]
+                    self._last = fast.last[0]  # type: ignore[index]
                     return result
             return self.call_lanes(list(args))  # no binding needed
         bound = self.__signature__.bind(*args, **kwargs)
@@ -187,7 +181,7 @@ class VectorizedFunction:
             key += tuple(statics.entry(v, h) for h, v in helpers.items())
         self._specs.setdefault(key, (fixed, helpers))  # what _lower specializes this key on
         kernel = self._kernel(gen, key)
-        self._last, self._last_backend = key, None
+        self._last = key
         if isinstance(kernel, VectorizeError):
             if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
                 # not numbers, as before specializations: numpy.vectorize's semantics for objects
@@ -195,15 +189,11 @@ class VectorizedFunction:
                 return _face().objects_element_by_element(self, values, why)
             self._warn(gen, kernel)
             return self._per_element(batch)
-        used = kernel.backend
         try:
-            if batch.size >= EXPLORE_LANES and key in gen.races:
-                result, used = self._race(gen, key, kernel, batch)
-            else:
-                result = self._run(kernel, batch)
+            result = self._run(kernel, batch)
         except kernels.jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
-            gen.races.pop(key, None)
-            gen.kernels[key] = kernel = self._build(gen, key, "numpy")  # type: ignore[assignment]
+            why = f"Numba could not compile the lane code ({type(exc).__name__}): the NumPy route"
+            gen.kernels[key] = kernel = self._build(gen, key, Route("numpy", why))  # type: ignore[assignment]
             if self.options.backend == "numba":
                 kernels.jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                                         f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
@@ -221,23 +211,11 @@ class VectorizedFunction:
             self._warn(gen, error)
             return self._per_element(batch)
         # The next call like this one (same dtypes, 1-D, one length; or scalars of the same types)
-        # may take the short path. Calls of a specialization auto still races, or runs on NumPy at
-        # their size, take the general path.
-        self._last_backend = used
-        self._fast = fastpath.after_call(self._fast, kernel, values, used, gen, key, batch.size, self.scalar,
+        # may take the short path. Calls of a specialization that runs on NumPy at their size take
+        # the general path (larger ones run chunks on threads).
+        self._fast = fastpath.after_call(self._fast, kernel, values, kernel.backend, gen, key, batch.size, self.scalar,
                                          lanes_only=not example_ndims, unspecialized=not fixed and not helpers)
         return result
-
-    def _race(self, gen: Generation, key: Key, kernel: Kernel, batch: Batch) -> tuple[Any, str]:
-        """auto chose Numba unseen: time both backends on calls like this until one wins (autotrial.py)."""
-        return kernels.race(gen, key, kernel, batch, lambda: self._build(gen, key, "numpy"), self._run)
-
-    @property
-    def auto_trial(self) -> Trial | None:
-        """backend="auto": what calls of `EXPLORE_LANES`+ lanes measured for the last specialization
-        used, at its last such size (time a lane per backend, the one chosen or None), else None."""
-        race = self._generations.current().races.get(self._last) if self._last is not None else None
-        return race.last if race is not None else None
 
     def _run(self, kernel: Kernel, batch: Batch) -> Any:
         return kernels.run(kernel, getattr(batch, "scalar", self.scalar), batch)
@@ -269,41 +247,45 @@ class VectorizedFunction:
         found = gen.kernels.get(key)
         if found is None:
             backend = self._resolve_backend(key, gen)
+            auto_lanes = self.options.backend == "auto" and backend == "numba"
             try:
                 found = self._build(gen, key, backend)
-            except VectorizeError:
-                if not (backend == "numba" and self.options.backend == "auto"):
+            except VectorizeError as exc:  # fallback="error": the NumPy route may still take it
+                if not auto_lanes:
                     raise
-                found = None  # fallback="error": the NumPy backend may still take it
-            if backend == "numba" and self.options.backend == "auto" and not isinstance(found, Kernel):
-                # what lane code cannot do exactly (NumPy's own kernels, per-example arrays...): NumPy code
-                backend, found = "numpy", self._build(gen, key, "numpy")
+                found = exc
+            if auto_lanes and isinstance(found, VectorizeError):
+                why = f"the lane code refuses it ({found.message}): the NumPy route"
+                numpy = self._build(gen, key, Route("numpy", why))  # with fallback="error", its refusal raises
+                found = numpy if isinstance(numpy, Kernel) else found
             gen.kernels[key] = found
             if self._explain:
                 explain_face().announce(self, key)
-            if self.options.backend == "auto" and backend == "numba" and isinstance(found, Kernel):
-                gen.races[key] = None  # measured from the first large call
             gen.rewatch()
         return found
 
-    def _resolve_backend(self, key: Key | None, gen: Generation | None = None) -> str:
+    def _resolve_backend(self, key: Key | None, gen: Generation | None = None) -> Route:
         return kernels.resolve_backend(self.options.backend, key, lambda k: self._auto_choice(gen, k))
 
-    def _auto_choice(self, gen: Generation | None, key: Key) -> str:
+    def _auto_choice(self, gen: Generation | None, key: Key) -> Route:
         gen = gen or self._generations.current()
         return kernels.remembered_choice(gen.content, self.options, key, lambda: self._prepare_or_none(gen))
 
     def _build(self, gen: Generation, key: Key, backend: str) -> Kernel | VectorizeError:
         """The kernel for `key` from this generation's globals (its namespace decides the code, its
         content hash the cache entry: both read the same values)."""
-        cache_key = cache.cache_key(gen.content, backend, self.options.key(), repr(key), engine_fingerprint())
+        options = kernels.lowering_options(self.options, backend)  # exact=True needs Numba's loops
+        cache_key = cache.cache_key(gen.content, backend, options.key() + kernels.machine_key(options), repr(key),
+                                    engine_fingerprint())
         # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
         dumped = self._lower(gen, key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
-        return kernels.load(cache_key, backend, self.scalar, lambda: dumped or self._lower(gen, key, backend))
+        found = kernels.load(cache_key, backend, self.scalar, lambda: dumped or self._lower(gen, key, backend))
+        kernels.warn_if_inexact(self.options, backend, found)  # once a process, where Numba is missing
+        return found
 
     def _lower(self, gen: Generation, key: Key, backend: str):
         from .core.types import ArrayType, Val, type_of_dtype
-        from .pipeline import Statics, lower, lower_lanes
+        from .pipeline import Statics, lower, lower_jax, lower_lanes
 
         try:
             parsed, namespace = self._prepare(gen)
@@ -311,7 +293,9 @@ class VectorizedFunction:
                       for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
             fixed, helpers = self._specs.get(key, ({}, {}))
             spec = Statics(fixed, helpers)
-            return (lower_lanes if backend == "numba" else lower)(parsed, namespace, params, self.options, statics=spec)
+            options = kernels.lowering_options(self.options, backend)
+            lowering = {"numba": lower_lanes, "jax": lower_jax}.get(backend, lower)
+            return lowering(parsed, namespace, params, options, statics=spec)
         except VectorizeError as exc:
             if self.options.fallback == "error":
                 raise
@@ -364,32 +348,34 @@ def _face() -> Any:
 
 
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
-              cache: bool = False, signature: str | None = None, *, backend: str = "numpy", fallback: str = "warn",
-              reassociate: bool = False, vector_math: bool = False, explain: bool | str | os.PathLike = False):
-    """Make a scalar function accept arrays: `@vectorize`, `@vectorize(backend="auto")`, or
+              cache: bool = False, signature: str | None = None, *, backend: str = "auto", fallback: str = "warn",
+              reassociate: bool = False, exact: bool = True, vector_math: bool | None = None,
+              explain: bool | str | os.PathLike = False):
+    """Make a scalar function accept arrays: `@vectorize`, `@vectorize(exact=False)`, or
     `vectorize(f, otypes=..., excluded=..., signature=...)` as a drop-in for `numpy.vectorize`.
 
     Args:
         pyfunc: a function of numbers (or of per-example arrays, with `signature`), defined
             with `def` in a source file.
         otypes, doc, excluded, cache, signature: as for numpy.vectorize (see vectorizer.faces.npcompat).
-        backend: "numpy" (generated array code), "numba" (per-lane compiled kernels, parallel over
-            the batch), or "auto" (Numba where it is installed and expected to be faster).
+        backend: "auto" (the default: the route the cost model picks from the code, the argument
+            kinds and shapes and the machine, the same in every process; `.backend` names it and
+            `.backend.why` says why), "numba" (per-lane compiled kernels, parallel over the batch)
+            or "numpy" (generated array code).
         fallback: "warn" runs an unsupported function element by element with a
             `FallbackWarning` (once); "error" raises the `VectorizeError` instead.
         reassociate: allow loops that sum floats over array elements to become np.sum (a
             different summation order: results may differ in the last bits).
-        vector_math: exp, log, pow, sin, erfc... through glibc's 4-lane AVX2 vector math
-            (libmvec): 2-10x faster a call, within the same ulp bound, but not always the same
-            last bits as CPython. The NumPy backend calls it from loops compiled with Numba
-            (imported on the first call); the Numba backend's kernels call it four lanes at a
-            time where the function has no loop (elsewhere they keep the C library's). Needs
-            Numba, Linux with glibc 2.35+ and an AVX2 CPU; elsewhere NumPy's or the C library's
-            functions run, after one `JitWarning`.
+        exact: True (the default): every value is the scalar function's, bit for bit. False: speed
+            over the last bit: NumPy's SIMD math, glibc's 4-lane AVX2 vector math (libmvec, where
+            Numba, glibc 2.35+ and an AVX2 CPU are present), `x * x` for `x ** 2`, LLVM's pow:
+            each transcendental operation within the ulp bound docs/contract.md gives; ints,
+            bools, branches, trip counts and exceptions stay exact. Part of the cache key.
+        vector_math: deprecated; `vector_math=True` means `exact=False` (DeprecationWarning).
         explain: True prints `.explain()`'s report of each new specialization on stderr; a path
             writes it there as HTML. It changes no code (not part of any cache key).
     """
-    options = Options(backend=backend, fallback=fallback, reassociate=reassociate, vector_math=vector_math)
+    options = Options(backend=backend, fallback=fallback, reassociate=reassociate, exact=exactness(exact, vector_math))
 
     def wrap(f: Callable[..., Any]):
         if isinstance(f, VectorizedFunction):

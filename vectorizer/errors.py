@@ -216,6 +216,13 @@ class FallbackWarning(UserWarning):
         return _restore, (type(self), self.args, self.__dict__)
 
 
+class InexactWarning(UserWarning):
+    """The default configuration cannot give CPython's bits for transcendental results here:
+    Numba (which compiles the loops over the C library) is not installed for this interpreter,
+    so exp, log, pow, sin... are NumPy's, within the ulp bound of docs/contract.md. Ints, bools,
+    branches, trip counts and exceptions stay exact. Said once a process."""
+
+
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 

@@ -25,7 +25,7 @@ from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer
-from .codegen import emit, numba_module
+from .codegen import emit, jax_module, numba_module
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError
 from .frontend import fence
@@ -45,6 +45,7 @@ from .passes import (
     if_to_select,
     inline_calls,
     lane_vector_math,
+    lanes_to_jax,
     merge_checks,
     ops_to_lanes,
     ops_to_numpy,
@@ -136,6 +137,19 @@ LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per l
 ]
 
 
+JAX_PASSES: list[Pass] = [  # backend="jax": the lane form of the Numba backend, lowered to JAX
+    Pass("table_lanes", table_lanes.transform),
+    Pass("annotate_origins", annotate_origins.transform),
+    # A device runs no call stack: recursion is refused here (the other backends flag its lanes).
+    Pass("refuse_recursion", lanes_to_jax.refuse_recursion),
+    Pass("cut_recursion", cut_recursion.transform),
+    Pass("canonicalize", canonicalize.transform),
+    Pass("ops_to_lanes", ops_to_lanes.transform),
+    # No lane_vector_math: XLA has its own functions. Lane control flow -> selects and lax loops.
+    Pass("lanes_to_jax", lanes_to_jax.transform),
+]
+
+
 def through(passes: list[Pass], name: str) -> list[Pass]:
     """The passes of a list up to and including the one called `name`."""
     return passes[: [p.name for p in passes].index(name) + 1]
@@ -145,6 +159,7 @@ def through(passes: list[Pass], name: str) -> list[Pass]:
 # calls are inlined first) or lowered to its own lane function.
 NUMPY_CALLEE_PASSES = through(NUMPY_PASSES, "inline_calls")
 LANE_CALLEE_PASSES = through(LANE_PASSES, "canonicalize")
+JAX_CALLEE_PASSES = through(JAX_PASSES, "canonicalize")
 
 
 def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
@@ -172,6 +187,10 @@ def _prepare_numpy_callee(ctx: Context) -> cst.FunctionDef:
 
 def _prepare_lane_callee(ctx: Context) -> cst.FunctionDef:
     return _run_quietly(LANE_CALLEE_PASSES, ctx)
+
+
+def _prepare_jax_callee(ctx: Context) -> cst.FunctionDef:
+    return _run_quietly(JAX_CALLEE_PASSES, ctx)
 
 
 def _run_quietly(passes: list[Pass], ctx: Context) -> Any:
@@ -236,6 +255,35 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
                      numba_module.PARALLEL_MIN_LANES[cost])
 
 
+def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
+              statics: Statics | None = None) -> Generated:
+    """backend="jax": the lane functions of the Numba backend, lowered to JAX lane functions that
+    `jax.vmap` and `jax.jit` run over the batch (backends/jax/driver.py)."""
+    if options.exact:
+        raise VectorizeError("backend='jax' needs exact=False: XLA's exp, sin, pow... are not the C library's",
+                             hint="pass exact=False (discrete outcomes and exceptions stay exact: docs/jax.md)")
+    # The lane passes write CPython's operations (no `_vz_fast` marks, no vector math): lanes_to_jax
+    # maps each to XLA's, with the bound measured for it (backends/jax/approx.py).
+    options = options.replace(backend="numba", exact=True, vector_math=False)
+    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
+                                backend="the JAX backend")
+    ctx.prepare_callee = _prepare_jax_callee
+    ctx.uniform_params = frozenset(n for n, v in params.items() if not v.batched)  # type: ignore[attr-defined]
+    try:
+        kernels: lanes_to_jax.JaxKernels = run_passes(JAX_PASSES, parsed.func, ctx)
+    except VectorizeError as exc:  # the per-lane passes it shares with Numba name that backend
+        if "the Numba backend" in exc.message:
+            exc.message = exc.message.replace("the Numba backend", "the JAX backend (its per-lane form is the Numba backend's)")
+            exc.args = (exc._render(),)
+        raise
+    result = emit.result_types(first.result)
+    origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
+    source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
+                               kernels.constants, origin)
+    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, kernels.text(),
+                     dict(kernels.constants))
+
+
 def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
               *, lanes: bool = False) -> Any:
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
@@ -245,8 +293,8 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
 
 
 def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
-           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None
-           ) -> tuple[ParsedFunction, Facts, Context]:
+           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
+           backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
     """The user's tree with its kind checks folded (before the analysis, which types literals, not
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
     the context the passes share."""
@@ -266,7 +314,7 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
         return parsed, first, Context(parsed.name, params, namespace, namer, options, callees=callees,
                               prepare_callee=_prepare_numpy_callee, parsed=parsed, flat_result=flat)
     if any(isinstance(v.type, ArrayType) for v in [*params.values(), *first.result]):
-        raise VectorizeError("the Numba backend works on functions of numbers; this one uses arrays",
+        raise VectorizeError(f"{backend} works on functions of numbers; this one uses arrays",
                              hint="use backend='numpy' (the default) for functions of per-example arrays")
     lane_params = {n: Val(v.type, False) for n, v in params.items()}  # one lane: every value is a number
     return parsed, first, Context(parsed.name, lane_params, namespace, namer, options, callees=callees,
@@ -310,7 +358,7 @@ def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] =
     return namer
 
 
-DUMP_STAGES = tuple(dict.fromkeys(p.name for p in [*NUMPY_PASSES, *LANE_PASSES]))
+DUMP_STAGES = tuple(dict.fromkeys(p.name for p in [*NUMPY_PASSES, *LANE_PASSES, *JAX_PASSES]))
 
 
 def _dump(stage: str, text: Callable[[], str]) -> None:

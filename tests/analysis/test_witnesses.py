@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import check
+from oracle import check, numpy_functions
 
-from vectorizer import vectorize
 from vectorizer.analysis.witnesses import SIGN_FAITHFUL
 from vectorizer.core.types import FLOAT, Val
 from vectorizer.rules import scalar as rules
@@ -100,7 +99,7 @@ def scaled(x: float, y: float) -> float:
 
 
 def _source(f, *args) -> str:
-    vf = vectorize(f, backend="numpy", cache=False)
+    vf = numpy_functions(f, cache=False)
     vf(*args)
     return vf.source
 
@@ -148,7 +147,7 @@ def test_lanes_a_rounding_error_from_a_negative_sqrt_operand():
         except ValueError:
             outcomes.append(False)
     assert 0 < sum(outcomes) < len(outcomes)  # both outcomes occur: the test can fail
-    vf = vectorize(haversine_km, backend="numpy")
+    vf = numpy_functions(haversine_km)
     check(vf, haversine_km, lat1, lon1, lat2, lon2, rel=1e-7)  # the first lane that raises
     fine = np.array(outcomes)
     check(vf, haversine_km, lat1[fine], lon1[fine], lat2[fine], lon2[fine], rel=1e-7)  # every value
@@ -162,7 +161,7 @@ longitudes = st.one_of(st.floats(-360.0, 360.0), st.sampled_from([180.0, -180.0,
 @given(st.lists(st.tuples(latitudes, longitudes, latitudes, longitudes), min_size=1, max_size=30))
 def test_haversine_matches_the_scalar_function(rows):
     # rel: asin near 1 turns an ulp of h into ~1e-8 of the distance (antipodal points).
-    check(vectorize(haversine_km, backend="numpy"), haversine_km, *(np.array(c) for c in zip(*rows)), rel=1e-7)
+    check(numpy_functions(haversine_km), haversine_km, *(np.array(c) for c in zip(*rows)), rel=1e-7)
 
 
 floats = st.one_of(st.floats(-1e3, 1e3), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, math.nan, math.inf, -math.inf]))
@@ -172,7 +171,7 @@ floats = st.one_of(st.floats(-1e3, 1e3), st.sampled_from([0.0, -0.0, 5e-324, -5e
 @given(st.lists(st.tuples(floats, floats), min_size=1, max_size=30))
 @pytest.mark.parametrize("f", [product_plus_one, scaled])
 def test_witnessed_functions_match_the_scalar_function(f, pairs):
-    check(vectorize(f, backend="numpy"), f, *(np.array(c) for c in zip(*pairs)), rel=1e-9)
+    check(numpy_functions(f), f, *(np.array(c) for c in zip(*pairs)), rel=1e-9)
 
 
 @pytest.mark.numba

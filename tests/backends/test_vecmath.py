@@ -21,10 +21,17 @@ from hypothesis import given, settings
 from oracle import check, same_value
 from strategies import SPECIAL_FLOATS, arrays, floats, ints
 
-from vectorizer import vectorize
+from vectorizer import vectorize, vmap
 from vectorizer.backends.numba import vecmath
 from vectorizer.options import Options
 from vectorizer.rules import scalar as rules
+
+
+@pytest.fixture(autouse=True)
+def _vector_math_for_every_function(monkeypatch):
+    """These tests are about vector math on the NumPy route: as on a CPU without NumPy's AVX-512
+    kernels, where exact=False sends exp, log and power there too (passes/vector_math.py)."""
+    monkeypatch.setattr(vecmath, "numpy_simd", lambda: False)
 
 
 def priced(spot, strike, vol, t):
@@ -58,7 +65,7 @@ def needs_numba_and_libmvec():
 
 # -- the generated code (no Numba needed) --------------------------------------------------------
 def test_generated_code_calls_vector_math_except_in_checks_and_cheap_powers():
-    vf = vectorize(piecewise, vector_math=True)
+    vf = vectorize(piecewise, backend="numpy", exact=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         vf(np.array([-1.0, 1.0, 10.0, 100.0]), np.ones(4))
@@ -76,7 +83,7 @@ def test_generated_code_calls_vector_math_except_in_checks_and_cheap_powers():
 
 
 def test_an_int_power_stays_numpy_int_power():
-    vf = vectorize(int_power, vector_math=True)
+    vf = vectorize(int_power, backend="numpy", exact=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         vf(np.array([3, 2]), np.array([2, -1]))
@@ -87,7 +94,7 @@ def test_an_int_power_stays_numpy_int_power():
 
 
 def test_erfc_helper_is_replaced_not_copied():
-    vf = vectorize(priced, vector_math=True)
+    vf = vectorize(priced, backend="numpy", exact=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         vf(np.array([100.0]), np.array([90.0]), np.array([0.2]), np.array([1.0]))
@@ -96,9 +103,18 @@ def test_erfc_helper_is_replaced_not_copied():
 
 
 def test_option_is_keyed():
-    assert Options(vector_math=True).key() != Options().key()
-    assert Options(backend="numba", vector_math=True).key() != Options(backend="numba").key()
-    assert Options(backend="auto", vector_math=True).vector_math is True
+    assert Options(exact=False).key() != Options().key()
+    assert Options(backend="numba", exact=False).key() != Options(backend="numba").key()
+    assert Options(backend="auto", exact=False).vector_math is True
+
+
+def test_vector_math_keyword_is_a_deprecated_alias_of_exact_false():
+    with pytest.warns(DeprecationWarning, match="exact=False") as caught:
+        vf = vectorize(piecewise, backend="numpy", vector_math=True)
+    assert caught[0].filename == __file__  # it points at the caller's line
+    assert vf.options == Options(backend="numpy", exact=False)
+    with pytest.warns(DeprecationWarning):
+        assert vmap(piecewise, backend="numpy", vector_math=False)._vf.options == Options(backend="numpy")
 
 
 NO_NUMBA_SCRIPT = """
@@ -106,14 +122,14 @@ import sys, warnings
 sys.path.insert(0, {tests!r})
 import conftest  # hides numba and llvmlite, as .ci/run's second run does
 import numpy as np
-from vectorizer import vectorize
+from vectorizer import vectorize, vmap
 from vectorizer.backends.numba.jit import JitWarning
 from backends.test_vecmath import piecewise
 x, y = np.linspace(-5.0, 80.0, 5000), np.linspace(3.0, -2.0, 5000)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    got = vectorize(piecewise, vector_math=True)(x, y)
-    got = vectorize(piecewise, vector_math=True)(x, y)
+    got = vectorize(piecewise, backend="numpy", exact=False)(x, y)
+    got = vectorize(piecewise, backend="numpy", exact=False)(x, y)
 mine = [w for w in caught if issubclass(w.category, JitWarning)]
 assert len(mine) == 1 and "needs Numba" in str(mine[0].message), [str(w.message) for w in caught]
 assert got.tobytes() == vectorize(piecewise)(x, y).tobytes()  # NumPy's functions: the same bits
@@ -207,7 +223,7 @@ def test_generated_function_keeps_the_contract_on_hostile_inputs(x, y):
     n = min(len(x), len(y))
     # Each lane's value is one vector function of exact operations, times or plus a term that
     # cannot cancel it: within the bound, plus one rounding.
-    check(vectorize(piecewise, vector_math=True), piecewise, x[:n], y[:n], ulps=rules.ULP_BOUND + 1)
+    check(vectorize(piecewise, backend="numpy", exact=False), piecewise, x[:n], y[:n], ulps=rules.ULP_BOUND + 1)
 
 
 @pytest.mark.numba
@@ -215,14 +231,14 @@ def test_large_batches_run_masked_calls_and_raise_the_first_lane():
     needs_numba_and_libmvec()
     rng = np.random.default_rng(3)
     x, y = rng.uniform(-10.0, 100.0, 20000), rng.uniform(-5.0, 5.0, 20000)
-    vf = vectorize(piecewise, vector_math=True)
+    vf = vectorize(piecewise, backend="numpy", exact=False)
     check(vf, piecewise, x, y, ulps=rules.ULP_BOUND + 1)
     spot, strike = rng.uniform(50, 150, 20000), rng.uniform(50, 150, 20000)
     vol, t = rng.uniform(0.05, 0.6, 20000), np.maximum(rng.uniform(-0.25, 2.0, 20000), 0.0)
     # erfc(-d) magnifies log's few ulp by up to 2 d**2 (the formula's condition number): a relative bound.
-    check(vectorize(priced, vector_math=True), priced, spot, strike, vol, t, rel=1e-12)
+    check(vectorize(priced, backend="numpy", exact=False), priced, spot, strike, vol, t, rel=1e-12)
     strike[1234] = 0.0  # ZeroDivisionError on that lane, as the scalar function raises
-    check(vectorize(priced, vector_math=True), priced, spot, strike, vol, t, rel=1e-12)
+    check(vectorize(priced, backend="numpy", exact=False), priced, spot, strike, vol, t, rel=1e-12)
 
 
 @pytest.mark.numba
@@ -249,7 +265,7 @@ def test_a_function_numba_cannot_compile_falls_back_with_a_warning(monkeypatch):
 @pytest.mark.numba
 def test_auto_backend_accepts_the_option():
     needs_numba_and_libmvec()
-    vf = vectorize(piecewise, backend="auto", vector_math=True)
+    vf = vectorize(piecewise, backend="auto", exact=False)
     x, y = np.linspace(-5.0, 80.0, 3000), np.linspace(3.0, -2.0, 3000)
     check(vf, piecewise, x, y, ulps=rules.ULP_BOUND + 1)
     assert vf.backend == "numba"  # a call this small keeps the static choice (no trial)
@@ -274,7 +290,7 @@ def test_the_compiled_loops_refuse_strided_arrays():
 def test_int_powers_keep_the_contract(a, b):
     needs_numba_and_libmvec()
     n = min(len(a), len(b))
-    check(vectorize(int_power, vector_math=True), int_power, a[:n], b[:n], ulps=rules.ULP_BOUND)
+    check(vectorize(int_power, backend="numpy", exact=False), int_power, a[:n], b[:n], ulps=rules.ULP_BOUND)
 
 
 def log_sum_exp(v):
@@ -288,7 +304,7 @@ def test_vmap_takes_the_option_on_per_example_arrays():
     from vectorizer import vmap
 
     rows = np.random.default_rng(5).normal(scale=30.0, size=(3000, 7))
-    vf = vmap(log_sum_exp, vector_math=True)
+    vf = vmap(log_sum_exp, backend="numpy", exact=False)
     got = vf(rows)
     assert "_vz_vm.exp" in vf.source and "_vz_vm.log" in vf.source
     want = np.array([log_sum_exp(row) for row in rows])

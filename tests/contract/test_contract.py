@@ -804,6 +804,7 @@ def test_an_engine_bug_falls_back_visibly_or_is_a_refusal(monkeypatch, stage):
             def broken(*args, **kwargs):
                 raise AssertionError("injected")
             monkeypatch.setattr(pipeline, "lower", broken)
+            monkeypatch.setattr(pipeline, "lower_lanes", broken)  # the default route: Numba's lanes
         else:
             vf(x)  # a working kernel first; then it raises, as a kernel with a bug would
             def broken_kernel(*args):

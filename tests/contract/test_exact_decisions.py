@@ -23,8 +23,11 @@ from perturb import PerturbedNumPy, discrete_mismatches, source
 from strategies import floats
 
 from vectorizer import vectorize
+from vectorizer.api import prepare
 from vectorizer.core.types import FLOAT, INT, Val
-from vectorizer.runtime.exactmath import exact, exact_template
+from vectorizer.options import Options
+from vectorizer.pipeline import lower
+from vectorizer.runtime.exactmath import c_pow, exact, exact_template
 
 
 def cube_test(n: int) -> bool:
@@ -179,7 +182,7 @@ def test_the_simulation_breaks_code_lowered_without_the_analysis() -> None:
     decisions analysis) give other ints, bools and trip counts under it."""
     broken = []
     for f, params, make_args in SIMULATED:
-        old = source(f, params, exact=False)
+        old = source(f, params, analysis=False)
         assert "_vz_exact" not in old
         if discrete_mismatches(f, old, make_args(), PerturbedNumPy(0)):
             broken.append(f.__name__)
@@ -202,7 +205,7 @@ def test_kepler_newton_exit_is_exact() -> None:
     assert "_vz_exact(math.sin" in text and "_vz_exact(math.cos" in text
     for seed in range(3):
         assert discrete_mismatches(f, text, args, PerturbedNumPy(seed)) == []
-    old = discrete_mismatches(f, source(f, params, exact=False), args, PerturbedNumPy(0))
+    old = discrete_mismatches(f, source(f, params, analysis=False), args, PerturbedNumPy(0))
     assert old  # without the analysis the simulated AVX-512 changes discrete outcomes here
 
 
@@ -211,8 +214,11 @@ def test_operations_outside_decisions_keep_numpy() -> None:
         y = math.exp(-x * x) * math.sin(x) ** 2
         return y / (1.0 + x * x) if x > 0.0 else y
 
-    text = source(smooth, {"x": Val(FLOAT, True)})
+    text = source(smooth, {"x": Val(FLOAT, True)})  # exact=False
     assert "_vz_exact" not in text and "np.exp(" in text
+    parsed, namespace = prepare(smooth)  # the default, exact=True: every one is CPython's
+    text = lower(parsed, namespace, {"x": Val(FLOAT, True)}, Options()).source
+    assert "np.exp(" not in text and "_vz_exact(math.exp" in text and "_vz_exact(math.sin" in text
 
 
 # -- the helper ------------------------------------------------------------------------------------
@@ -264,26 +270,28 @@ def test_hostile_int_of_power(xs, k) -> None:
 def test_numba_loops_are_cpythons_math() -> None:
     """The in-process helper (compiled loops over libm) gives `exact`'s bits wherever the Python
     function does not raise (there the lanes are flagged or unread)."""
-    from vectorizer.backends.numba.exactloops import (
-        NUMBA_FUNCTIONS,
-        NUMBA_MIN_LANES,
-        _numba_loops,
-        fast_exact,
-    )
+    from vectorizer.backends.numba.exactloops import FUNCTIONS, NUMBA_MIN_LANES
+    from vectorizer.engine.exactcalls import exact_math
 
-    assert _numba_loops(), "Numba is installed: the loops must load"
-    hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 1e308, -1e308, 1.0, -1.0, 0.5, 27.0]
+    fast_exact = exact_math()
+    assert set(fast_exact.loops()) == set(FUNCTIONS), "Numba is installed: the loops must load"
+    hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 1e308, -1e308, 1.0, -1.0, 0.5, 27.0, 2.0, 3.0, 1e154, -1e-160]
     x = np.concatenate([rng.uniform(-20, 20, 20000), rng.standard_normal(5000) * 1e3,
                         np.exp(rng.uniform(-700, 700, 5000)), hostile * 20])
     y = np.concatenate([rng.uniform(-5, 5, x.size - 280), np.resize(np.array(hostile), 280)])
     assert x.size >= NUMBA_MIN_LANES
-    for name, arity in NUMBA_FUNCTIONS.items():
-        fn = getattr(math, name)
+    for name, (arity, _) in FUNCTIONS.items():
+        fn = c_pow if name == "c_pow" else getattr(math, name)
         args = (x,) if arity == 1 else (x, y)
         fast, slow = fast_exact(fn, *args), exact(fn, *args)
-        settled = ~(np.isnan(slow) | np.isinf(slow))  # NaN/inf: where Python raised, or NaN/inf in
+        # NaN/inf: where Python raised, or NaN/inf in (c_pow never raises: every lane, inf too)
+        settled = ~np.isnan(slow) if fn is c_pow else ~(np.isnan(slow) | np.isinf(slow))
         assert np.array_equal(fast[settled].view(np.int64), slow[settled].view(np.int64)), name
         assert np.array_equal(np.isnan(fast[np.isnan(args[0])]), np.ones(int(np.isnan(args[0]).sum()), bool)), name
+    for exponent in (2.0, 3.0, 0.5, -1.0):  # exponents LLVM would simplify: C's pow all the same
+        fast, slow = fast_exact(math.pow, x, exponent), exact(math.pow, x, exponent)
+        settled = ~(np.isnan(slow) | np.isinf(slow))
+        assert np.array_equal(fast[settled].view(np.int64), slow[settled].view(np.int64)), exponent
 
 
 def erf_gap(x: float) -> float:
@@ -293,18 +301,25 @@ def erf_gap(x: float) -> float:
 @pytest.mark.numba
 def test_erf_and_erfc_in_process_are_cpythons_math() -> None:
     """In process the engine binds a module's `_vz_erf`/`_vz_erfc` to the loops over libm
-    (exactloops.fast_function): CPython's bits on a batch that pays for them, the module's NumPy
+    (ExactMath.function): CPython's bits on a batch that pays for them, the module's NumPy
     version (within the ulp bound) on anything else."""
-    from vectorizer.backends.numba.exactloops import NUMBA_MIN_LANES, fast_function
+    from vectorizer.backends.numba.exactloops import NUMBA_MIN_LANES
+    from vectorizer.engine.exactcalls import exact_math
     from vectorizer.runtime import special
 
     hostile = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e-300, 0.5, -0.5, 0.4999999999999999, 26.0, -6.0]
     x = np.concatenate([rng.uniform(-8, 8, 20000), rng.standard_normal(5000), np.array(hostile * 20)])
     assert x.size >= NUMBA_MIN_LANES
     vf = vectorize(erf_gap, backend="numpy", cache=False)
-    check(vf, erf_gap, x)  # ulps=0: every bit
+    check(vf, erf_gap, x)  # ulps=0: every bit (exact=True: `_vz_exact(math.erfc, ...)`)
+    assert "_vz_exact(math.erfc" in vf.source
+    # exact=False without vector math (as where libmvec is missing) keeps the NumPy helpers, which
+    # the engine binds to the same loops in process
+    vf = vectorize(erf_gap, backend="numpy", cache=False, exact=False)
+    vf.options = Options(backend="numpy", exact=False, vector_math=False)
+    check(vf, erf_gap, x)
     assert "_vz_erfc" in vf.source and "_vz_erf(" in vf.source
-    fast = fast_function("erfc", special._vz_erfc)
+    fast = exact_math().function("erfc", special._vz_erfc)
     assert fast.__name__ == "_vz_erfc"
     for other in (np.float64(0.3), x[:20]):  # a NumPy scalar, a few lanes
         assert np.array_equal(fast(other), special._vz_erfc(other), equal_nan=True)

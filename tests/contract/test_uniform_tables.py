@@ -217,7 +217,7 @@ def test_arrays_that_are_no_tables_are_refused(name: str, backend: str, why: str
 def test_table_is_a_constant_of_the_generated_module() -> None:
     """The NumPy backend's code: the table as an exact np.array literal, the lane's number padded
     against the table's axis, and the reduction over the last axis."""
-    src = vectorize(T.h8).source
+    src = vectorize(T.h8, backend="numpy").source
     assert "N8 = np.array([" in src and "dtype=np.float64)" in src and "I8 = np.array([" in src
     namespace: dict = {}
     exec(src.split("\n\ndef ")[0], namespace)  # noqa: S102 - the module's constants

@@ -40,7 +40,7 @@ print(json.dumps(out))
 def project(tmp_path: Path) -> Path:
     lines = ["import math", "from vectorizer import vectorize", ""]
     for k in range(FUNCTIONS):
-        lines += ["@vectorize", f"def f{k}(x):", f"    return math.sqrt(x) * {k}.0 + x * x - {k}", ""]
+        lines += ['@vectorize(backend="numpy")', f"def f{k}(x):", f"    return math.sqrt(x) * {k}.0 + x * x - {k}", ""]
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "mods.py").write_text("\n".join(lines))
     return tmp_path

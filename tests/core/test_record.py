@@ -15,8 +15,13 @@ from vectorizer.options import Options
 def test_options_are_values_with_a_stable_key():
     a, b = Options(backend="numba", reassociate=True), Options(backend="numba", reassociate=True)
     assert a == b and hash(a) == hash(b) and a != Options(backend="numba")
-    assert a.key() == (f"backend='numba',compact=True,fallback='warn',optimize={bool(sys.flags.optimize)},"
+    assert a.key() == (f"backend='numba',compact=True,exact=True,fallback='warn',optimize={bool(sys.flags.optimize)},"
                        "reassociate=True,vector_math=False")
+    # exact=False means vector math where it runs, unless turned off (the CLI's standalone modules)
+    assert Options(exact=False).vector_math is True and Options(exact=False, vector_math=False).vector_math is False
+    assert Options(exact=False).replace(exact=True) == Options()
+    with pytest.raises(ValueError, match="needs exact=False"):
+        Options(vector_math=True)
     assert Options().optimize is bool(sys.flags.optimize) and Options(optimize=True).optimize is True
     with pytest.raises(AttributeError, match="immutable"):
         a.backend = "numpy"  # type: ignore[misc]

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from vectorizer import vectorize
+from vectorizer.backends.numba import jit
 from vectorizer.faces.explain import build, render_text
 
 SOURCE = textwrap.dedent('''\
@@ -89,7 +90,8 @@ def _tags(expl, text: str) -> list[str]:
 def test_annotations_batched_uniform_loop_check_exact(module):
     rng = np.random.default_rng(1)
     x, y = rng.uniform(-50, 50, 3000), rng.uniform(0.5, 3.0, 3000)
-    expl = build(vectorize(module.demo), (x, y, 5))  # n a scalar: uniform
+    # exact=False: NumPy's functions, but CPython's where a value decides something (tagged `exact`)
+    expl = build(vectorize(module.demo, exact=False), (x, y, 5))  # n a scalar: uniform
     assert expl.status == "vectorized"
     assert "if" in _tags(expl, "if n > 3:") and "mask" not in _tags(expl, "if n > 3:")
     assert "mask" in _tags(expl, "if x > 0.0:")
@@ -119,6 +121,12 @@ def test_annotations_batched_uniform_loop_check_exact(module):
     assert expected and expl.profile.compactions[LINES["while r > 1.0:"]] == expected
     assert expl.profile.flagged == 0 and expl.profile.lanes == 3000
     assert expl.profile.line_seconds[LINES["r = r / scale"]] > 0
+    # The default, exact=True: every transcendental value is CPython's; the route and why
+    default = build(vectorize(module.demo), (x, y, 5))
+    line = next(v for v in default.lines if v.text.strip() == "v = math.exp(r) ** 2")
+    assert "exact" in line.tags and any("exact=True" in n for n in line.notes), line.notes
+    route = next(n for n in default.notes if n.startswith("route: "))
+    assert route.startswith("route: numba (Numba lane kernel" if jit.available() else "route: numpy (Numba is not"), route
 
 
 def test_annotations_from_annotations_make_every_if_a_mask(module):

@@ -287,8 +287,8 @@ def test_tag_is_stable_across_processes_and_covers_the_options() -> None:
     assert other == tag and tag.isalnum() and tag.startswith("vz")
     tags = {HookConfig(("a",), select=s, strict=b).tag for s in ("annotated", "marked", "all") for b in (False, True)}
     assert len(tags) == 6
-    options = [HookConfig(("a",), backend=b, vector_math=v) for b in ("numpy", "numba", "auto") for v in (False, True)]
-    assert len({c.tag for c in options}) == 6 and options[0].tag == tag  # the defaults: the same tag as before
+    options = [HookConfig(("a",), backend=b, exact=v) for b in ("numpy", "numba", "auto") for v in (True, False)]
+    assert len({c.tag for c in options}) == 6 and options[4].tag == tag  # auto, exact: the defaults
     with pytest.raises(ValueError, match="backend must be one of"):
         HookConfig(("a",), backend="jax")
 
@@ -297,8 +297,11 @@ def test_the_appended_line_carries_only_options_that_differ_from_vectorize_defau
     tree = ast.parse("def f(x: float) -> float:\n    return x\n")
     plain = transform_source("", tree, HookConfig(("a",))).splitlines()[-1]
     assert "._install_dual(globals(), {'f': 1}, {}, False)  #" in plain
-    tuned = transform_source("", tree, HookConfig(("a",), backend="auto", vector_math=True)).splitlines()[-1]
-    assert "._install_dual(globals(), {'f': 1}, {}, False, {'backend': 'auto', 'vector_math': True})  #" in tuned
+    tuned = transform_source("", tree, HookConfig(("a",), backend="numpy", exact=False)).splitlines()[-1]
+    assert "._install_dual(globals(), {'f': 1}, {}, False, {'backend': 'numpy', 'exact': False})  #" in tuned
+    # the deprecated vector_math=True is exact=False: the same line, the same tag
+    old = HookConfig(("a",), backend="numpy", vector_math=True)
+    assert transform_source("", tree, old).splitlines()[-1] == tuned and old.tag == HookConfig(("a",), backend="numpy", exact=False).tag
 
 
 OPTIONS_PROBE = '''
@@ -310,8 +313,8 @@ OPTIONS_PROBE = '''
     got = k.clipped_sqrt(x, 0.5)
     want = [k.clipped_sqrt.scalar(v, 0.5) for v in x.tolist()]
     c = hook.finder.config
-    print(json.dumps([[c.backend, c.vector_math], k.clipped_sqrt.vectorized.options.backend,
-                      k.clipped_sqrt.vectorized.options.vector_math, k.clipped_sqrt.vectorized.backend,
+    print(json.dumps([[c.backend, c.exact], k.clipped_sqrt.vectorized.options.backend,
+                      k.clipped_sqrt.vectorized.options.exact, k.clipped_sqrt.vectorized.backend,
                       np.array_equal(got, want, equal_nan=True),
                       np.array_equal(k.marked(x), [v * v + 1.0 for v in x.tolist()], equal_nan=True),
                       k.marked.vectorized.options.backend]))
@@ -319,16 +322,16 @@ OPTIONS_PROBE = '''
 
 
 @pytest.mark.numba
-def test_backend_and_vector_math_reach_the_functions_the_hook_vectorizes(pkg: Path) -> None:
+def test_backend_and_exact_reach_the_functions_the_hook_vectorizes(pkg: Path) -> None:
     pytest.importorskip("numba")
-    out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numba", vector_math=True'), pkg)
+    out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numba", exact=False'), pkg)
     # sqrt is exact in every backend; the @vectorize function keeps its own options
-    assert out == [["numba", True], "numba", True, "numba", True, True, "numpy"]
+    assert out == [["numba", False], "numba", False, "numba", True, True, "auto"]  # @vectorize keeps its default
     (pkg / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\npackages = ["mypkg"]\n'
-                                        'backend = "numba"\nvector-math = true\n')
+                                        'backend = "numba"\nexact = false\n')
     assert run(OPTIONS_PROBE.replace("ARGS", ""), pkg) == out
     out = run(OPTIONS_PROBE.replace("ARGS", '["mypkg"], backend="numpy"'), pkg)  # an argument beats the file
-    assert out == [["numpy", True], "numpy", True, "numpy", True, True, "numpy"]
+    assert out == [["numpy", False], "numpy", False, "numpy", True, True, "auto"]
 
 
 def test_backend_numba_without_numba_is_refused_at_install(pkg: Path) -> None:

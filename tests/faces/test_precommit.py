@@ -182,10 +182,11 @@ def test_pre_commit_end_to_end(tmp_path):
     assert "-RATE = 0.05\n+RATE = 0.07\n" in shown and "would generate rates_batched.py" in shown
     assert (user / "rates_batched.py").read_bytes() == before  # the check never writes
 
-    # the hook environment was built from `pip install .` without extras: no Numba in it
+    # the hook environment was built from `pip install .` without extras: Numba came with it, a
+    # dependency (the generated modules are NumPy code all the same)
     pythons = list((tmp_path / "pre-commit-home").glob("repo*/py_env-*/bin/python"))
     assert pythons, "no hook environment found"
-    assert subprocess.run([str(pythons[0]), "-c", "import numba"], capture_output=True).returncode != 0
+    assert subprocess.run([str(pythons[0]), "-c", "import numba"], capture_output=True).returncode == 0
 
 
 # -- the documented snippet, as written ------------------------------------------------------------

@@ -50,7 +50,7 @@ def test_array_calls():
     n = np.array([1, 6, 27])
     assert k.collatz(n).tolist() == [k.collatz.scalar(int(v)) for v in n]
     assert type(k.collatz.vectorized).__name__ == "VectorizedFunction"
-    assert k.collatz.vectorized.options.backend == os.environ.get("EXPECT_BACKEND", "numpy")
+    assert k.collatz.vectorized.options.backend == os.environ.get("EXPECT_BACKEND", "auto")
 
 
 def test_assertions_are_still_rewritten():
@@ -84,10 +84,11 @@ def suite(tmp_path: Path) -> Path:
 
 
 def pytest_run(root: Path, *args: str, hook: bool, autoload: bool = True, status: int = 0,
-               backend: str = "numpy") -> str:
+               backend: str = "auto") -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "VECTORIZER_DISABLE",
                                                           "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
-    env.update(PYTHONPATH=str(root), EXPECT_HOOK="1" if hook else "0", EXPECT_BACKEND=backend)
+    # the suite's root first, then this checkout's PYTHONPATH (a worktree's vectorizer, not the installed one)
+    env.update(PYTHONPATH=os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p), EXPECT_HOOK="1" if hook else "0", EXPECT_BACKEND=backend)
     if not autoload:
         env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *args],
@@ -119,10 +120,10 @@ def test_off_without_the_option(suite: Path) -> None:
 
 
 def test_backend_from_pyproject(suite: Path) -> None:
-    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "auto"\nvector-math = true\n')
-    out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, backend="auto")
+    (suite / "pyproject.toml").write_text('[tool.vectorizer.import-hook]\nbackend = "numpy"\nexact = false\n')
+    out = pytest_run(suite, "--vectorizer-packages=mypkg", "tests", hook=True, backend="numpy")
     assert "3 passed" in out
-    assert "vectorizer import hook: mypkg (select=annotated, backend=auto, vector_math=True)" in out
+    assert "vectorizer import hook: mypkg (select=annotated, backend=numpy, exact=False)" in out
 
 
 def test_bad_configuration_is_a_usage_error(suite: Path) -> None:

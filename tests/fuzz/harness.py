@@ -309,7 +309,7 @@ def _differential(module, shim_module, args: list, classb: bool, twice: bool, ba
 def _vectorize(f, backend: str):
     """`numpy_vm` and `numba_vm`: those backends with vector_math=True."""
     if backend.endswith("_vm"):
-        return vectorize(f, fallback="error", backend=backend.removesuffix("_vm"), vector_math=True)
+        return vectorize(f, fallback="error", backend=backend.removesuffix("_vm"), exact=False)
     return vectorize(f, fallback="error", backend=backend)
 
 

@@ -61,7 +61,7 @@ def test_three_items_and_ints():
 
 
 def _source(fn, *args) -> str:
-    vf = vectorize(fn)
+    vf = vectorize(fn, backend="numpy")
     vf(*args)
     return vf.source
 

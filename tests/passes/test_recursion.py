@@ -295,7 +295,7 @@ def test_a_function_whose_every_return_recurses_is_refused_with_a_hint():
 
 def test_only_the_lanes_reaching_the_recursion_are_flagged():
     """The NumPy kernel of gcd flags exactly the lanes with b != 0 (those re-run)."""
-    vf = vectorize(gcd, fallback="error")
+    vf = vectorize(gcd, backend="numpy", fallback="error")
     a, b = np.array([12, 7, 0, 5, -3]), np.array([18, 0, 5, 0, 0])
     vf(a, b)
     namespace: dict = {}

@@ -83,7 +83,7 @@ def piecewise_raising(x: float, a: float) -> float:  # its middle arm may raise
 def test_an_elif_chain_folds_into_nested_selects() -> None:
     """Each elif's else arm is already the selects of the ones after it: the whole chain under the
     first test is one nested select, no `~m`, no `&` of masks (issue 33's elif chains)."""
-    vf = vectorize(piecewise, fallback="error")
+    vf = vectorize(piecewise, backend="numpy", fallback="error")
     vf(np.zeros(2), np.ones(2))
     body = vf.source.split("def _vz_")[0]
     assert "~" not in body and " & " not in body, body
@@ -96,7 +96,7 @@ def test_an_elif_chain_folds_into_nested_selects() -> None:
 def test_clamp_is_two_selects_on_raw_tests() -> None:
     text = after("select_chains", clamp, x=F, lo=F, hi=F)
     assert "ret = hi if x > hi else x" in text.replace("(", "").replace(")", "")
-    vf = vectorize(clamp, fallback="error")
+    vf = vectorize(clamp, backend="numpy", fallback="error")
     vf(np.zeros(2), np.zeros(2), np.ones(2))
     body = vf.source.split("def _vz_")[0]
     assert "~" not in body and " & " not in body  # no masks of its own

@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import check
+from oracle import check, numpy_functions
 
-from vectorizer import vectorize
 from vectorizer.rules import scalar as rules
 from vectorizer.runtime import special
 from vectorizer.runtime.helpers import masked
@@ -123,7 +122,7 @@ def test_drag_matches_the_scalar_function(seed):
     rng = np.random.default_rng(seed)
     r = 10.0 ** rng.uniform(-3.0, 6.0, 6000)
     r[rng.random(6000) < 0.03] = np.nan
-    vf = vectorize(drag)
+    vf = numpy_functions(drag)
     # r ** 0.687 within the bound (NumPy's pow differs by CPU), then *, + and *, /: a relative error
     # of ULP_BOUND ulp is at most twice as many ulp of another value, and each operation may round
     # the other way once (nothing cancels: every term is positive)
@@ -135,7 +134,7 @@ def test_drag_matches_the_scalar_function(seed):
 def test_a_raising_lane_in_a_gathered_branch_raises_as_the_loop_would(seed):
     rng = np.random.default_rng(seed)
     x = _floats(rng, 6000, -1000.0, 150.0)  # ~10% of the lanes take the branch
-    vf = vectorize(log_branch)
+    vf = numpy_functions(log_branch)
     check(vf, log_branch, x)  # raises ValueError where a lane lands in (100, 200]
     assert _gathered_calls(vf) == 1
     x[x > 100.0] = 250.0 + np.arange(np.count_nonzero(x > 100.0))  # no lane raises
@@ -146,7 +145,7 @@ def test_a_raising_lane_in_a_gathered_branch_raises_as_the_loop_would(seed):
 def test_overflow_and_chains_in_gathered_branches(hi):
     rng = np.random.default_rng(int(hi))
     x = _floats(rng, 6000, -200.0, hi)
-    vf = vectorize(exp_branch)
+    vf = numpy_functions(exp_branch)
     check(vf, exp_branch, x)
     assert _gathered_calls(vf) == 3  # exp, erfc, sin
 
@@ -155,7 +154,7 @@ def test_int_operands_of_a_gathered_call():
     rng = np.random.default_rng(5)
     n = rng.integers(-700, 700, 6000)
     x = _floats(rng, 6000, -5.0, 5.0)
-    vf = vectorize(int_branch)
+    vf = numpy_functions(int_branch)
     # exp(n) + atan2(x, n), each within the bound (NumPy's differ by CPU). Worst at n = 0: 1 - pi/2,
     # the two terms' errors (ulps of values in [1, 2)) in ulps of a value in [0.5, 1): four times the
     # bound, and one rounding (n > 0: exp(n) >= 20 > |atan2|; n < 0: |atan2| >= pi/2 > 20 exp(n))
@@ -174,7 +173,7 @@ def test_both_sides_of_an_even_split_are_gathered():
     x = np.abs(_floats(rng, 6000, 0.0, 50.0))
     x[1::2] *= -1.0  # exactly half the lanes on each side (NaN, -0.0 and 0.0 lanes take the else)
     x[:2] = [np.nan, -0.0]
-    vf = vectorize(two_sided)
+    vf = numpy_functions(two_sided)
     check(vf, two_sided, x, ulps=rules.ULP_BOUND)  # NumPy's log and exp: within the bound
     assert _gathered_calls(vf) == 2
 
@@ -192,6 +191,6 @@ def test_a_gathered_helper_is_defined_in_the_module(y):
     rng = np.random.default_rng(11)
     x = _floats(rng, 6000, -20.0, 10.0)
     exponent = rng.uniform(-3.0, 3.0, 6000) if y == "lanes" else y
-    vf = vectorize(pow_branch)
+    vf = numpy_functions(pow_branch)
     check(vf, pow_branch, x, exponent, ulps=rules.ULP_BOUND)  # x ** 0.5 is sqrt: 1 ulp from glibc's pow at times
     assert _gathered_calls(vf) == 1 and "def _vz_power(" in vf.source

@@ -13,8 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "bench.py"
 STATUSES = {"ok", "skipped", "refused", "mismatch", "error"}
-VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize", "jax",
-            "vec_numpy", "vec_numpy_vm", "vec_numba", "vec_numba_vm", "vec_auto", "vec_auto_vm", "memcpy"}
+VARIANTS = {"python", "np_vectorize", "numpy", "numba_prange", "numba_exact", "numba_vectorize", "jax",
+            "vec_default", "vec_fast", "vec_numpy", "vec_numba", "vec_jax", "vec_jax_device", "vec_jax_transfer", "memcpy"}
 
 
 def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
@@ -46,13 +46,13 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
         assert kernel in kernels and size in sizes and variant in VARIANTS
         assert r["status"] in STATUSES
         assert r["status"] not in ("mismatch", "error"), r
-        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python", "backends", "backends_vm"}
+        assert set(r["ratios"]) == {"numpy", "numba", "jax", "python", "hand_exact", "backends"}
         if r["status"] != "ok":
             assert r["note"], r  # every variant that did not run says why
             continue
         assert r["ns_per_element"] > 0 and r["median_s"] > 0 and r["samples_s"]
         assert 0 < r["lanes_timed"] <= size and r["first_call_s"] is not None
-        if variant == "memcpy":
+        if variant in ("memcpy", "vec_jax_device", "vec_jax_transfer"):  # parts of a call: vec_jax verifies it
             assert r["verify"] is None
         else:  # checked against the scalar oracle before it was timed
             assert r["verify"]["ok"] is True and r["verify"]["lanes"] > 0
@@ -61,10 +61,12 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
     # or (if it refuses a kernel) says why
     for kernel in kernels:
         for size in sizes:
-            for variant in ("python", "np_vectorize", "numpy", "numba_prange", "numba_vectorize",
+            for variant in ("python", "np_vectorize", "numpy", "numba_prange", "numba_exact", "numba_vectorize",
                             "memcpy"):
                 assert cells[(kernel, size, variant)]["status"] == "ok", (kernel, size, variant)
             assert cells[(kernel, size, "vec_numpy")]["status"] in ("ok", "refused")
+            default = cells[(kernel, size, "vec_default")]  # the default: its route, and why, noted
+            assert default["status"] == "ok" and "route " in default["note"], default
 
 
 def test_variants_runs_only_the_chosen_ones(tmp_path: Path) -> None:

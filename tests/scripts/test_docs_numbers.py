@@ -72,7 +72,9 @@ def test_the_readme_shows_what_the_example_prints(tmp_path):
     body = re.search(r"```text\n(.*?)\n```", shown, re.S).group(1)
     assert module.masked(body) == module.masked(done.stdout.rstrip("\n"))
     lines = done.stdout.splitlines()
-    assert lines[2].startswith("def escape_time(") and "_vz_where(cond" not in done.stdout  # the kernel only
+    assert lines[2].startswith("route: ")  # the route the default chose, with its reason
+    # the kernel only: the lane function and its drivers (Numba), or the array function (NumPy route)
+    assert lines[3].startswith(("def _lane_escape_time(", "def escape_time(")) and "_vz_where(cond" not in done.stdout
 
 
 def test_every_number_in_the_readme_prose_is_derived():

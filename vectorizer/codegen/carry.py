@@ -2,7 +2,8 @@
 
 A helper is a top-level function, class or constant of a NumPy-only module, registered in a table
 by its name there: name -> (module, the table names it reads). `RUNTIME` holds what kernels call
-(runtime/); the CLI's standalone modules add engine/carried.py's flag-and-patch. `carry` takes the
+(runtime/), `IN_PROCESS` adds what exact=True kernels call; the CLI's standalone modules add
+engine/carried.py's flag-and-patch. `carry` takes the
 names a module's code reads, closes them over the table's dependencies, and copies each helper's
 source, read from its module's file with `ast` by name:
 
@@ -58,6 +59,10 @@ RUNTIME: Table = {
     "powmod": (intmath, ("_vz_scalar", "_VZ_ISQRT_MAX")),
     "bit_length": (intmath, ("_vz_scalar",)),
 }
+
+# And what only exact=True kernels call, which run in process (the CLI's standalone modules are
+# exact=False: their shared runtime, faces/cli/standalone.py, holds `RUNTIME` alone).
+IN_PROCESS: Table = {**RUNTIME, "c_pow": (exactmath, ())}
 
 
 def emitted(name: str) -> str:

@@ -42,7 +42,7 @@ def module(body: str, *, origin: str, params: dict[str, Val], constants: dict[st
     parts = ["\n".join(consts), body.rstrip("\n")]
     code = "\n\n".join(parts)
     # The helpers it calls come after it, each once: the function is what a reader opens the file for.
-    helpers = carry.carry(free_globals(code), carry.RUNTIME)
+    helpers = carry.carry(free_globals(code), carry.IN_PROCESS)
     if helpers:
         code += "\n\n\n" + helpers
     # The imports of everything it holds, helpers included, read off the code itself.

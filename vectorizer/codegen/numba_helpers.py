@@ -145,6 +145,18 @@ def _vz_cbrt(x):
     return _vz_libm_cbrt(x)
 '''
 
+# math.exp2 calls C's exp2; lane code had Numba's np.exp2 (LLVM's exp2 intrinsic, which LLVM may
+# fold for a constant, and which a replaced `numpy.exp2` would break: tests/libm_jitter.py).
+EXP2 = '''
+_vz_libm_exp2 = _vz_libm("exp2", 1)
+
+
+@numba.njit(cache=NUMBA_CACHE, error_model="numpy")
+def _vz_exp2(x):
+    """math.exp2(x): C's exp2."""
+    return _vz_libm_exp2(x)
+'''
+
 _HYPOT_HEAD = '''
 @numba.njit(cache=NUMBA_CACHE, error_model="numpy")
 def _vz_hypot(x, y):
@@ -262,12 +274,15 @@ def helper_source(code: str) -> str:
     parts = []
     pow_ = mentions(code, "_vz_pow") or mentions(code, "_vz_libm_pow")  # NumPy's float power calls pow itself
     cbrt = mentions(code, "_vz_cbrt")
-    if pow_ or cbrt:
+    exp2 = mentions(code, "_vz_exp2")
+    if pow_ or cbrt or exp2:
         parts.append(LIBM.strip("\n"))
     if pow_:
         parts.append(POW.strip("\n"))
     if cbrt:
         parts.append(CBRT.strip("\n"))
+    if exp2:
+        parts.append(EXP2.strip("\n"))
     if mentions(code, "_vz_hypot"):
         parts.append(hypot_source().strip("\n"))
     tables = numba_tables.table_source(code)  # np.sum of a uniform table: NumPy's pairwise sum

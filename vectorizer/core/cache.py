@@ -80,6 +80,12 @@ def warn_once(kind: str, message: str) -> None:
         warnings.warn(CacheWarning(message), stacklevel=3)
 
 
+def warned_unusable() -> bool:
+    """Whether this process has already said the cache directory cannot be used (its users
+    need not say it again: one cause, one warning)."""
+    return not _warned.isdisjoint({"unsafe", "unwritable"})
+
+
 def problem(st: os.stat_result, path: Path | str, want_dir: bool) -> str | None:
     """Why a path with this lstat/fstat result must not be trusted, or None if it is fine."""
     what = "cache directory" if want_dir else "cache entry"

@@ -1,5 +1,5 @@
 """Large batches run in chunks on a thread pool (lanes are independent, so the bits are the same),
-with sizes chosen by kernel; an allocator tweak; the auto trial's batch sizes."""
+with sizes chosen by kernel; an allocator tweak."""
 
 from __future__ import annotations
 
@@ -100,10 +100,6 @@ PARALLEL_MIN_LANES_LIGHT = 1 << 17
 # SIMD_MATH, by the names generated code calls them)
 SIMD_CALLS = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "power"})
 _simd_found = None  # simd_math(), once read
-
-
-EXPLORE_LANES = 1 << 16
-TRIAL_LANES = 1 << 19
 
 
 def chunk_starts(size: int, chunk: int = CHUNK, min_lanes: int = PARALLEL_MIN_LANES) -> range | None:

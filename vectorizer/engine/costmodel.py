@@ -1,28 +1,29 @@
-"""`backend="auto"`: which backend is expected to be faster for a function, decided statically.
+"""`backend="auto"`, the default: which route runs a function, decided from the code, the argument
+kinds and shapes, the options and the machine, never from a timing: the same call takes the same
+route in every process. Each answer is a `Route`, the backend's name with the reason (`.why`),
+which `.backend` and the explain report show.
 
-Measured with scripts/bench.py on this project's 16 kernels (docs/performance.md, 2 idle cores):
-the per-lane Numba backend is as fast as the NumPy backend or faster on loops whose trip count
-differs per lane (no work on finished lanes), on branches (no evaluation of both sides), and on
-most straight-line math too, where NumPy's SIMD exp/log do not make up for the NumPy backend's
-extra passes over memory (haversine 33 vs 38 ns a lane at 1e6, softplus 9.5 vs 11.0, black_scholes
-28 vs 93). NumPy wins where SIMD math repeats in a loop of a fixed trip count: every pass is a
-full-width SIMD exp/log/pow and nothing is masked (simpson_gauss 61 vs 93 ns a lane at 1e6,
-zeta_partial 320 vs 368). So:
+With `exact=True` (the default) both routes give CPython's bits, and Numba's lane kernels are the
+faster one on every shape of code the benchmark measures: one compiled pass over the lanes,
+branches evaluated only where taken, loops that stop per lane, and the same libm calls the exact
+NumPy route makes through its compiled loops, without its extra passes over memory
+(docs/runs/2026-12-05-exact-default.md). So:
 
-* NumPy where the Numba backend refuses the function: math.gamma and math.lgamma (CPython's own
-  algorithms; the C library's, which Numba calls, differ), and the NumPy functions on numbers
-  whose values lane code cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py), and
-  uniform tables used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
-* NumPy for a `for` loop over a `range` of literals and module constants whose body (callees
-  included) calls exp/log/pow and never leaves the loop early, in a function without `while`,
-  on a CPU where NumPy's float64 exp/log are SIMD kernels (AVX-512; `numpy_has_simd_math`);
-* Numba otherwise. Functions of per-example arrays always use NumPy (see api.py).
+* NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
+  and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
+  cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy
+  runs AVX-512 kernels, np.exp, np.log, np.sin... too: `NUMPY_SIMD_FUNCTIONS`), and uniform tables
+  used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
+* Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
-Per call size the picture differs: at 1e3 lanes the Numba backend's lower overhead wins even on
-those loops (simpson_gauss 154 vs 310 ns a lane); the choice is made for large batches. What the
-source cannot show (how alike the lanes' trip counts are) is measured where this picks Numba: calls
-of at least `autotrial.EXPLORE_LANES` lanes are timed on both backends, per size class
-(autotrial.py).
+With `exact=False` NumPy's AVX-512 SIMD exp/log/pow (~1-2 ns a lane where libm takes ~10-20)
+can pay for the NumPy route's passes over memory: where they repeat in a `for` loop over a
+`range` of literals and module constants that never leaves early, in a function without
+`while`, on a CPU with those kernels (`numpy_has_simd_math`), measured at 2 threads:
+simpson_gauss 61 vs 93 ns a lane at 1e6, zeta_partial 320 vs 368. But the routes scale
+differently with cores: Numba's lanes are compute-bound and scale with the threads, the NumPy
+route's passes share the memory bus. So NumPy takes such a loop only up to
+`SIMD_LOOP_MAX_THREADS` threads (`chunks.threads()`: VECTORIZER_THREADS, else the CPU count).
 """
 
 from __future__ import annotations
@@ -37,12 +38,21 @@ from ..passes.ops_to_lanes.numpy_calls import (
     REFUSED,  # NumPy functions on numbers the Numba backend refuses
 )
 from . import chunks
+from .kernels import Route
 
 NUMPY_ONLY_MATH = frozenset({"gamma", "lgamma"})  # refused by the Numba backend (CPython's own algorithms)
 
 
 # NumPy's float64 SIMD kernels (AVX-512): ~1-5 ns an element where libm takes ~10-20.
 SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
+# NumPy's functions on numbers that its AVX-512 kernels compute with other last bits than the C
+# library lane code calls (scripts/measure_ulps.py): the value of `np.exp(x)` in the user's code is
+# NumPy's, so on such a CPU only the NumPy route gives it.
+NUMPY_SIMD_FUNCTIONS = frozenset({
+    "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+    "arctan2", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "cbrt"})
+# exact=False: NumPy's SIMD math in a fixed loop runs on the NumPy route up to this many threads.
+SIMD_LOOP_MAX_THREADS = 4
 
 
 def numpy_has_simd_math() -> bool:
@@ -52,16 +62,24 @@ def numpy_has_simd_math() -> bool:
     return chunks.simd_math()
 
 
-def choose(parsed: ParsedFunction, namespace: Namespace, simd_math: bool | None = None) -> str:
-    """The backend for `parsed`; `simd_math` is whether NumPy's exp/log are SIMD kernels here
-    (default: this CPU, `numpy_has_simd_math`)."""
-    if _needs_numpy(parsed.func, namespace, {parsed.name}):
-        return "numpy"
-    if simd_math is None:
-        simd_math = numpy_has_simd_math()
-    if simd_math and _simd_math_in_fixed_loop(parsed.func, namespace):
-        return "numpy"
-    return "numba"
+def choose(parsed: ParsedFunction, namespace: Namespace, exact: bool = True, threads: int | None = None,
+           simd_math: bool | None = None) -> Route:
+    """The route for `parsed` (a function of numbers); `threads` and `simd_math` describe the
+    machine (default: this one, `chunks.threads()` and `numpy_has_simd_math`)."""
+    simd_math = numpy_has_simd_math() if simd_math is None else simd_math
+    needs = _needs_numpy(parsed.func, namespace, {parsed.name}, simd_math)
+    if needs is not None:
+        return Route("numpy", needs)
+    if not exact:
+        if simd_math and _simd_math_in_fixed_loop(parsed.func, namespace):
+            threads = chunks.threads() if threads is None else threads
+            if threads <= SIMD_LOOP_MAX_THREADS:
+                return Route("numpy", f"exact=False: NumPy's SIMD exp/log/pow in a loop of fixed trip count, "
+                                      f"on {threads} thread{'s' if threads > 1 else ''} (up to {SIMD_LOOP_MAX_THREADS})")
+            return Route("numba", f"exact=False, SIMD math in a fixed loop, but {threads} threads: Numba's lanes "
+                                  "scale with them, the NumPy route's passes share the memory bus")
+        return Route("numba", "exact=False: Numba lane kernel, one compiled pass")
+    return Route("numba", "Numba lane kernel: one compiled pass, CPython's bits")
 
 
 def _simd_math_in_fixed_loop(func: cst.FunctionDef, namespace: Namespace) -> bool:
@@ -116,24 +134,31 @@ def _parse(glob) -> ParsedFunction | None:
         return None  # the transform reports it; the choice does without
 
 
-def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str]) -> bool:
+def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], simd_math: bool) -> str | None:
+    """Why lane code cannot compute `func` (or a callee) here, or None."""
     if table_lanes.numpy_only(func, namespace):  # tables the lanes refuse (passes/table_lanes.py)
-        return True
+        return "a uniform table used other than in np.sum / np.prod: the NumPy route"
     for node in _walk(func):
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
             kind = namespace.resolve(node.value.value).kind
-            if (kind == "math" and node.attr.value in NUMPY_ONLY_MATH) or (kind == "numpy" and node.attr.value in REFUSED):
-                return True
+            if kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
+                return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
+            if kind == "numpy" and node.attr.value in REFUSED:
+                return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
+            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS:
+                return (f"np.{node.attr.value} on numbers: this CPU's NumPy computes it with AVX-512 kernels, whose "
+                        "values lane code (the C library) does not give: the NumPy route")
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:
-                return True
+                return f"{glob.name} is CPython's own algorithm, which lane code does not have: the NumPy route"
             if glob.kind == "function" and glob.name not in seen:
                 seen.add(glob.name)
                 callee = _parse(glob)
-                if callee is not None and _needs_numpy(callee.func, namespace, seen):
-                    return True
-    return False
+                found = _needs_numpy(callee.func, namespace, seen, simd_math) if callee is not None else None
+                if found is not None:
+                    return found
+    return None
 
 
 def _walk(node: cst.CSTNode):

@@ -267,7 +267,6 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
                key: tuple, size: int, scalar: Callable[..., Any], lanes_only: bool, unspecialized: bool) -> Plans | None:
     """The plans after a general call that `used` a backend and succeeded: the plan of this call's
     kind made anew (None when calls like it must take the general path), the others kept."""
-    from . import kernels
     from .fastmixed import is_mixed, plan_mixed
 
     plans = previous or Plans(None, None)  # one object: the plans' functions set its `last`
@@ -280,8 +279,8 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
     else:
         mixed = is_mixed(values)  # numbers too: a specialized one (a flag) keys its own code, no plan
         if lanes_only and used == kernel.backend and (unspecialized or not mixed):
-            limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend \
-                else kernels.numba_short_path(gen.races, key, size)  # NumPy: larger calls run chunks on threads
+            # NumPy: larger calls run chunks on threads; Numba's prange splits any batch itself
+            limit, window = (parallel_min_lanes(kernel.fn) - 1, (1, 0)) if numpy_backend else (sys.maxsize, (1, 0))
             made = (plan_mixed if mixed else plan)(kernel.fn, values, kernel.result_types, kernel.returns_tuple,
                                                    numpy_backend, limit, window, gen.watch, scalar=scalar)  # valid while the globals are these
         if mixed:

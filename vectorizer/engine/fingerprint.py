@@ -201,14 +201,12 @@ class Generation:
     `watch` is fresh. Generations whose globals have the same values (one content key: 2.0 rebound
     to an equal 2.0) share their kernels."""
 
-    __slots__ = ("namespace", "content", "watch", "prepared", "kernels", "races", "numpy_kernels", "warned")
+    __slots__ = ("namespace", "content", "watch", "prepared", "kernels", "warned")
 
     def __init__(self, namespace: Namespace, content: str, shared: Generation | None) -> None:
         self.namespace, self.content, self.watch = namespace, content, Watch(namespace)
         self.prepared: object = None  # (parsed, namespace): the fence runs again on new values
         self.kernels: dict = {} if shared is None else shared.kernels
-        self.races: dict = {} if shared is None else shared.races  # autotrial races (api.py)
-        self.numpy_kernels: dict = {} if shared is None else shared.numpy_kernels
         self.warned: list[str] = [] if shared is None else shared.warned  # the FallbackWarning given
 
     def rewatch(self) -> None:

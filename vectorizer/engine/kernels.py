@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from ..core import cache
-from ..errors import VectorizeError, VectorizeOverflowError, VectorizeValueError
+from ..errors import (
+    InexactWarning,
+    VectorizeError,
+    VectorizeOverflowError,
+    VectorizeValueError,
+    user_stacklevel,
+)
 from ..options import Options
 from . import execute
 from .batch import Batch, UnknownResultError
 from .batch import per_element as run_per_element
-from .chunks import EXPLORE_LANES
-from .fingerprint import Generation, engine_fingerprint
+from .fingerprint import engine_fingerprint
 from .patch import LaneOverflowError, LaneValueError
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
@@ -30,6 +36,32 @@ def jit():  # the Numba glue, loaded on first use: a process on the NumPy backen
     from ..backends.numba import jit
 
     return jit
+
+
+def numba_installed() -> bool:
+    """`jit().available()`, without importing the glue where it is not loaded yet (a warm start on
+    the NumPy route needs neither it nor Numba)."""
+    glue = sys.modules.get(f"{__package__.rpartition('.')[0]}.backends.numba.jit")
+    if glue is not None:
+        return glue.available()
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+class Route(str):
+    """A backend's name ("numpy", "numba") with why it runs a specialization (`why`): what
+    `.backend` answers. It compares, hashes and prints as the name."""
+
+    why: str
+
+    def __new__(cls, backend: str, why: str = "") -> Route:
+        route = super().__new__(cls, backend)
+        route.why = why
+        return route
+
+    def __reduce__(self):
+        return Route, (str(self), self.why)
 
 
 class Kernel:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up, a frozen dataclass ~0.8
@@ -61,36 +93,88 @@ def engine_bug(doing: str, func: Callable, exc: Exception) -> VectorizeError:
                           code="VEC-BUG")
 
 
-def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], str]) -> str:
-    """The backend that builds the kernel for `key` ("auto" while no key says, for `.backend`)."""
+def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], Route]) -> Route:
+    """The route that builds the kernel for `key` ("auto" while no key says, for `.backend`)."""
     if backend == "numba" and not jit().available():
-        raise VectorizeError("backend='numba' needs Numba: pip install 'vectorizer[numba]'")
+        raise VectorizeError("backend='numba' needs Numba, which is not installed for this Python: pip install numba")
+    if backend == "jax":
+        from ..backends.jax import available
+
+        if not available():
+            raise VectorizeError("backend='jax' needs JAX: pip install 'vectorizer[jax]'")
     if backend == "auto":
         if not jit().available():
-            return "numpy"
+            return Route("numpy", "Numba is not installed: the NumPy route")
         if key is None:
-            return "auto"
+            return Route("auto", "no call yet: the route is chosen per argument kinds and shapes")
         if any(shape for _, _, shape in key):
-            return "numpy"  # functions of per-example arrays: the NumPy backend
+            return Route("numpy", "per-example arrays: the NumPy route")
         return auto_choice(key)
-    return backend
+    return Route(backend, f"backend={backend!r}")
 
 
-def remembered_choice(content: str, options: Options, key: Key, prepared: Callable[[], Any]) -> str:
-    """The cost model's pick, remembered in the disk cache: a warm start must not import libcst
-    to parse the function again just to decide. `prepared()` gives (parsed, namespace) or None."""
+def remembered_choice(content: str, options: Options, key: Key, prepared: Callable[[], Any]) -> Route:
+    """The cost model's pick (costmodel.py), remembered in the disk cache: a warm start must not
+    import libcst to parse the function again just to decide. `prepared()` gives (parsed,
+    namespace) or None. The machine's thread count is part of the key: the pick depends on it."""
+    from .chunks import simd_math, threads
+
     store = cache.default_cache()
-    choice_key = cache.cache_key(content, "auto-choice", options.key(), repr(key), engine_fingerprint())
+    machine = f"threads={threads()},simd_math={simd_math()}"
+    choice_key = cache.cache_key(content, "auto-route", options.key(), repr(key), machine, engine_fingerprint())
     remembered = store.load(choice_key)
-    for backend in ("numpy", "numba"):
-        if remembered == f"BACKEND = {backend!r}\n":
-            return backend
+    if remembered is not None:
+        lines = remembered.splitlines()
+        if len(lines) == 2 and lines[0] in ("numpy", "numba"):
+            return Route(lines[0], lines[1])
     from .costmodel import choose
 
     found = prepared()
-    backend = choose(found[0], found[1]) if found else "numpy"
-    store.store(choice_key, f"BACKEND = {backend!r}\n")
-    return backend
+    route = choose(found[0], found[1], exact=options.exact) if found else \
+        Route("numpy", "the function does not parse for the cost model: the NumPy route reports why")
+    store.store(choice_key, f"{route}\n{route.why}\n")
+    return route
+
+
+def lowering_options(options: Options, backend: str) -> Options:
+    """The options a kernel is generated with. The exact NumPy route computes its transcendental
+    calls in loops Numba compiles over the C library; where Numba is not installed, NumPy's
+    functions run instead (within the ulp bound): `warn_if_inexact` says so once."""
+    if options.exact and backend == "numpy" and not numba_installed():
+        return options.replace(exact=False, vector_math=False)
+    return options
+
+
+def machine_key(options: Options) -> str:
+    """What of this machine the generated code depends on, for its cache key: with exact=False,
+    whether NumPy's exp/log/power are AVX-512 kernels (kept) or not (vector math's instead:
+    passes/vector_math.py); nothing with exact=True, whose code is the same everywhere."""
+    if options.exact:
+        return ""
+    from ..backends.numba import vecmath
+
+    return f"numpy_simd={vecmath.numpy_simd()}"
+
+
+def warn_if_inexact(options: Options, backend: str, kernel: Kernel | VectorizeError) -> None:
+    """One InexactWarning a process, at the first kernel that exact=True would have computed with
+    CPython's math but that runs NumPy's functions because Numba is not installed."""
+    if _inexact_warned or not options.exact or backend != "numpy" or not isinstance(kernel, Kernel) \
+            or numba_installed():
+        return
+    from ..runtime.exactmath import approximate_calls
+
+    found = approximate_calls(kernel.source)
+    if found:
+        _inexact_warned.append(True)
+        warnings.warn(InexactWarning(
+            f"vectorizer: Numba is not installed for this Python, so {', '.join(found)}... are NumPy's functions: "
+            "their results may differ from CPython's in the last bits (within the bound of docs/contract.md); ints, "
+            "bools, branches, trip counts and exceptions stay exact. pip install numba gives CPython's bits"),
+            stacklevel=user_stacklevel())
+
+
+_inexact_warned: list[bool] = []
 
 
 def load(cache_key: str, backend: str, scalar: Callable[..., Any], generate: Callable[[], Any]) -> Kernel | VectorizeError:
@@ -116,7 +200,8 @@ def load(cache_key: str, backend: str, scalar: Callable[..., Any], generate: Cal
         return kernel_from(jit().load(source, cache_key, name), source, backend)
     path = store.store(cache_key, source)  # replaces an entry that was not usable
     code = store.load_code(cache_key) if path else None
-    return _numpy_kernel(code or compile(source, f"<vectorizer {scalar.__qualname__}>", "exec"), source, cache_key, name)
+    return _numpy_kernel(code or compile(source, f"<vectorizer {scalar.__qualname__}>", "exec"), source, cache_key, name,
+                         backend)
 
 
 def _stored(store: cache.CodeCache, cache_key: str, backend: str, name: str) -> Kernel | None:
@@ -128,7 +213,7 @@ def _stored(store: cache.CodeCache, cache_key: str, backend: str, name: str) -> 
         fn = jit().load(source, cache_key, name)  # raises for a source that is not Python
         return kernel_from(fn, source, backend) if _shaped(fn, fn.__globals__) else None
     entry = store.load_entry(cache_key)  # None: missing, damaged, unsafe, or not Python
-    return None if entry is None else _numpy_kernel(entry[1], entry[0], cache_key, name, check=True)
+    return None if entry is None else _numpy_kernel(entry[1], entry[0], cache_key, name, backend, check=True)
 
 
 def _shaped(fn: Any, module: dict) -> bool:
@@ -138,22 +223,23 @@ def _shaped(fn: Any, module: dict) -> bool:
         and isinstance(module.get("VECTORIZER_RETURNS_TUPLE"), bool)
 
 
-def _numpy_kernel(code: Any, source: str, cache_key: str, function: str, check: bool = False) -> Kernel | None:
+def _numpy_kernel(code: Any, source: str, cache_key: str, function: str, backend: str,
+                  check: bool = False) -> Kernel | None:
     """The NumPy backend's kernel from its module's code (None if `check` finds it misshapen)."""
     namespace: dict[str, Any] = {"__name__": f"vz_{cache_key[:16]}"}
     exec(code, namespace)  # noqa: S102 - our own generated module, checked by the cache
     if check and not _shaped(namespace.get(function), namespace):
         return None
-    if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactmath.py)
-        from ..backends.numba.exactloops import fast_exact
+    if "_vz_exact" in namespace:  # in process: CPython's math values from compiled loops (exactcalls.py)
+        from .exactcalls import exact_math
 
-        namespace["_vz_exact"] = fast_exact
+        namespace["_vz_exact"] = exact_math()
     for name in ("erf", "erfc"):  # and libm's erf/erfc in one compiled pass, not NumPy's ~10
         if f"_vz_{name}" in namespace:
-            from ..backends.numba.exactloops import fast_function
+            from .exactcalls import exact_math
 
-            namespace[f"_vz_{name}"] = fast_function(name, namespace[f"_vz_{name}"])
-    return kernel_from(namespace[function], source, "numpy", namespace)
+            namespace[f"_vz_{name}"] = exact_math().function(name, namespace[f"_vz_{name}"])
+    return kernel_from(namespace[function], source, backend, namespace)  # backend: the Route, with its why
 
 
 def run(kernel: Kernel, scalar: Callable[..., Any], batch: Batch) -> Any:
@@ -175,45 +261,3 @@ def per_element(scalar: Callable[..., Any], batch: Batch, structure: tuple[bool,
         raise VectorizeOverflowError(str(exc)) from None
     except (LaneValueError, UnknownResultError) as exc:
         raise VectorizeValueError(str(exc)) from None
-
-
-# -- backend="auto" on Numba: races against the NumPy kernel (autotrial.py) -----------------------
-def race(gen: Generation, key: Key, kernel: Kernel, batch: Batch,
-         build_numpy: Callable[[], Kernel | VectorizeError], run_kernel: Callable[[Kernel, Batch], Any]
-         ) -> tuple[Any, str]:
-    """A call of the Numba `kernel` that auto chose without seeing data, timed against the NumPy
-    kernel until one wins at its size: (the result, the backend that ran it)."""
-    found = gen.races[key]
-    if found is None:
-        from .autotrial import Race
-
-        found = gen.races[key] = Race()
-    return found.call(batch, kernel, lambda: racing_numpy(gen, key, kernel, build_numpy), run_kernel,
-                      kernel.returns_tuple)
-
-
-def racing_numpy(gen: Generation, key: Key, kernel: Kernel, build_numpy: Callable[[], Kernel | VectorizeError]
-                 ) -> Kernel | None:
-    """The NumPy kernel that races the Numba `kernel`, built once; None where there is none."""
-    if key not in gen.numpy_kernels:
-        try:
-            found: Kernel | VectorizeError = build_numpy()
-        except VectorizeError as exc:  # fallback="error": only the NumPy backend refuses it
-            found = exc
-        same = isinstance(found, Kernel) and found.result_types == kernel.result_types \
-            and found.returns_tuple == kernel.returns_tuple
-        gen.numpy_kernels[key] = found if same else None
-        if not same:
-            gen.races.pop(key, None)
-    return gen.numpy_kernels[key]
-
-
-def numba_short_path(races: dict, key: Key, size: int) -> tuple[int, tuple[int, int]]:
-    """The lanes the short path may run on Numba for `key` after a call of `size` lanes: up to a
-    limit, and a window beyond it (autotrial.Race: the size classes auto decided for Numba)."""
-    if key not in races:
-        return sys.maxsize, (1, 0)
-    found = races[key]
-    if found is None:
-        return EXPLORE_LANES - 1, (1, 0)
-    return found.fast_limit(), found.numba_window(size)

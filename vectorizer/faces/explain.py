@@ -28,7 +28,7 @@ from ..api import VectorizedFunction, prepare
 from ..core.types import ArrayType, Val, type_of_dtype
 from ..engine.batch import Batch
 from ..engine.inputs import InputError, canonical
-from ..engine.kernels import Kernel
+from ..engine.kernels import Kernel, Route
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeInputError
 from ..frontend.source import source_of
 from ..pipeline import Statics, _start
@@ -123,9 +123,13 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, 
                      + [f"{n}={v!r} (specialized on)" for n, v in fixed.items()])
     shown = os.path.relpath(src.filename) if not os.path.relpath(src.filename).startswith("..") else src.filename
     expl = Explanation(func.__qualname__, shown, "vectorized", spec, lines)
-    if vf.options.backend != "numpy":
-        expl.notes.append(f"backend={vf.options.backend!r}: this explains the NumPy backend's code; the Numba "
-                          "backend runs the same checks per lane, without masks")
+    try:
+        route = vf._resolve_backend(key)  # the cost model's pick for backend="auto", with its reason
+    except VectorizeError as exc:  # backend="numba" without Numba
+        route = Route(vf.options.backend, exc.message)
+    expl.notes.append(f"route: {route} ({route.why})" + ("" if route == "numpy" else
+                      "; this explains the NumPy route's code: the Numba lane kernel runs the same checks per "
+                      "lane, without masks"))
     gen = vf._generations.current()
     try:
         parsed, namespace = prepare(func, gen.namespace)
@@ -145,7 +149,7 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, 
     expl.module = kernel.source
     source_text = {line.number: line.text for line in lines}
     code = explain_code.read(kernel.source, parsed.name, source_text)
-    _annotate_code(code, source_text, by_number)
+    _annotate_code(code, source_text, by_number, vf.options.exact)
     if batch is not None:
         expl.profile = explain_profile.run(kernel.source, _kernel_name(kernel.source, parsed.name), code.origin,
                                            func, batch, func.__qualname__)
@@ -209,7 +213,8 @@ def _annotate_facts(parsed: Any, facts: Any, first_line: int, by_number: dict[in
             line.tags.insert(0, "B" if True in states else "U")
 
 
-def _annotate_code(code: explain_code.CodeFacts, source: dict[int, str], by_number: dict[int, Line]) -> None:
+def _annotate_code(code: explain_code.CodeFacts, source: dict[int, str], by_number: dict[int, Line],
+                   exact: bool) -> None:
     for number, line in by_number.items():
         if number in code.compacted:
             line.tags.append("compact")
@@ -228,7 +233,9 @@ def _annotate_code(code: explain_code.CodeFacts, source: dict[int, str], by_numb
         if number in code.exact:
             line.tags.append("exact")
             fns = ", ".join(dict.fromkeys(code.exact[number]))
-            line.notes.append(f"exact: {fns} computed by CPython lane by lane, not NumPy's SIMD kernels, because "
+            line.notes.append(f"exact: {fns} computed as CPython does (the C library, in compiled loops), not by "
+                              "NumPy's SIMD kernels: exact=True" if exact else
+                              f"exact: {fns} computed by CPython lane by lane, not NumPy's SIMD kernels, because "
                               f"its value decides {explain_code.decided_by(number, source)}")
 
 

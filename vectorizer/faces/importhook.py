@@ -43,7 +43,8 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {  # [tool.vectorizer.im
     "select": (lambda v: v in SELECT_MODES, f"one of {SELECT_MODES}"),
     "strict": (lambda v: isinstance(v, bool), "true or false"),
     "backend": (lambda v: v in BACKENDS, f"one of {BACKENDS}"),
-    "vector-math": (lambda v: isinstance(v, bool), "true or false"),
+    "exact": (lambda v: isinstance(v, bool), "true or false"),
+    "vector-math": (lambda v: isinstance(v, bool), "true or false"),  # deprecated: true means exact = false
 }
 transformed: list[str] = []  # paths transformed in this process (a warm import adds none)
 
@@ -59,8 +60,9 @@ class HookConfig:
     packages: tuple[str, ...]
     select: str = "annotated"
     strict: bool = False
-    backend: str = "numpy"  # the options of the functions the hook vectorizes (not of @vectorize ones)
-    vector_math: bool = False
+    backend: str = "auto"  # the options of the functions the hook vectorizes (not of @vectorize ones)
+    exact: bool = True
+    vector_math: bool = False  # deprecated: True means exact=False
 
     def __post_init__(self) -> None:
         if self.select not in SELECT_MODES:
@@ -88,7 +90,8 @@ class HookConfig:
 
     def options(self) -> dict[str, Any]:
         """`vectorize` options of the selected functions that differ from its defaults."""
-        return {k: v for k, v in (("backend", self.backend), ("vector_math", self.vector_math))
+        exact = self.exact and not self.vector_math
+        return {k: v for k, v in (("backend", self.backend), ("exact", exact))
                 if v != HookConfig.__dataclass_fields__[k].default}
 
 
@@ -209,29 +212,30 @@ class ImportHookManager:
 
 
 def install_import_hook(packages: str | Iterable[str] | None = None, *, select: str | None = None,
-                        strict: bool | None = None, backend: str | None = None,
+                        strict: bool | None = None, backend: str | None = None, exact: bool | None = None,
                         vector_math: bool | None = None) -> ImportHookManager:
     """Make the selected functions of `packages` (and their subpackages) dual-mode when imported.
 
     Affects later imports only. Arguments left as None come from `[tool.vectorizer.import-hook]`
     in the pyproject.toml found from the current directory by `read_config`'s rule (defaults: select="annotated",
-    strict=False, backend="numpy", vector_math=False). `backend` and `vector_math` are passed to
-    `vectorize` for the functions the hook selects; an `@vectorize` function keeps its own.
+    strict=False, backend="auto", exact=True). `backend` and `exact` are passed to `vectorize`
+    for the functions the hook selects; an `@vectorize` function keeps its own. `vector_math`
+    (`vector-math`) is deprecated: True means exact=False.
     With VECTORIZER_DISABLE=1 nothing is installed.
     """
-    return _install(packages, dict(select=select, strict=strict, backend=backend, vector_math=vector_math),
-                    Path.cwd())
+    return _install(packages, dict(select=select, strict=strict, backend=backend, exact=exact,
+                                   vector_math=vector_math), Path.cwd())
 
 
 def vectorize_this_package(*, select: str | None = None, strict: bool | None = None, backend: str | None = None,
-                           vector_math: bool | None = None) -> ImportHookManager:
+                           exact: bool | None = None, vector_math: bool | None = None) -> ImportHookManager:
     """Call first thing in a package's `__init__.py`: hooks its submodules imported after the call
     (pyproject.toml is looked for from the package's directory up, by `read_config`'s rule)."""
     caller = sys._getframe(1).f_globals
     package, file = caller.get("__package__") or caller.get("__name__"), caller.get("__file__")
     if not package or package == "__main__":
         raise RuntimeError("vectorize_this_package() must be called from a package's __init__.py")
-    return _install(package, dict(select=select, strict=strict, backend=backend, vector_math=vector_math),
+    return _install(package, dict(select=select, strict=strict, backend=backend, exact=exact, vector_math=vector_math),
                     Path(file).parent if file else Path.cwd())
 
 
@@ -246,8 +250,11 @@ def _install(packages: str | Iterable[str] | None, given: dict[str, Any], where:
     settings = {key: table.get(key.replace("_", "-"), HookConfig.__dataclass_fields__[key].default)
                 if value is None else value for key, value in given.items()}
     config = HookConfig(names, **settings)
+    if config.vector_math:
+        warnings.warn("install_import_hook(vector_math=True) (vector-math = true) is deprecated: use exact=False "
+                      "(exact = false)", DeprecationWarning, stacklevel=3)
     if config.backend == "numba" and not jit.available():  # else every array call would quietly run the original
-        raise ValueError("install_import_hook(backend='numba') needs Numba: pip install 'vectorizer[numba]'")
+        raise ValueError("install_import_hook(backend='numba') needs Numba, which is not installed for this Python: pip install numba")
     for finder in sys.meta_path:  # installing the same configuration twice is a no-op
         if isinstance(finder, VectorizerFinder) and finder.config == config:
             return ImportHookManager(finder)

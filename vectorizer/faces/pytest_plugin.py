@@ -2,7 +2,7 @@
 import hook on for those packages, installed before conftest.py files are loaded.
 
 The packages may also be given by the ini key `vectorizer-packages`; `select`, `strict`,
-`backend` and `vector-math` come from `[tool.vectorizer.import-hook]` in the pyproject.toml
+`backend` and `exact` (and the deprecated `vector-math`) come from `[tool.vectorizer.import-hook]` in the pyproject.toml
 found from pytest's rootdir (faces/pyproject.py's rule, the CLI's too). Without packages the plugin does nothing.
 """
 
@@ -33,8 +33,8 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
     try:
         table = read_config(early_config.rootpath)
         hook = install_import_hook(packages, select=table.get("select", "annotated"),
-                                   strict=table.get("strict", False), backend=table.get("backend", "numpy"),
-                                   vector_math=table.get("vector-math", False))
+                                   strict=table.get("strict", False), backend=table.get("backend", "auto"),
+                                   exact=table.get("exact", True), vector_math=table.get("vector-math", False) or None)
     except ValueError as exc:  # a bad package name or pyproject.toml table
         raise pytest.UsageError(str(exc)) from None
     early_config.add_cleanup(hook.uninstall)

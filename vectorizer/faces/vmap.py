@@ -33,7 +33,7 @@ import numpy as np
 
 from ..api import VectorizedFunction, vectorize
 from ..errors import FallbackWarning, VectorizeError, VectorizeValueError, user_stacklevel
-from ..options import Options
+from ..options import Options, exactness
 from .pytree import check_spec, is_axis, node_kind
 from .vmap_compile import UNCHANGED, compiled_call
 from .vmap_loop import loop_vmap
@@ -45,8 +45,8 @@ class Vmapped:
     """A vmapped function (call it like JAX's)."""
 
     def __init__(self, fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_size: int | None = None,
-                 *, backend: str = "numpy", fallback: str = "warn", reassociate: bool = False,
-                 vector_math: bool = False) -> None:
+                 *, backend: str = "auto", fallback: str = "warn", reassociate: bool = False,
+                 exact: bool = True) -> None:
         if isinstance(in_axes, dict):
             raise VectorizeValueError("vmap in_axes as a dict: in_axes must be an int, None, or a tuple with one entry "
                                       "per positional argument (an entry may be a dict, for a dict argument)")
@@ -66,10 +66,9 @@ class Vmapped:
             # fallback="error" refuses at the call: a function of pytrees the engine refuses as it
             # is may run as generated code once specialized on the leaves (vmap_compile.py)
             self._vf = inner if isinstance(inner, VectorizedFunction) else vectorize(
-                inner, backend=backend, fallback="warn", reassociate=reassociate, vector_math=vector_math)
+                inner, backend=backend, fallback="warn", reassociate=reassociate, exact=exact)
             if not isinstance(inner, VectorizedFunction):
-                self._vf.options = Options(backend=backend, fallback=fallback, reassociate=reassociate,
-                                           vector_math=vector_math)
+                self._vf.options = Options(backend=backend, fallback=fallback, reassociate=reassociate, exact=exact)
         elif not callable(inner):
             raise TypeError(f"vmap needs a callable, got {type(inner).__name__}")
         elif fallback == "error":
@@ -267,8 +266,8 @@ def _entry(in_axes: Any, index: int, count: int) -> Axis:
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_name: Any = None,
-         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "numpy", fallback: str = "warn",
-         reassociate: bool = False, vector_math: bool = False) -> Vmapped:
+         axis_size: int | None = None, spmd_axis_name: Any = None, backend: str = "auto", fallback: str = "warn",
+         reassociate: bool = False, exact: bool = True, vector_math: bool | None = None) -> Vmapped:
     """Map `fun` over array axes, as `jax.vmap` does, with generated NumPy code.
 
     Args:
@@ -282,7 +281,8 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_n
         axis_name, spmd_axis_name: JAX's names for collectives and device sharding; vectorizer
             has neither, so anything but None is refused with a VectorizeError saying so.
         axis_size: the size of the mapped axis when no argument is mapped.
-        backend, fallback, reassociate, vector_math: as for `vectorize`.
+        backend, fallback, reassociate, exact, vector_math: as for `vectorize` (vector_math is
+            deprecated: `vector_math=True` means `exact=False`).
     """
     if axis_name is not None:
         raise VectorizeError(f"vmap axis_name={axis_name!r}: a named axis serves JAX's collectives (psum, pmean, "
@@ -293,7 +293,7 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_n
                              "runs on this machine's cores (NumPy chunks on threads, Numba's prange)",
                              hint="leave spmd_axis_name out")
     return Vmapped(fun, in_axes, out_axes, axis_size, backend=backend, fallback=fallback, reassociate=reassociate,
-                   vector_math=vector_math)
+                   exact=exactness(exact, vector_math))
 
 
 __all__: Sequence[str] = ["Vmapped", "vmap"]

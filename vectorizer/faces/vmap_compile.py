@@ -21,7 +21,7 @@ import numpy as np
 
 from ..api import VectorizedFunction
 from ..errors import FallbackWarning, VectorizeError, VectorizeValueError
-from ..options import Options, disabled
+from ..options import disabled
 from .pytree import Structure, broadcast_prefix, flatten, node_kind, unflatten
 from .pytree_flat import Flat, Refused, specialize
 from .vmap_loop import top_level_axes
@@ -155,8 +155,7 @@ def _engine(vm: Vmapped, flat: Flat) -> VectorizedFunction | str:
     if vf is None:
         assert vm._vf is not None
         o = vm._vf.options
-        vf = VectorizedFunction(flat.fn, Options(backend=o.backend, fallback="warn", reassociate=o.reassociate,
-                                                 vector_math=o.vector_math))
+        vf = VectorizedFunction(flat.fn, o.replace(fallback="warn"))
         vf.options = o  # fallback="error" refuses at the call, below, rather than at construction
         vm._flat_vfs[flat.fn] = vf
     gen = vf._generations.current()

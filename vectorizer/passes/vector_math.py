@@ -1,4 +1,5 @@
-"""With `vector_math=True`: libm-class NumPy calls go through glibc's vector math (vecmath.py).
+"""With `exact=False`: libm-class NumPy calls go through glibc's vector math (vecmath.py), except
+those NumPy runs as AVX-512 SIMD kernels on this CPU (exp, log, power...: faster still).
 
 Before::
 
@@ -27,16 +28,20 @@ from __future__ import annotations
 
 import ast
 
-from ..backends.numba.vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS
+from ..backends.numba import vecmath
+from ..backends.numba.vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS, NUMPY_SIMD
 from .base import Context
 
 
 def _name(node: ast.AST) -> str | None:
-    """The vecmath function `node` refers to (`np.exp`, `_vz_erfc`), if any."""
+    """The vecmath function `node` refers to (`np.exp`, `_vz_erfc`), if any: not one NumPy runs
+    as an AVX-512 SIMD kernel here (`vecmath.NUMPY_SIMD`), which is faster than vector math."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "np" \
             and node.attr in FUNCTIONS:
-        return node.attr
-    return ALIASES.get(node.id) if isinstance(node, ast.Name) else None
+        name = node.attr
+    else:
+        name = ALIASES.get(node.id) if isinstance(node, ast.Name) else None
+    return None if name in NUMPY_SIMD and vecmath.numpy_simd() else name
 
 
 def cheap_exponent(node: ast.AST) -> bool:

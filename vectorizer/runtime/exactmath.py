@@ -62,6 +62,13 @@ def exact(fn, *args):
     return np.array(values, dtype=np.float64).reshape(arrays[0].shape)
 
 
+def c_pow(x, y):
+    """C's pow(x, y): what `**` gives on float64 NumPy scalars (the elements of a per-example
+    array), with IEEE's inf and NaN where Python's float power raises. For `exact`."""
+    with np.errstate(all="ignore"):
+        return float(np.float64(x) ** np.float64(y))
+
+
 @functools.cache
 def exact_template(expr: str) -> str | None:
     """A rule's NumPy expression (`{0}`, `{1}` for operands, `{r}` for the result) with every
@@ -90,6 +97,13 @@ def exact_template(expr: str) -> str | None:
     for name, slot in slots.items():
         out = out.replace(name, slot)
     return out
+
+
+def approximate_calls(source: str) -> list[str]:
+    """The `math` functions a generated module computes approximately (NumPy's `np.exp`, float
+    `np.power`, `_vz_erfc`...), in order of first use."""
+    found = [_math_name(node) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)]
+    return list(dict.fromkeys(name for name in found if name is not None))
 
 
 def _math_name(node: ast.Call) -> str | None:

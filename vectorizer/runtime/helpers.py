@@ -148,6 +148,3 @@ HEAVY_CALLS = frozenset({
     "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power",
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
-
-# backend="auto" on Numba (autotrial.py, imported only then): calls of EXPLORE_LANES or more are
-# timed on both backends, a few whole calls of each size class; the first call of TRIAL_LANES or

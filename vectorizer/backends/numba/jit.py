@@ -61,8 +61,9 @@ def load(source: str, key: str, name: str) -> Callable[..., Any]:
     if code is None:
         namespace: dict[str, Any] = {"__name__": f"vz_{key[:16]}"}
         exec(compile(_uncached(source), f"<vectorizer numba {name}>", "exec"), namespace)  # noqa: S102
-        warn_once("nocache", "vectorizer: running Numba kernels without the on-disk cache "
-                  "(the cache directory is unusable); every process compiles them again")
+        if not cache.warned_unusable():  # a CacheWarning has said why already
+            warn_once("nocache", "vectorizer: running Numba kernels without the on-disk cache "
+                      "(the cache directory is unusable); every process compiles them again")
         return namespace[name]
     allowed = _cache_allowed(path)
     if not allowed:

@@ -69,6 +69,11 @@ from ...pipeline import lower, lower_lanes
 from .cliio import RUNTIME_FILE
 from .sources import CHECKSUM_PREFIX, checksum_ok, selected_functions  # noqa: F401 - re-exported
 
+# The contract a standalone module keeps (docs/contract.md's table): it imports no vectorizer, so
+# no compiled loops over the C library; its NumPy code keeps the rule of exact=False.
+VALUES_NOTE = ("# Values: ints, bools, branches, trip counts and exceptions are the scalar function's on every\n"
+               "# lane; NumPy code computes exp, log, pow, sin... with NumPy's functions, each within the ulp\n"
+               "# bound of vectorizer's docs/contract.md (Numba kernels call the C library: CPython's bits).\n")
 HELPERS_HEADER = "# ---- vectorizer's helpers that the code above calls (vectorizer/runtime, vectorizer/engine) ----"
 _KIND = {"int": "i", "float": "f", "bool": "b"}
 
@@ -151,6 +156,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
     body = f"{chr(10).join(_imports(runtime + body))}\n\n__all__ = [{all_names}]\n\n{runtime}\n{body}\n"
     if complete:
         _check_defined(body, copied, namespace, result.per_element)
+    body = VALUES_NOTE + body
     result.text = header(Path(filename).name, body) + body
     return result
 
@@ -186,8 +192,11 @@ def _lower(parsed, namespace: Namespace, params: dict[str, Val], options: Option
         from ...engine.costmodel import choose
 
         backend = choose(parsed, namespace)
+    # NumPy code that imports no vectorizer has no compiled loops over libm: NumPy's functions,
+    # exact where a value decides an int, a bool, a branch or an exception (VALUES_NOTE)
+    numpy_options = options.replace(exact=False, vector_math=False)
     if backend != "numba":
-        return lower(parsed, namespace, params, options), "numpy"
+        return lower(parsed, namespace, params, numpy_options), "numpy"
     name = parsed.name
     try:
         generated = lower_lanes(parsed, namespace, params, options, reserved=reserved, entry=f"_kernel_{name}",
@@ -196,7 +205,7 @@ def _lower(parsed, namespace: Namespace, params: dict[str, Val], options: Option
     except VectorizeError:
         if options.backend != "auto":
             raise
-        return lower(parsed, namespace, params, options), "numpy"
+        return lower(parsed, namespace, params, numpy_options), "numpy"
     return generated, "numba"
 
 

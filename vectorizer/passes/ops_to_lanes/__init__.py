@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ...analysis.counters import counters, positive
+from ...analysis.decisions import decided
 from ...analysis.facts import Facts
 from ...core.types import Val
 from ..base import Context, func_body
@@ -62,6 +63,7 @@ class LaneKernels:
     sources: list[str]
     constants: dict[str, object]
     infallible: bool  # the main lane never fails: no flag array
+    never_fail: frozenset[str] = frozenset()  # callees' lane functions that return their value alone
 
     def text(self) -> str:
         return "\n\n".join(self.sources)
@@ -102,6 +104,8 @@ def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: st
     lanes = Lane(ctx, facts, module)
     lanes.counters = counters(func)
     lanes.nonzero = positive(func, lanes.counters)
+    if main and not ctx.options.exact:
+        lanes.decided = decided(func, facts, lanes.exprs.call_name)
     lanes.block(func_body(func))
     lines = lanes.lines
     if not any(lanes.fail in line for line in lines):
@@ -119,4 +123,4 @@ def transform(func: cst.FunctionDef, ctx: Context) -> LaneKernels:
     module = LaneModule()
     main = lower_lane(func, ctx, module, f"_lane_{ctx.name}", main=True)
     sources = [src for _, src in module.functions.values()] + [main]
-    return LaneKernels(sources, module.constants, module.infallible)
+    return LaneKernels(sources, module.constants, module.infallible, frozenset(module.never_fail))

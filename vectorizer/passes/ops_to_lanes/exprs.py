@@ -33,7 +33,7 @@ from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ..base import paren, static_check
 from . import numpy_calls, tables
-from .scalarize import scalar
+from .scalarize import scalar, scalar_marked
 
 if TYPE_CHECKING:
     from .lane import Lane
@@ -111,7 +111,7 @@ class LaneExpressions:
                 text = self.lane.temp(self.expr(x))
                 self.lane.check(f"({text} < {lo}) | ({text} > {hi})", overflow=True)
                 return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
-            return self.apply(impl, [node.left, node.right])
+            return self.apply(impl, [node.left, node.right], node)
         if isinstance(node, cst.UnaryOperation):
             op = UNOPS[type(node.operator)]
             operand = self.facts.val(node.expression)
@@ -140,17 +140,20 @@ class LaneExpressions:
     def _local(self, name: str) -> bool:
         return name in self.lane.storage
 
-    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression]) -> str:
+    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], node: cst.CSTNode | None = None) -> str:
         args = [paren(self.expr(o)) for o in operands]  # `-1 ** 0` would be -(1 ** 0)
         if impl.result is not BOOL:
             # A bool used as a number is an int, as in Python: Numba has no float(bool) and no
             # math.fmod(bool, ...).
             args = [f"int({a})" if self.facts.type(o) is BOOL and not a.startswith("int(") else a
                     for a, o in zip(args, operands)]
+        # exact=False: an approximate operation whose value decides nothing (analysis/decisions.py)
+        # is marked for lane_vector_math (vector math, LLVM's pow); the others stay the C library's
+        fast = not impl.exact and node is not None and self.lane.approximate(node)
         if not impl.checks:
-            return paren(scalar(impl.expr.format(*args)))
+            return paren(scalar_marked(impl.expr, args) if fast else scalar(impl.expr.format(*args)))
         args = [self.lane.temp(a) for a in args]
-        result = scalar(impl.expr.format(*args))
+        result = scalar_marked(impl.expr, args) if fast else scalar(impl.expr.format(*args))
         preds = [(c.lane or c.pred, "int64 overflow" in c.why) for c in impl.checks]  # per-lane forms
         if any("{r}" in p for p, _ in preds):
             result = self.lane.temp(result, "r")
@@ -255,7 +258,7 @@ class LaneExpressions:
         if name == "divmod" or (name == "pow" and len(args) == 2):  # pow(a, b, m): the op table's
             left, right = self.facts.val(args[0]), self.facts.val(args[1])
             rule = rules.BINARY["**"] if name == "pow" else rules.DIVMOD
-            return self.apply(rule(left.type, right.type, left, right), args)
+            return self.apply(rule(left.type, right.type, left, right), args, node)
         if name in rules.KEYWORD_CALLS:
             impl = rules.KEYWORD_CALLS[name]([self.facts.val(a) for a in args], {k: self.facts.val(v) for k, v in keywords.items()})
             return self.apply(impl, args)
@@ -264,7 +267,7 @@ class LaneExpressions:
         if operands:  # exp(-x * x), sqrt(x * x + 1.0): checks that need the other sign go
             impl = rules.without_sign_checks(impl, sign(operands[0], self.call_name))
             impl = rules.without_unit_checks(impl, within_unit(operands[0], self.call_name))  # asin(sqrt(min(h, 1.0)))
-        return self.apply(impl, operands)
+        return self.apply(impl, operands, node)
 
     def numpy_function(self, node: cst.Call) -> str | None:
         """"arcsin" for `np.arcsin(...)` (NumPy imported under any name), else None."""

@@ -39,6 +39,14 @@ class Lane:
         self.overflow_checks: set[str] = set()  # `if <int64 overflow test>:` lines, see if_stmt
         self.path = PathFacts()  # comparisons that hold here: differences they prove nonzero
         self.exprs = LaneExpressions(self)
+        # exact=False, the main lane: the operations whose values decide an int, a bool, a branch,
+        # a trip count or an exception (analysis/decisions.py); None: every one is kept exact (a
+        # callee's result may decide something in its caller)
+        self.decided: frozenset[cst.CSTNode] | None = None
+
+    def approximate(self, node: cst.CSTNode) -> bool:
+        """May `node`'s value be computed approximately (exact=False, deciding nothing)?"""
+        return self.decided is not None and node not in self.decided
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)

@@ -14,7 +14,7 @@ _NP_TO_MATH = {
     "arccosh": "acosh", "arctanh": "atanh", "exp": "exp", "expm1": "expm1", "log": "log",
     "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt",
     "copysign": "copysign", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
-}  # exp2 stays np.exp2 (Numba has no math.exp2); cbrt is C's, through _vz_cbrt
+}  # exp2 and cbrt are C's, through _vz_exp2 and _vz_cbrt (Numba has no math.exp2 or math.cbrt)
 _NP_SCALAR = {"int64": "int", "float64": "float", "bool_": "bool", "abs": "abs", "minimum": "min", "maximum": "max"}
 
 
@@ -57,8 +57,8 @@ class _Scalarize(ast.NodeTransformer):
             return _pow(node.args)
         if name == "hypot":
             return ast.Call(ast.Name("_vz_hypot"), node.args, [])
-        if name == "cbrt":  # C's cbrt, as math.cbrt: Numba's np.cbrt is a pow LLVM may fold (numba_helpers)
-            return ast.Call(ast.Name("_vz_cbrt"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
+        if name in ("cbrt", "exp2"):  # C's, as math.cbrt and exp2: Numba's np.cbrt is a pow LLVM may fold
+            return ast.Call(ast.Name(f"_vz_{name}"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
         if name in _NP_TO_MATH:
             return ast.Call(_math(_NP_TO_MATH[name]), node.args, [])
         if name in _NP_SCALAR:
@@ -84,3 +84,27 @@ def _is_boolish(node: ast.AST) -> bool:
 def scalar(text: str) -> str:
     """The scalar form of NumPy expression text."""
     return ast.unparse(_Scalarize().visit(ast.parse(text, mode="eval")))
+
+
+# exact=False: the libm-class calls a template may compute approximately, by what lane code calls
+# them (`math.exp`, C's pow `_vz_pow`, cbrt `_vz_cbrt` and exp2 `_vz_exp2`) -> the marker's name.
+_FAST = {**{f"math.{n}": n for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+                                      "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf",
+                                      "erfc", "atan2")},
+         "_vz_pow": "pow", "_vz_cbrt": "cbrt", "_vz_exp2": "exp2"}
+
+
+def scalar_marked(template: str, args: list[str]) -> str:
+    """`scalar(template.format(*args))` with the template's own libm-class calls (not those in
+    `args`) written `_vz_fast.<fn>(...)`: values exact=False may compute approximately, which
+    passes/lane_vector_math.py renames to vector math or LLVM's functions (never hypot, whose
+    overflow check reads its result)."""
+    names = [f"__vz_arg{i}__" for i in range(len(args))]
+    tree = ast.parse(scalar(template.format(*names)), mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _FAST:
+            node.func = ast.Attribute(ast.Name("_vz_fast"), _FAST[ast.unparse(node.func)])
+    out = ast.unparse(tree)
+    for name, arg in zip(names, args):
+        out = out.replace(name, arg)
+    return out

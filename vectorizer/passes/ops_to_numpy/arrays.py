@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...analysis.facts import BINOPS, COMPARES, UNOPS
-from ...core.types import BOOL, ArrayType, Val, rank
+from ...core.types import BOOL, FLOAT, ArrayType, Val, rank
 from ...rules import arrays as array_rules
 from ..base import code, paren
 
@@ -43,6 +43,10 @@ class ArrayOps:
             return array_rules.ARRAY_CALLS["np.matmul"].lower(operands, {}, self.facts.val(node))
         a, b = self.arg(node.left, mask), self.arg(node.right, mask)
         r = max(a.rank, b.rank)
+        if op == "**" and r == 0 and FLOAT in (a.val.type, b.val.type) and self.low.ctx.options.exact:
+            # `**` of float64 NumPy scalars is C's pow; NumPy's array power squares, takes square
+            # roots and runs SIMD kernels with other last bits (runtime/exactmath.py's c_pow)
+            return f"_vz_exact(_vz_c_pow, {a.text}, {b.text})"
         return f"{paren(array_rules.pad(a, r))} {op} {paren(array_rules.pad(b, r))}"
 
     def unary(self, node: cst.UnaryOperation, mask: str | None) -> str:

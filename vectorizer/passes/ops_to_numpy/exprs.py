@@ -263,9 +263,10 @@ class Expressions:
         raise AssertionError((src, dst))
 
     def exactly(self, impl: rules.Impl, node: cst.CSTNode) -> rules.Impl:
-        """`impl`, computed by CPython's `math` (exactmath.py) where its value decides an int, a
-        bool, a branch, a trip count or an exception (analysis/decisions.py)."""
-        if impl.exact or node not in self.low.decided:
+        """`impl`, computed by CPython's `math` (exactmath.py) everywhere with exact=True (the
+        default), else where its value decides an int, a bool, a branch, a trip count or an
+        exception (analysis/decisions.py)."""
+        if impl.exact or (node not in self.low.decided and not self.ctx.options.exact):
             return impl
         expr = exact_template(impl.expr)
         return impl if expr is None else dataclasses.replace(impl, expr=expr, exact=True)
