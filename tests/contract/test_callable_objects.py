@@ -128,6 +128,40 @@ def test_pass_through_decorators_are_read_through(backend):
         check(compiled(f, backend), f, HOSTILE, **tol(backend))
 
 
+def test_a_pass_through_wrappers_target_rebound_later_is_what_runs(monkeypatch):
+    """`by_global` calls the module global `_target`: bound to another function since, the wrapper
+    is no longer a pass-through of its `__wrapped__`, so the call runs it element by element (a
+    FallbackWarning), or is refused under fallback="error"; never the first target's code."""
+    lenient, strict = vectorize(o.by_global), compiled(o.by_global, "numpy")
+    caller, strict_caller = vectorize(o.calls_by_global), compiled(o.calls_by_global, "numpy")
+    check(strict, o.by_global, HOSTILE)
+    check(strict_caller, o.calls_by_global, HOSTILE)
+    monkeypatch.setattr(o, "_target", o._other_target)
+    with pytest.warns(FallbackWarning, match="pass"):
+        got = lenient(HOSTILE)
+    assert np.array_equal(got, np.array([o.by_global(x) for x in HOSTILE.tolist()]), equal_nan=True)
+    with pytest.raises(VectorizeError, match="decorator"):
+        strict(HOSTILE)
+    with pytest.warns(FallbackWarning):  # called from vectorized code: that code is made again, and refused
+        got = caller(HOSTILE)
+    assert np.array_equal(got, np.array([o.calls_by_global(x) for x in HOSTILE.tolist()]), equal_nan=True)
+    with pytest.raises(VectorizeError, match="by_global"):
+        strict_caller(HOSTILE)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_self_of_a_number_subclass_is_not_a_number(backend):
+    """`self` a float subclass with its own `__rmul__`: `x * self` is not a float product, so it is
+    never passed as a number (which multiplied: 0.0 where the method gives 2.0): refused, or run
+    element by element with a FallbackWarning."""
+    f = o.Doubling(2.0).scaled
+    with pytest.raises(VectorizeError, match="binds a Doubling"):
+        compiled(f, backend)
+    with pytest.warns(FallbackWarning, match="binds a Doubling"):
+        got = vectorize(f, backend=backend)(FINITE)
+    assert got.tolist() == [f(x) for x in FINITE.tolist()]
+
+
 def test_decorators_that_change_arguments_or_results_are_never_skipped():
     """The source inspect shows for a functools.wraps wrapper is the wrapped function's: a wrapper
     that doubles the result or takes abs() of the argument must not be compiled as that source."""

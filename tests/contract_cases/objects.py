@@ -116,6 +116,34 @@ def wrapped_abs(x):
     return math.sqrt(x)
 
 
+def _target(x):
+    return x * 0.5 + 2.0
+
+
+def _other_target(x):
+    return -x
+
+
+@functools.wraps(_target)
+def by_global(*args, **kwargs):
+    """A pass-through wrapper that calls a module global: what the global holds at the call runs."""
+    return _target(*args, **kwargs)
+
+
+def calls_by_global(x):
+    return by_global(x) + 1.0
+
+
+class Doubling(float):
+    """A float whose reflected multiplication is not a float's: `x * self` adds."""
+
+    def __rmul__(self, other):
+        return other + float(self)
+
+    def scaled(self, x):
+        return x * self
+
+
 def calls_wrapped(x):
     return wrapped_plain(x) + wrapped_twice(x)
 

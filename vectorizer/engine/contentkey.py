@@ -97,6 +97,9 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             glob = ns.resolve(name)
             if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
                 todo.append((glob.value, home_of(glob.value)))
+                reads = _wrapper_reads(ns.value_of(name))  # a pass-through wrapper linked as what it wraps
+                watched += reads
+                parts += [f"{key}:{name}=wraps:{_value_text(target)}" for _, _, target in reads]
             elif glob.kind in ("constant", "math_func", "math", "builtin"):
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
             elif glob.kind == "value":  # a module-level instance, a bound method...: what it holds
@@ -126,6 +129,25 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     namespace.watched = watched
     # The root first: functions that reach each other (mutual recursion) have the same parts.
     return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
+
+
+def _wrapper_reads(func: object) -> list[tuple[object, object, object]]:
+    """What a chain of pass-through wrappers (frontend/callables.py `unwrap`) reads to find the
+    function it calls, its cell or its global, as Watch reads: the code links the wrapped function
+    in its place, so a wrapper whose global is bound to another function since makes new code."""
+    reads: list[tuple[object, object, object]] = []
+    while isinstance(func, types.FunctionType) and hasattr(func, "__wrapped__") and len(reads) < 17:
+        code = func.__code__
+        if code.co_freevars and func.__closure__:
+            cell = func.__closure__[0]
+            try:
+                reads.append((cell, CELL, cell.cell_contents))
+            except ValueError:  # an empty cell: unwrap refused it
+                return reads
+        elif code.co_names:
+            reads.append((func.__globals__, code.co_names[0], func.__globals__.get(code.co_names[0], ABSENT)))
+        func = func.__wrapped__
+    return reads
 
 
 def _home_key(func: types.FunctionType) -> object:

@@ -12,8 +12,10 @@ or another object, gets its own code. A bound number is an argument like any oth
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,7 @@ import numpy as np
 from ..api import VectorizedFunction
 from ..engine.inputs import InputError
 from ..engine.statics import static_key
-from ..errors import VectorizeError
+from ..errors import FallbackWarning, VectorizeError, user_stacklevel
 from ..frontend.callables import Bound, resolve
 from ..options import Options
 
@@ -40,20 +42,33 @@ class BoundVectorized:
             self.__signature__ = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self._refresh()
+        why = self._refresh()
+        if why is not None:
+            return self._element_by_element(why, args, kwargs)
         return self._vf(*self._args, *args, **{**self._kwargs, **kwargs})
 
-    def _refresh(self) -> None:
-        """`obj(x)` looks `__call__` up on obj's class at every call: a class whose `__call__` was
-        replaced since runs the new one, so the callable is resolved again (without calling
-        anything) and compiled again where it now runs another function."""
+    def _refresh(self) -> str | None:
+        """The callable resolved again (without calling anything), compiled again where it now
+        runs another function; why it cannot be compiled any more, if so. `obj(x)` looks
+        `__call__` up on obj's class at every call (a class whose `__call__` was replaced runs
+        the new one), and a pass-through wrapper's global may have been bound to another function."""
         bound = resolve(self.pyfunc)
         if isinstance(bound, str):
-            raise VectorizeError(f"{self.pyfunc!r} no longer runs a Python function the engine can read: {bound}",
-                                 hint="vectorize() it again to run it element by element")
+            return bound
         if bound.function is not self._function:
             self._vf, self._function = VectorizedFunction(bound.function, self._vf.options), bound.function
         self._args, self._kwargs = bound.args, bound.kwargs
+        return None
+
+    def _element_by_element(self, why: str, args: tuple, kwargs: dict) -> Any:
+        """numpy.vectorize's run of the callable as it is now, after a FallbackWarning; a
+        VectorizeError under fallback="error"."""
+        message = f"{self.pyfunc!r} no longer runs a Python function the engine can compile: {why}"
+        if self._vf.options.fallback == "error":
+            raise VectorizeError(message, hint="fallback='warn' runs it element by element through numpy.vectorize")
+        warnings.warn(FallbackWarning(f"{message}; it runs element by element through numpy.vectorize (slow)"),
+                      stacklevel=user_stacklevel())
+        return np.vectorize(self.pyfunc)(*args, **kwargs)
 
     def explain(self, *sample_args: Any, html: Any = None, **sample_kwargs: Any) -> str:
         """As VectorizedFunction.explain, the bound arguments given first."""
@@ -82,16 +97,16 @@ def compile_bound(pyfunc: Any, options: Options) -> BoundVectorized | Vectorized
             return (f"{pyfunc!r} binds a {type(value).__qualname__}, which is no number and no value the code can be "
                     "specialized on (None, a str, an enum member, a function, a class, or an object of a Python "
                     "class whose attributes are such values)")
-    vf = VectorizedFunction(bound.function, options)
-    if not bound.args and not bound.kwargs:
-        return vf  # a pass-through decorator's wrapper: the function it wraps
-    return BoundVectorized(vf, bound, pyfunc)
+    # (a pass-through wrapper too: what its global or cell holds is checked again at every call)
+    return BoundVectorized(VectorizedFunction(bound.function, options), bound, pyfunc)
 
 
 def _specializable(value: Any) -> bool:
     """A bound argument a call can pass on: a number, or a value the code is specialized on."""
-    if isinstance(value, bool | int | float | np.number):
+    if type(value) in (bool, int, float) or isinstance(value, np.number):
         return True
+    if isinstance(value, bool | int | float | complex) and not isinstance(value, enum.Enum):
+        return False  # a number subclass: its own operators (`__rmul__`...) are not a number's
     try:
         static_key(value)
     except InputError:
