@@ -102,6 +102,23 @@ def test_a_call_method_replaced_on_the_class_is_what_runs(backend, monkeypatch):
     check(vq, poly, HOSTILE)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_equal_values_of_other_kinds_are_other_keys(backend):
+    """0.0 == -0.0, 2 == 2.0 == True: a key by `==` would serve the code made for one to the other
+    (copysign and // tell them apart); self's attributes, bound arguments and cells are keyed by what
+    they are."""
+    values = (0.0, -0.0, 2, 2.0, True, -3, 2**62 + 1, 2.0**62)
+    shape, signed = o.Shape(1.0), o._make_signed(1.0)
+    vs, vc = compiled(shape.signed, backend), compiled(signed, backend)
+    for value in values:
+        shape.scale = value
+        check(vs, shape.signed, FINITE)
+        signed.__closure__[0].cell_contents = value  # the same closure, its cell changed
+        check(vc, signed, FINITE)
+        bound = functools.partial(o.affine, a=value, b=value)  # another partial: the kernel cache's key
+        check(compiled(bound, backend), bound, FINITE)
+
+
 def test_a_method_replaced_on_the_class_changes_the_key(monkeypatch):
     before = static_key(o.Shape(1.5))
     monkeypatch.setattr(o.Shape, "area", lambda self, x: x)

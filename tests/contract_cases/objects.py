@@ -31,6 +31,9 @@ class Shape:
     def ratio(self, x, y):
         return self.area(x) / self.area(y)  # a method calling a method of the same object
 
+    def signed(self, x):
+        return math.copysign(x, self.scale) + x // self.scale
+
     @classmethod
     def unit_area(cls, x):
         return x * x * cls.SIDES
@@ -254,6 +257,12 @@ cube_alias = _cube
 
 def uses_closures(x):
     return triple(x) - shifted(x) + cube_alias(x)
+
+
+def _make_signed(k):
+    def signed(x):
+        return math.copysign(x, k) + x // k
+    return signed
 
 
 def _make_counter(start):
