@@ -257,6 +257,18 @@ def test_closures_made_by_factories(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_lambda_closure_reads_its_cell(backend):
+    """`lambda x: ...` made by a factory reads its cell as a `def` closure does (it was refused)."""
+    f = o._make_lambda(-2.0)
+    vf = compiled(f, backend)
+    check(vf, f, FINITE)
+    for value in (0.0, -0.0, 3, 2.5):
+        f.__closure__[0].cell_contents = value
+        check(vf, f, FINITE)
+    check(compiled(o.lambda_closure, backend), o.lambda_closure, HOSTILE)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_cell_rebound_later_never_serves_stale_code(backend):
     vf = compiled(o.uses_rebound_cell, backend)
     try:

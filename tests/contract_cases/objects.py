@@ -265,6 +265,13 @@ def _make_signed(k):
     return signed
 
 
+def _make_lambda(k):
+    return lambda x: math.copysign(x, k) * 2.0 + x // k
+
+
+lambda_closure = _make_lambda(-2.0)
+
+
 def _make_counter(start):
     step = start
 
