@@ -139,6 +139,18 @@ def test_what_cannot_be_specialized_on_runs_element_by_element_or_is_refused():
         vectorize(functools.partial(o.affine, data), fallback="error")
 
 
+def test_a_method_that_changes_self_runs_lane_by_lane():
+    """`self.n += 1` (also in a method it calls): refused at its position, or run element by element
+    with the loop's values and the loop's final state of the object."""
+    for name in ("count", "through_helper"):
+        with pytest.raises(VectorizeError, match="assignment to an attribute"):
+            vectorize(getattr(o.Tally(), name), fallback="error")(FINITE)
+        mine, loops = o.Tally(), o.Tally()
+        with pytest.warns(FallbackWarning):
+            got = vectorize(getattr(mine, name))(FINITE)
+        assert got.tolist() == [getattr(loops, name)(x) for x in FINITE.tolist()] and mine.n == loops.n == FINITE.size
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_pass_through_decorators_are_read_through(backend):
     for f in (o.wrapped_plain, o.wrapped_twice, o.calls_wrapped):

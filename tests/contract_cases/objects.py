@@ -56,6 +56,24 @@ class Polynomial:
         return total
 
 
+class Tally:
+    """Methods that change `self` lane by lane: no value is the same for every lane."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def count(self, x):
+        self.n += 1
+        return x + self.n
+
+    def through_helper(self, x):
+        return self.bump() + x
+
+    def bump(self):
+        self.n = self.n + 1
+        return self.n
+
+
 class Counter:
     """An object whose state is a list: no value the code can be specialized on."""
 
