@@ -381,7 +381,7 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
     def wrap(f: Callable[..., Any]):
         if isinstance(f, VectorizedFunction):
             f = f.scalar
-        if not isinstance(f, types.FunctionType):  # builtins, methods, partials: numpy.vectorize's semantics
+        if not isinstance(f, types.FunctionType) or hasattr(f, "__wrapped__"):  # methods, partials, decorated: npcompat
             return _face().foreign(f, options, otypes, doc, excluded, cache, signature)
         vf = VectorizedFunction(f, options)
         vf._explain = explain

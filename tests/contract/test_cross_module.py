@@ -292,17 +292,19 @@ def positive(x):
 """
 
 
-def test_closures_and_wrapped_functions_are_refused_not_misread(tmp_path):
-    """`scale2` reads the cell k=2.0 (not the global k=1.0); `positive` runs its wrapper: linking either
-    as its source would give other values, so both are refused at the call."""
+def test_closures_read_their_cells_and_wrapped_functions_are_refused_not_misread(tmp_path):
+    """`scale2` reads the cell k=2.0, not the global k=1.0 (issue 51: a closure's free variables
+    are its cells); `positive` runs its wrapper, which changes the argument: linking it as its
+    source would give other values, so it is refused at the call."""
     name = write_package(tmp_path, {"tools": WRAPPED, "user": (
         "from .tools import scale2, positive\n\n\ndef f(x):\n    return scale2(x)\n\n\n"
         "def g(x):\n    return positive(x)\n")})
     user = importlib.import_module(f"{name}.user")
-    for func, call in ((user.f, "scale2(x)"), (user.g, "positive(x)")):
-        with pytest.raises(VectorizeError) as info:
-            vectorize(func, fallback="error")(np.array([-1.0]))
-        assert call in info.value.location.source_line
+    xs = np.array([-1.0, 0.5, -0.0, np.inf])
+    assert vectorize(user.f, fallback="error")(xs).tolist() == [user.f(x) for x in xs.tolist()] == [-2.0, 1.0, -0.0, np.inf]
+    with pytest.raises(VectorizeError) as info:
+        vectorize(user.g, fallback="error")(np.array([-1.0]))
+    assert "positive(x)" in info.value.location.source_line
     with pytest.warns(UserWarning):  # the default fallback: exact, element by element
         assert vectorize(user.g)(np.array([-1.0]))[0] == user.g(-1.0) == 2.0
 

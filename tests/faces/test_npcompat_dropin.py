@@ -237,8 +237,10 @@ def test_one_fallback_warning_then_silence() -> None:
 def test_fallback_error_refuses_what_the_engine_cannot_compile() -> None:
     with pytest.raises(VectorizeError, match="needs a Python function"):
         vectorizer.vectorize(math.cos, fallback="error")
-    with pytest.raises(VectorizeError, match="needs a Python function"):
-        vectorizer.vectorize(Scaler(1.0).apply, fallback="error")
+    with pytest.raises(VectorizeError, match="needs a Python function"):  # a method written in C
+        vectorizer.vectorize(random.Random(7).random, fallback="error")
+    with pytest.raises(VectorizeError, match="binds a Random"):  # random.Random keeps its state in C
+        vectorizer.vectorize(random.Random(7).randrange, fallback="error")
     with pytest.raises(VectorizeInputError, match="argument 'x'"):
         vectorizer.vectorize(lambda_free_affine, fallback="error")(np.array(["a"]))
     with pytest.raises(VectorizeInputError, match="argument 'x'"):

@@ -19,7 +19,27 @@ def _same(x):
     return x
 
 
-def typed(n, fn=_same):
+class _Recorder:
+    """A callable whose state (a list) has no value to key code by: the function that takes it
+    runs element by element."""
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def __call__(self, x):
+        return x
+
+
+RECORDER = _Recorder()
+
+
+def typed(n, fn=RECORDER):
+    if not isinstance(n, int):
+        raise TypeError(type(n).__name__)
+    return fn(n) * 1.0
+
+
+def typed_by_function(n, fn=_same):
     if not isinstance(n, int):
         raise TypeError(type(n).__name__)
     return fn(n) * 1.0
@@ -33,6 +53,15 @@ def test_an_object_default_gets_python_ints_as_the_loop_passes_them():
     with pytest.warns(FallbackWarning, match="argument 'fn'"):
         got = vectorize(typed)(np.array([3, 4]))
     assert got.dtype == np.float64 and got.tolist() == [typed(n) for n in [3, 4]]
+
+
+def test_a_function_default_is_one_value_for_every_lane_and_compiles():
+    """A module function as the default is a static value (issue 51 §2): no fallback at all."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        vf = vectorize(typed_by_function, fallback="error")
+        got = vf(np.array([3, 4]))
+    assert got.dtype == np.float64 and got.tolist() == [typed_by_function(n) for n in [3, 4]]
 
 
 def scale(x, unit):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import enum
 import math
+import random
 
 
 class Direction(enum.Enum):
@@ -37,6 +38,10 @@ class Ellipsoid:
     @property
     def ratio(self) -> float:
         return self.semiminor_axis / self.semimajor_axis
+
+    @property
+    def jitter(self) -> float:  # not pure: never evaluated when the code is generated
+        return random.random() * self.semimajor_axis
 
 
 class Holder:
@@ -87,6 +92,10 @@ def inverse_flattening(x, ell):
 
 def uses_property(x, ell):
     return x * ell.ratio
+
+
+def uses_impure_property(x, ell):
+    return x * ell.jitter
 
 
 def uses_list(x, holder):

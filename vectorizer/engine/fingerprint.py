@@ -17,7 +17,6 @@ hundred nanoseconds whether the module still binds exactly those (identity, not 
 
 from __future__ import annotations
 
-import enum
 import functools
 import operator
 import os
@@ -25,14 +24,14 @@ import threading
 import types
 from collections.abc import Callable
 
-from ..core.codeident import constant_text as _const
-from ..core.codeident import describe
 from ..core.tables import is_table
 from ..frontend.namespace import ABSENT, Namespace
 from ..frontend.pure_builtins import SNAPSHOT
 from ..frontend.pure_builtins import items as pure_items
-from ..frontend.reach import attribute, reached
-from .statics import static_key
+from ..frontend.reach import CELL, attribute, cell_value
+from ..frontend.static_objects import held_objects, snapshot
+from ..frontend.static_objects import same as same_fields
+from .contentkey import content_key  # noqa: F401 - re-exported: fingerprint.content_key, as before
 
 
 @functools.cache
@@ -53,113 +52,6 @@ def engine_fingerprint() -> str:
 
     walk(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")  # the whole package
     return "\n".join(parts)
-
-
-def content_key(func: types.FunctionType, namespace: Namespace) -> str:
-    """The code of `func` and of everything it reaches through globals, as deterministic text:
-    same-module functions and constants, and (frontend/linking.py) functions of other modules
-    (with THEIR module's globals), module and class attributes (`units.SCALE`, `Geo.wrap`)."""
-    parts: list[str] = []
-    todo, seen = [(func, namespace)], set()
-    namespaces = {id(func.__globals__): namespace}
-    watched: list[tuple[object, str, object]] = []
-    covered: set[tuple[int, object]] = set()  # (id(container), name) whose value the key holds
-    namespace.covered = covered
-
-    def home_of(obj: types.FunctionType) -> Namespace:
-        home = namespace if obj.__globals__ is func.__globals__ else \
-            namespaces.get(id(obj.__globals__)) or Namespace.of_function(obj)
-        namespaces[id(obj.__globals__)] = home
-        return home
-
-    while todo:
-        f, ns = todo.pop()
-        key = f"{f.__module__}.{f.__qualname__}"
-        if key in seen:
-            continue
-        seen.add(key)
-        text, names = _code_text(f.__code__)
-        parts.append(f"{key} defaults={_const(f.__defaults__)}"
-                     f" kwdefaults={_const(f.__kwdefaults__)}\n" + text)
-        if ns.globals is not None:
-            covered.update((id(ns.globals), name) for name in names)
-        for name in names:
-            glob = ns.resolve(name)
-            if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
-                todo.append((glob.value, ns))
-            elif glob.kind in ("constant", "math_func", "math", "builtin"):
-                parts.append(f"{key}:{name}={glob.kind}:{glob.name}:{_const(glob.value)}")
-            else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}{_data_value(ns, name)}")
-                for path, obj, container, attr in reached(ns, name, names):
-                    if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
-                        watched.append((container, attr, obj))
-                    covered.add((id(vars(container) if isinstance(container, types.ModuleType) else container), attr))
-                    if isinstance(obj, types.FunctionType):
-                        todo.append((obj, home_of(obj)))
-                        parts.append(f"{key}:{path}=function:{obj.__module__}.{obj.__qualname__}")
-                    elif isinstance(obj, type):  # isinstance folds (static_checks) and calls evaluated when
-                        # the code is generated (frontend/pure_eval.py) depend on what it is: its methods'
-                        # code, the globals they read and its plain attributes are in the key
-                        parts.append(f"{key}:{path}={class_text(obj)}\n{_class_text(obj)}")
-                        for method, attrs in _class_parts(obj):
-                            if method is not None:
-                                todo.append((method, home_of(method)))
-                            covered.update(attrs)
-                    elif not isinstance(obj, types.ModuleType):
-                        parts.append(f"{key}:{path}=value:{_const(obj)}")
-    for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
-        if ns is not namespace:
-            watched += [(ns.globals, n, o) for n, o in ns.seen.items()]
-    namespace.watched = watched
-    # The root first: functions that reach each other (mutual recursion) have the same parts.
-    return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
-
-
-def _data_value(namespace: Namespace, name: str) -> str:
-    """A global that is data of built-in types only (a dict of tables, a list...), as key text: a
-    call evaluated when the code is generated may read it (frontend/pure_eval.py)."""
-    from ..frontend.pure_builtins import plain
-
-    value = (namespace.globals or {}).get(name, ABSENT)
-    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset) and plain(value) else ""
-
-
-def _class_parts(cls: type):  # noqa: ANN202 - (function or None, covered attributes) pairs
-    """The Python functions of a class (methods, classmethods, staticmethods, property getters)
-    and the plain attributes `_class_text` puts in the key, per class of its MRO."""
-    for base in cls.__mro__:
-        if base is object or base.__module__ == "builtins":
-            continue
-        attrs = {(id(base), n) for n, v in vars(base).items()
-                 if type(v) in (dict, list, tuple, str, bytes, int, float, bool, type(None))}
-        yield None, attrs
-        for value in vars(base).values():
-            fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
-            if isinstance(fn, types.FunctionType):
-                yield fn, set()
-
-
-def opaque_value(namespace: Namespace, name: str) -> str:
-    """The value of a global that is no number but that a specialization may compare with (None,
-    a str, an enum member or class: passes/specialize.py), as key text; '' for anything else."""
-    if namespace.globals is None or name not in namespace.globals:
-        return ""
-    value = namespace.globals[name]
-    if isinstance(value, enum.EnumMeta):
-        return f"={value.__module__}.{value.__qualname__}{[(m.name, repr(m.value)) for m in value]}"
-    if value is None or isinstance(value, str | bytes | enum.Enum):
-        return f"={static_key(value)}"
-    if isinstance(value, type):
-        return f"={class_text(value)}"
-    return ""
-
-
-def class_text(cls: type) -> str:
-    """A class as key text: its name and the lane kinds that are instances of it (what an
-    `isinstance(lane, cls)` folded by frontend/static_checks.py depends on)."""
-    kinds = [k for k in (bool, int, float) if issubclass(k, cls)]
-    return f"class:{cls.__module__}.{cls.__qualname__}:{','.join(k.__name__ for k in kinds)}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -210,6 +102,11 @@ class Watch:
         tables = tuple((o, o.tobytes()) for o in [*seen.values(), *(obj for _, _, obj in reads)] if is_table(o))
         if tables:
             self.fresh = _with_tables(self.fresh, tables)
+        # A module-level instance (or one another module or a cell gives): its attributes when it
+        # was read, by identity, so an attribute assigned since makes new code (issue 51).
+        objects = {id(o): o for v in [*seen.values(), *(obj for _, _, obj in reads)] for o in held_objects(v)}
+        if objects:
+            self.fresh = _with_objects(self.fresh, tuple((o, snapshot(o)) for o in objects.values()))
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
@@ -221,7 +118,8 @@ class Watch:
 def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
     """The distinct (container, name, object) reads the namespace's linker made."""
     found: dict[tuple[int, str], tuple[object, str, object]] = {}
-    for container, name, obj in [*namespace.watched, *getattr(namespace.linker, "reads", ())]:
+    cells = [(cell, CELL, obj) for cell, obj in namespace.cell_reads.values()]  # the root's, if a closure
+    for container, name, obj in [*namespace.watched, *getattr(namespace.linker, "reads", ()), *cells]:
         if isinstance(container, types.ModuleType):
             container = vars(container)  # a dict lookup: ~50 ns where attribute() costs microseconds
         found.setdefault((id(container), name), (container, name, obj))
@@ -231,11 +129,14 @@ def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
 def _read_kind(container: object, name: object) -> str:
     if name == SNAPSHOT and isinstance(container, dict | list | set):
         return "items"
-    return "dict" if isinstance(container, dict) else "item" if isinstance(container, list) else "attr"
+    if name == CELL and isinstance(container, types.CellType):
+        return "cell"
+    return "dict" if isinstance(container, dict | types.MappingProxyType) else "item" if isinstance(container, list) \
+        else "attr"
 
 
 _READ_TESTS = {"dict": "c{i}.get(n{i}, A) is o{i}", "attr": "attribute(c{i}, n{i}) is o{i}",
-               "item": "item(c{i}, n{i}) is o{i}", "items": "same(items(c{i}), o{i})"}
+               "item": "item(c{i}, n{i}) is o{i}", "items": "same(items(c{i}), o{i})", "cell": "cell(c{i}) is o{i}"}
 
 
 @functools.lru_cache(maxsize=256)
@@ -247,10 +148,11 @@ def _reads_checker(count: int, kinds: tuple[str, ...]) -> Callable[..., Callable
     tests = [_READ_TESTS[kind].format(i=i) for i, kind in enumerate(kinds)]
     args = "".join(f", c{i}, n{i}, o{i}" for i in range(count))
     text = (f"def make(own{args}):\n"
-            f"    def fresh(own=own, A=A, attribute=attribute, item=item, same=same, items=items"
+            f"    def fresh(own=own, A=A, attribute=attribute, item=item, same=same, items=items, cell=cell"
             f"{''.join(f', c{i}=c{i}, n{i}=n{i}, o{i}=o{i}' for i in range(count))}):\n"
             f"        return own() and {' and '.join(tests)}\n    return fresh\n")
-    env: dict = {"A": ABSENT, "attribute": attribute, "item": _item, "same": _same_items, "items": pure_items}
+    env: dict = {"A": ABSENT, "attribute": attribute, "item": _item, "same": _same_items, "items": pure_items,
+                 "cell": cell_value}
     exec(compile(text, "<vectorizer watch reads>", "exec"), env)  # noqa: S102 - no user text in it
     return lambda own, *reads: env["make"](own, *[x for read in reads for x in read])
 
@@ -260,6 +162,12 @@ def _item(container: list, index: object) -> object:
         return container[index]  # type: ignore[index]
     except (IndexError, TypeError):
         return ABSENT
+def _with_objects(fresh: Callable[[], bool], objects: tuple) -> Callable[[], bool]:
+    def fresh_and_same(fresh=fresh, objects=objects, same=same_fields) -> bool:
+        return fresh() and all(same(o, held) for o, held in objects)
+    return fresh_and_same
+
+
 def _with_tables(fresh: Callable[[], bool], tables: tuple) -> Callable[[], bool]:
     def fresh_and_same(fresh=fresh, tables=tables) -> bool:
         return fresh() and all(o.tobytes() == saved for o, saved in tables)
@@ -274,38 +182,6 @@ def _with_lists(fresh: Callable[[], bool], lists: tuple) -> Callable[[], bool]:
     def fresh_and_same(fresh=fresh, lists=lists, same=_same_items) -> bool:
         return fresh() and all(same(o, items) for o, items in lists)
     return fresh_and_same
-
-
-_TEXTS: dict[int, tuple[types.CodeType, str, list[str]]] = {}  # id -> (the code, kept alive: ids stay its)
-
-
-def _class_text(cls: type) -> str:
-    """A class as the specialization may run it (`Ellipsoid.from_name("wgs84")`, issue 30): the
-    code of its methods and its plain class attributes (`models`), over its Python bases."""
-    lines = [f"{cls.__module__}.{cls.__qualname__}"]
-    for base in cls.__mro__:
-        if base is object or base.__module__ == "builtins":
-            continue
-        for name, value in sorted(vars(base).items(), key=lambda item: item[0]):
-            func = getattr(value, "__func__", value)
-            if isinstance(func, types.FunctionType):
-                lines.append(f"{base.__qualname__}.{name}=" + _code_text(func.__code__)[0])
-            elif type(value) in (dict, list, tuple, str, bytes, int, float, bool, type(None)):
-                lines.append(f"{base.__qualname__}.{name}={value!r}")
-    return "\n".join(lines)
-
-
-def _code_text(code: types.CodeType) -> tuple[str, list[str]]:
-    """`codeident.describe`, remembered: a rebound global makes the key again, from the same code objects."""
-    entry = _TEXTS.get(id(code))
-    if entry is None or entry[0] is not code:
-        names: set[str] = set()
-        text: list[str] = []
-        describe(code, text, names)
-        if len(_TEXTS) > 1024:
-            _TEXTS.clear()
-        entry = _TEXTS[id(code)] = (code, "\n".join(text), sorted(names))
-    return entry[1], entry[2]
 
 
 class Refusals(dict):

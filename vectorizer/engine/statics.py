@@ -28,7 +28,8 @@ import textwrap
 import types
 from collections.abc import Callable
 
-from ..frontend.static_objects import is_static_object, object_key
+from ..frontend.static_objects import is_static_object, object_key, value_key
+from .codekeys import code_key
 from .inputs import InputError
 
 _KEYED = (type(None), bool, int, float, str, bytes)
@@ -50,9 +51,11 @@ def static_key(value: object) -> str:
         return f"{type(value).__module__}.{type(value).__qualname__}:{base.__repr__(value)}"
     if is_static_object(value):  # its class and its attributes' values (frontend/static_objects.py)
         try:
-            return object_key(value)
+            return object_key(value, code=code_key)
         except TypeError as exc:
             raise InputError(f"a {type(value).__qualname__} object: {exc}") from None
+    if isinstance(value, type | types.FunctionType) and value.__module__ != "builtins":
+        return value_key(value, code=code_key)  # a class or a function: its code (engine/codekeys.py)
     raise InputError(f"a {type(value).__name__} has no deterministic value to key a specialization")
 
 
@@ -106,8 +109,8 @@ class Plan:
                 static_key(v)
             except InputError as exc:
                 raise InputError(f"argument {name!r}: {exc}; a uniform argument that is not a number must be "
-                                 "None, a str, bytes, a bool, an enum member, a tuple of them or an object whose "
-                                 "attributes are such values") from None
+                                 "None, a str, bytes, a bool, an enum member, a tuple of them, a function, a class "
+                                 "or an object whose attributes are such values") from None
         return found
 
     def whole(self, names: list[str], values: list[object]) -> dict[str, object]:
@@ -117,7 +120,8 @@ class Plan:
         for i, v in enumerate(values):
             t = type(v)
             if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
-                    or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)):
+                    or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)
+                    or t is types.FunctionType or isinstance(v, type) and v.__module__ != "builtins"):
                 found[names[i]] = v
         return found
 

@@ -251,10 +251,20 @@ class ElementByElement:
 
 def foreign(pyfunc: Any, options: Options, otypes: Any, doc: str | None, excluded: Any, cache: bool,
             signature: str | None) -> ElementByElement:
-    """vectorize() of a callable that is not a Python function: numpy.vectorize's semantics
-    (its own TypeError for what is not callable), or, with fallback="error", a VectorizeError."""
+    """vectorize() of a callable that is not a plain Python function: compiled where it runs one
+    (a bound method, a partial, a callable instance, a pass-through decorator's wrapper:
+    faces/bound.py), else numpy.vectorize's semantics (its own TypeError for what is not
+    callable), or, with fallback="error", a VectorizeError."""
+    why = None
+    if otypes is None and doc is None and excluded is None and not cache and signature is None:
+        from .bound import compile_bound
+
+        found = compile_bound(pyfunc, options)
+        if not isinstance(found, str):
+            return found  # type: ignore[return-value]
+        why = found
     numpy_vf = numpy_vectorize(pyfunc, otypes=otypes, doc=doc, excluded=excluded, cache=cache, signature=signature)
-    why = f"{pyfunc!r} is a {type(pyfunc).__name__}, not a Python function (def or lambda) the engine can read"
+    why = why or f"{pyfunc!r} is a {type(pyfunc).__name__}, not a Python function (def or lambda) the engine can read"
     if options.fallback == "error":
         raise VectorizeError(f"vectorize() needs a Python function to compile: {why}",
                              hint="fallback='warn' runs it element by element through numpy.vectorize")

@@ -25,7 +25,7 @@ from ..errors import (
     VectorizeError,
     VectorizeErrorGroup,
 )
-from .fence_exprs import ExpressionFence
+from .fence_exprs import ExpressionFence, maybe_static_attribute
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .parse import ParsedFunction
 from .refusals import BINOPS, REFUSED, RESERVED_LOCALS, augmented, local_names
@@ -121,6 +121,8 @@ class Fence:
             pass
         elif isinstance(it, cst.Tuple) and all(isinstance(e.value, (cst.Integer, cst.Float)) for e in it.elements):
             pass
+        elif self.exprs.specializable and isinstance(it, cst.Attribute) and maybe_static_attribute(self.exprs, it.value, False):
+            pass  # a tuple an object the code is specialized on holds (issue 51): a table after it, or refused then
         else:
             self.refuse(it, "'for' loops must iterate over range(...) or a module-level tuple of numbers",
                         "loop with 'for i in range(n)'; iterating over other objects is not supported")

@@ -126,6 +126,8 @@ class ExpressionFence:
         if self.specializable and glob.kind == "unknown" and isinstance(
                 (self.ns.globals or {}).get(name, 0), str | bytes | enum.Enum | type(None)):
             return  # a module-level str, None or enum member: compared by the specialization, or refused after
+        if self.specializable and glob.kind == "value":
+            return  # a module-level instance, another module's or a cell's value: the specialization's
         if glob.kind in ("function", "builtin", "math_func"):
             self.refuse(node, f"the function {name!r} can only be called here", f"call it: {name}(...)")
         elif glob.kind == "math":
@@ -232,6 +234,8 @@ class ExpressionFence:
         if isinstance(func, cst.Attribute):
             self.attribute(func, called=True)
             return
+        if self.specializable and isinstance(func, cst.Name) and func.value in self.params:
+            return  # a function or callable object given as an argument: decided by the specialization, or refused after
         if not isinstance(func, cst.Name) or func.value in self.locals:
             self.refuse(func, "only calls to math functions, supported builtins and functions of this module are supported",
                         "call the function by its module-level name", UnsupportedCallError)
@@ -250,6 +254,8 @@ class ExpressionFence:
             pass
         elif self.specializable and glob.kind == "unknown" and isinstance((self.ns.globals or {}).get(name), type):
             pass  # a class called with static arguments: evaluated by the specialization, or refused after it
+        elif self.specializable and glob.kind == "value":
+            pass  # a callable object or another module's class: decided by the specialization, or refused after it
         elif glob.kind == "unknown" and glob.name.split(".")[0] in SIDE_EFFECT_MODULES:
             self.refuse(node, f"{glob.name}: {SIDE_EFFECT_MODULES[glob.name.split('.')[0]]}; it cannot be vectorized",
                         "compute it outside and pass it in as an argument", UnsupportedCallError)
@@ -294,7 +300,9 @@ def maybe_static_attribute(fence: ExpressionFence, base: cst.BaseExpression, cal
     if base.value in fence.locals:
         if "static_locals" not in fence.__dict__:
             fence.__dict__["static_locals"] = _static_locals(fence)
-        return not called and base.value in fence.__dict__["static_locals"]
+        return base.value in fence.__dict__["static_locals"]  # called: a method of an object (static_methods.py)
+    if fence.ns.resolve(base.value).kind == "value":
+        return True  # a module-level instance (or another module's class, linked): its attributes and methods
     owner = (fence.ns.globals or {}).get(base.value)
     return owner is not None and namespace_like(owner)
 

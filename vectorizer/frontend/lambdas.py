@@ -9,9 +9,9 @@ After (the text the frontend parses; its line is the lambda's line in the file):
 `vectorize` takes a lambda as a copy named so (`as_def`). The lambda is found by parsing its file and taking the one lambda that starts on the code
 object's first line; its name is the one it is assigned to (`name = lambda ...`, also `obj.name`
 or `d[...]` as the last part), else `_lambda`. Refused, with the reason: two lambdas starting on
-that line (which one this is cannot be told from the line), a lambda reading variables of an
-enclosing function (a closure: its names are not the module's globals), and a file that cannot be
-read or parsed.
+that line (which one this is cannot be told from the line), and a file that cannot be
+read or parsed. A lambda made by a factory (`return lambda x: x * k`) reads its cells as a
+`def` closure does (issue 51: frontend/namespace.py): the copy keeps the closure.
 """
 
 from __future__ import annotations
@@ -46,11 +46,6 @@ def lambda_text(func: types.FunctionType) -> tuple[str, str, int]:
     """(name, `def` text, line of the lambda in its file) for a lambda function."""
     code = func.__code__
     where = f"{code.co_filename}:{code.co_firstlineno}"
-    if code.co_freevars:
-        raise SourceUnavailableError(
-            f"cannot vectorize a lambda that reads variables of an enclosing function ({where}: "
-            f"{', '.join(code.co_freevars)})",
-            hint="define the function with 'def' at module level and pass those values as arguments")
     try:
         lines, _ = inspect.findsource(func)
         tree = ast.parse("".join(lines))

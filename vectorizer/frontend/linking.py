@@ -32,10 +32,12 @@ import libcst as cst
 from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
+from .callables import unwrap
 from .namespace import ABSENT, Global, Namespace, _builtin, normalize_constant
 from .parse import ParsedFunction
-from .reach import attribute, namespace_like, plain_constant
+from .reach import CELL, attribute, namespace_like, plain_constant
 from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
+from .static_objects import is_static, is_static_object, keyable, static_callable
 
 
 def linker_of(namespace: Namespace) -> Linker | None:
@@ -66,7 +68,7 @@ class Linker:
         self.root = root
         root.linker = self
         self.homes: dict[str, Namespace] = {}  # a function Global's name -> its own module's namespace
-        self.modules: dict[int, Namespace] = {id(root.globals): root}
+        self.modules: dict[object, Namespace] = {id(root.globals): root}
         self.targets: dict[tuple, str] = {}  # what a link means -> its name (one name per meaning)
         self.reads: list[tuple[object, str, object]] = []  # (module dict or object, name, what it gave)
         self.avoid: set[str] = set()  # the locals of every function linked: link names avoid them
@@ -74,13 +76,23 @@ class Linker:
 
     # -- what a live object means ----------------------------------------------------------------
     def namespace_of(self, func: types.FunctionType) -> Namespace:
-        key = id(func.__globals__)
+        """The names `func` reads, as its module binds them; a closure's with its cells (one
+        namespace per closure: two closures of one factory hold different values)."""
+        key: object = id(func.__globals__) if not func.__closure__ else ("closure", id(func))
         if key not in self.modules:
-            self.modules[key] = Namespace.of_function(func)
+            found = Namespace.of_function(func)
+            if func.__closure__:
+                found.home_function = func  # type: ignore[attr-defined] - keeps its id its own
+            self.modules[key] = found
         return self.modules[key]
 
     def home(self, glob: Global) -> Namespace:
-        return self.homes.get(glob.name, self.root)
+        found = self.homes.get(glob.name)
+        if found is not None:
+            return found
+        if glob.kind == "function" and isinstance(glob.value, types.FunctionType) and glob.value.__closure__:
+            return self.namespace_of(glob.value)  # a closure of the module: its cells are its names
+        return self.root
 
     def meaning(self, obj: object, spelled: str) -> Global | tuple | None:
         """The Global a live object gives a linked name, `("np", name)` for a NumPy function, or
@@ -89,9 +101,11 @@ class Linker:
         if isinstance(scalar, types.FunctionType):
             obj = scalar
         if isinstance(obj, types.FunctionType):
-            # A closure reads cells, not module globals; a functools.wraps wrapper runs other code
-            # than the source inspect shows (the wrapped function's): neither is linked.
-            if obj.__name__ == "<lambda>" or obj.__closure__ or hasattr(obj, "__wrapped__"):
+            # A functools.wraps wrapper runs other code than the source inspect shows (the wrapped
+            # function's): linked as the wrapped function only when it passes its arguments
+            # through (frontend/callables.py). A closure's names are its cells (namespace_of).
+            obj = unwrap(obj)
+            if obj is None or obj.__name__ == "<lambda>":
                 return None
             return Global("function", spelled, obj)
         if isinstance(obj, types.BuiltinFunctionType) and getattr(math, obj.__name__, None) is obj:
@@ -102,6 +116,8 @@ class Linker:
             return ("np", obj.__name__)  # type: ignore[attr-defined]
         if plain_constant(obj):
             return Global("constant", spelled, normalize_constant(obj))
+        if is_static_object(obj) and keyable(obj) or static_callable(obj):  # a module-level instance, a bound
+            return Global("value", spelled, obj)  # method...: the specialization reads it (static_methods.py)
         return None
 
     # -- linking one tree ----------------------------------------------------------------------------
@@ -230,7 +246,7 @@ class _Link(cst.CSTTransformer):
     def _global(self, spelled: str, chain: list[str], node: cst.CSTNode) -> cst.BaseExpression | None:
         if chain[0] in self.locals or len(chain) > 3:  # `pkg.mod.f` at most: what the cache key covers (reach.py)
             return None
-        obj = self.own.globals.get(chain[0], ABSENT)  # type: ignore[union-attr]
+        obj = self.own.value_of(chain[0])  # a closure's cell, else the module's global
         if obj is ABSENT:
             if len(chain) == 1 and self.own is not self.linker.root:
                 return self._builtin_or_unknown(chain[0])
@@ -253,12 +269,18 @@ class _Link(cst.CSTTransformer):
         return None if (len(chain) == 1 and name == chain[0]) else cst.Name(name)
 
     def _record(self, chain: list[str]) -> None:
-        """What another module (or a module's or class's attribute) gave: Watch checks it still does."""
+        """What another module (or a module's or class's attribute, or a closure's cell) gave:
+        Watch checks it still does."""
         container: object = self.own.globals
         for i, part in enumerate(chain):
-            obj = container.get(part, ABSENT) if isinstance(container, dict) else attribute(container, part)
-            if i or self.own is not self.linker.root:  # the root's own names: Namespace.seen has them
-                self.linker.reads.append((container, part, obj))
+            if not i and part in self.own.cells:
+                container = self.own.cells[part]
+                obj = self.own.value_of(part)
+                self.linker.reads.append((container, CELL, obj))  # the root's cells too: not in `seen`
+            else:
+                obj = container.get(part, ABSENT) if isinstance(container, dict) else attribute(container, part)
+                if i or self.own is not self.linker.root:  # the root's own names: Namespace.seen has them
+                    self.linker.reads.append((container, part, obj))
             container = obj
 
     def _builtin_or_unknown(self, name: str) -> cst.BaseExpression | None:
@@ -273,9 +295,18 @@ class _Link(cst.CSTTransformer):
         from the root's name when the root reads that name differently."""
         glob = self.own.resolve(name)
         root = self.linker.root_reads(name)
-        if glob == root or (glob.kind == root.kind == "unknown"):
+        obj = self.own.value_of(name)
+        if glob.kind == root.kind == "unknown":
+            if obj is ABSENT or (self.linker.root.globals or {}).get(name, ABSENT) is obj:
+                return None  # the same object, or unbound in both: the same meaning
+            # The root binds the name to another object (its own `MODE`, its own class): what
+            # this module means is linked apart, as a value the specialization reads where it is
+            # one (a str, None, an enum member, a class, a static object), else unknown.
+            glob = Global("value", name, obj) if is_static(obj) or static_callable(obj) \
+                else Global("unknown", f"{self.own.module}.{name}")
+        elif glob == root:
             return None
-        linked = self.linker.name_for(glob if glob.kind != "unknown" else Global("unknown", name),
+        linked = self.linker.name_for(glob if glob.kind != "unknown" else Global("unknown", glob.name),
                                       self.own, f"{self.own.module.rsplit('.', 1)[-1]}.{name}", self.avoid)
         return cst.Name(linked)
 
@@ -322,12 +353,12 @@ def _numpy_callable(obj: object) -> bool:
 
 
 def _renamed(glob: Global, name: str) -> Global:
-    return Global(glob.kind, name if glob.kind in ("function", "constant") else glob.name, glob.value)
+    return Global(glob.kind, name if glob.kind in ("function", "constant", "value") else glob.name, glob.value)
 
 
 def _key(glob: Global) -> tuple:
-    if glob.kind == "function":
-        return ("function", id(glob.value))
+    if glob.kind in ("function", "value"):
+        return (glob.kind, id(glob.value))
     if glob.kind == "constant":
         return ("constant", _typed(glob.value))
     return (glob.kind, glob.name)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ..core.record import Record
 from ..core.tables import table_of
-from .source import FunctionSource, source_from_text, source_of
+from .source import FunctionSource, source_of
 
 # Builtins with an exact batched meaning (see rules.py).
 SUPPORTED_BUILTINS = frozenset(
@@ -54,9 +54,11 @@ class Global(Record):
     """What a global name refers to."""
 
     __slots__ = ("kind", "name", "value")
-    kind: str  # 'math' | 'math_func' | 'constant' | 'builtin' | 'function' | 'unknown'
+    kind: str  # 'math' | 'math_func' | 'constant' | 'builtin' | 'function' | 'value' | 'unknown'
     name: str  # canonical name: 'math.sqrt', 'abs', a function's qualname, ...
-    value: object  # the constant value, or the callee's FunctionSource
+    value: object  # the constant value, the callee's FunctionSource, or a 'value' (a static object,
+    # or another module's str, None, enum member or class: frontend/static_objects.py), which
+    # only the specialization reads (passes/specialize.py)
 
     def __init__(self, kind: str, name: str, value: object = None) -> None:
         self._set(kind=kind, name=name, value=value)
@@ -80,6 +82,10 @@ class Namespace:
         # (id(container), name) whose values the disk cache's key holds (engine/fingerprint.py):
         # what a call evaluated when the code is generated may read; None: no key (the CLI)
         self.covered: set[tuple[int, object]] | None = None
+        # A closure's free variables (name -> its cell): they mean what the cell holds, read when
+        # resolved (`cell_reads`: name -> (cell, object), which fingerprint.Watch checks)
+        self.cells: dict[str, types.CellType] = {}
+        self.cell_reads: dict[str, tuple[types.CellType, object]] = {}
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)
@@ -93,6 +99,16 @@ class Namespace:
                 found = Global("numpy", "numpy")
             self._cache[name] = found
         return self._cache[name]
+
+    def value_of(self, name: str) -> object:
+        """The object a free variable's cell or the module binds `name` to now, ABSENT for none."""
+        cell = self.cells.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:  # an empty cell (bound later by the enclosing function)
+                return ABSENT
+        return ABSENT if self.globals is None else self.globals.get(name, ABSENT)
 
     def define(self, name: str, glob: Global) -> None:
         """Bind a name the module does not have (a local table hoisted by frontend/desugar.py)."""
@@ -118,8 +134,16 @@ class Namespace:
         globals_ = func.__globals__
         module = func.__module__
         seen: dict[str, object] = {}
+        cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
 
         def lookup(name: str) -> Global:
+            if name in cells:  # a closure's free variable: what its cell holds now
+                value = namespace.value_of(name)
+                namespace.cell_reads[name] = (cells[name], value)
+                if value is ABSENT:
+                    return Global("unknown", name)
+                found = _classify_object(name, value, module)
+                return Global("value", name, value) if found.kind == "unknown" and _static(value) else found
             value = seen[name] = globals_.get(name, ABSENT)  # read once: what is recorded is what is used
             if isinstance(value, list) and is_constant(items := tuple(value)) and items:
                 # A list of numbers reads as a tuple; fingerprint.Watch checks its items stay these.
@@ -135,6 +159,7 @@ class Namespace:
 
         namespace = cls(module, lookup, globals_)
         namespace.seen = seen
+        namespace.cells = cells
         return namespace
 
     @classmethod
@@ -142,11 +167,13 @@ class Namespace:
         """Names as a module's source binds them, without importing it (CLI): what a name holds
         once the module's top level has run, where the source alone decides it (a binding under
         control flow, by `del`, or by anything not evaluated here makes it unknown)."""
+        from .module_bindings import static_bindings
+
         tree = ast.parse(text, filename)
         bindings: dict[str, list[Global]] = {}
         lines = text.splitlines(keepends=True)
         for node in tree.body:
-            for name, glob in _static_bindings(node, lines, filename, module, bindings):
+            for name, glob in static_bindings(node, lines, filename, module, bindings):
                 bindings.setdefault(name, []).append(glob)
 
         def lookup(name: str) -> Global:
@@ -186,6 +213,12 @@ def _typed(value: object) -> object:
     return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
 
 
+def _static(value: object) -> bool:
+    from .static_objects import is_static, static_callable
+
+    return is_static(value) or static_callable(value)
+
+
 def _builtin(name: str) -> Global:
     if name in SUPPORTED_BUILTINS:
         return Global("builtin", name)
@@ -201,20 +234,33 @@ def _classify_object(name: str, value: object, module: str) -> Global:
         return Global("unknown", value.__name__)
     if isinstance(value, types.BuiltinFunctionType) and getattr(math, value.__name__, None) is value:
         return Global("math_func", f"math.{value.__name__}")
-    if isinstance(value, types.BuiltinFunctionType) and getattr(builtins, value.__name__, None) is value:
-        return _builtin(value.__name__)
+    if isinstance(value, types.BuiltinFunctionType | type) and getattr(builtins, value.__name__, None) is value:
+        return _builtin(value.__name__)  # (also `from six.moves import range`: the builtin itself)
     scalar = getattr(value, "scalar", None)  # a @vectorize-decorated function
     if isinstance(scalar, types.FunctionType):
         value = scalar
+    if isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):
+        from .callables import unwrap
+
+        inner = unwrap(value)  # the source inspect reads is the wrapped function's: only a pure
+        if inner is None:  # pass-through wrapper may be read as it (frontend/callables.py)
+            return Global("unknown", f"{value.__module__}.{value.__qualname__}")
+        value = inner
     if isinstance(value, types.FunctionType):
         if value.__module__ == module and value.__name__ != "<lambda>":
-            return Global("function", value.__qualname__, value)
+            # A nested function (a closure a factory made) is named by the name it is bound to:
+            # two closures of one factory share a qualname, not their cells.
+            return Global("function", value.__qualname__ if "<locals>" not in value.__qualname__ else name, value)
         return Global("unknown", f"{value.__module__}.{value.__qualname__}")
     if is_constant(value):
         return Global("constant", name, normalize_constant(value))
     table = table_of(value)  # a 1-D float64/int64/bool array: a uniform table (core/tables.py)
     if table is not None:
         return Global("constant", name, table)
+    from .static_objects import is_static_object, keyable, static_callable
+
+    if is_static_object(value) and keyable(value) or static_callable(value):  # a module-level instance, a
+        return Global("value", name, value)  # bound method or partial: specialized on (static_methods.py)
     return Global("unknown", name)
 
 
@@ -223,155 +269,3 @@ def function_source(glob: Global) -> FunctionSource:
     if isinstance(glob.value, FunctionSource):
         return glob.value
     return source_of(glob.value)
-
-
-def _static_bindings(node: ast.stmt, lines: list[str], filename: str, module: str, seen: dict):
-    """(name, Global) pairs a top-level statement binds, judged from source alone."""
-    if isinstance(node, ast.Import):
-        for alias in node.names:
-            bound = alias.asname or alias.name.split(".")[0]
-            kind = {"math": "math", "numpy": "numpy"}.get(alias.name, "unknown")
-            yield bound, Global(kind, alias.name)
-    elif isinstance(node, ast.ImportFrom):
-        for alias in node.names:
-            bound = alias.asname or alias.name
-            if node.module == "math" and not node.level:
-                attr = getattr(math, alias.name, None)
-                if callable(attr):
-                    yield bound, Global("math_func", f"math.{alias.name}")
-                elif isinstance(attr, float):
-                    yield bound, Global("constant", bound, attr)
-                else:
-                    yield bound, Global("unknown", alias.name)
-            else:
-                yield bound, Global("unknown", alias.name)
-    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        text = "".join(lines[start - 1 : node.end_lineno])
-        src = source_from_text(text, node.name, filename, start)
-        yield node.name, Global("function", node.name, src)
-    elif isinstance(node, ast.ClassDef):
-        yield node.name, Global("unknown", node.name)
-    elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        bound = [pair for target in targets for pair in _unpacked(target, node.value, seen)]
-        yield from bound  # every value is computed before any name is bound (`a, b = b, a`)
-    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-        name, op = node.target.id, _SAFE_BINOPS.get(type(node.op))
-        before = _static_value(node.target, seen)
-        value = _static_value(node.value, seen)
-        if op is None or before is None or value is None or isinstance(before, tuple) or isinstance(value, tuple):
-            yield name, Global("unknown", name)
-        else:
-            yield from _constant(name, _safely(op, before, value))
-    elif not isinstance(node, ast.AnnAssign | ast.Pass):  # an annotation alone binds nothing
-        # Anything else (control flow, `del`, `x := ...`, `match`, an attribute or item assigned)
-        # may bind or unbind a name in a way the source alone does not decide.
-        for name in _touched(node):
-            yield name, Global("unknown", name)
-
-
-def _unpacked(target: ast.expr, value: ast.expr | None, seen: dict, known: object = None):
-    """(name, Global) for an assignment target: a tuple or list target takes the items of a display
-    of the same length, or of a constant tuple; anything else makes its names unknown."""
-    if isinstance(target, ast.Name):
-        computed = _static_value(value, seen) if value is not None else known
-        yield from _constant(target.id, computed)
-    elif isinstance(target, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in target.elts):
-        if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(target.elts) and not any(
-                isinstance(e, ast.Starred) for e in value.elts):
-            pairs = [list(_unpacked(t, v, seen)) for t, v in zip(target.elts, value.elts)]
-            yield from (pair for group in pairs for pair in group)
-            return
-        computed = _static_value(value, seen) if value is not None else known
-        if isinstance(computed, tuple) and len(computed) == len(target.elts):
-            for t, item in zip(target.elts, computed):
-                yield from _unpacked(t, None, seen, item)
-            return
-        yield from ((name, Global("unknown", name)) for name in _touched(target))
-    else:
-        yield from ((name, Global("unknown", name)) for name in _touched(target))
-
-
-def _constant(name: str, value: object):
-    yield name, Global("constant", name, value) if value is not None and is_constant(value) else Global("unknown", name)
-
-
-def _safely(op: Callable, a: object, b: object) -> object | None:
-    try:
-        return op(a, b)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
-
-
-def _touched(node: ast.AST):
-    """Every name a statement or target may bind, rebind or delete (also the object named by an
-    attribute or item assignment: `obj.x = 1`, `TABLE[0] = 1`)."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
-            yield sub.id
-        elif isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(sub.ctx, ast.Store | ast.Del):
-            base = sub.value
-            while isinstance(base, ast.Attribute | ast.Subscript):
-                base = base.value
-            if isinstance(base, ast.Name):
-                yield base.id
-        elif isinstance(sub, ast.alias):
-            yield sub.asname or sub.name.split(".")[0]
-        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and sub is not node:
-            yield sub.name
-        elif isinstance(sub, ast.ExceptHandler) and sub.name:
-            yield sub.name
-        elif isinstance(sub, ast.MatchAs | ast.MatchStar) and sub.name:
-            yield sub.name
-        elif isinstance(sub, ast.MatchMapping) and sub.rest:
-            yield sub.rest
-
-
-_SAFE_BINOPS = {
-    ast.Add: lambda a, b: a + b,
-    ast.Sub: lambda a, b: a - b,
-    ast.Mult: lambda a, b: a * b,
-    ast.Div: lambda a, b: a / b,
-    ast.FloorDiv: lambda a, b: a // b,
-    ast.Pow: lambda a, b: a**b,
-}
-
-
-def _static_value(node: ast.expr, seen: dict) -> object | None:
-    """Evaluate a constant expression of literals, earlier constants and math constants."""
-    try:
-        if isinstance(node, ast.Constant) and is_constant(node.value):
-            return node.value
-        if isinstance(node, ast.Tuple):
-            items = [_static_value(e, seen) for e in node.elts]
-            return tuple(items) if all(i is not None and not isinstance(i, tuple) for i in items) else None
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = _static_value(node.operand, seen)
-            return None if v is None or isinstance(v, tuple) else (-v if isinstance(node.op, ast.USub) else +v)
-        if isinstance(node, ast.BinOp) and type(node.op) in _SAFE_BINOPS:
-            a, b = _static_value(node.left, seen), _static_value(node.right, seen)
-            if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
-                return None
-            if isinstance(node.op, ast.Pow) and abs(b) > 64:
-                return None
-            return _SAFE_BINOPS[type(node.op)](a, b)
-        if isinstance(node, ast.Name):
-            found = seen.get(node.id)
-            if found and found[-1].kind == "constant":  # the binding the top level holds here
-                return found[-1].value
-        if isinstance(node, ast.Subscript):  # an item of a constant tuple: TABLE[0], TABLE[-1]
-            table, index = _static_value(node.value, seen), _static_value(node.slice, seen)
-            if isinstance(table, tuple) and type(index) is int and -len(table) <= index < len(table):
-                return table[index]
-        if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.attr in ("pi", "e", "tau", "inf", "nan")
-        ):
-            found = seen.get(node.value.id)
-            if found and found[-1].kind == "math":
-                return getattr(math, node.attr)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
-    return None

@@ -146,6 +146,10 @@ def attribute(ev: Any, owner: object, name: str, node: ast.AST, frame: object) -
     t = type(owner)
     if t in _BUILTIN_TYPES or pb.plain(owner) or isinstance(owner, BaseException) and name == "args":
         return ev.apply(getattr, (owner, name), node)
+    if isinstance(owner, types.FunctionType) and name in owner.__dict__ and not name.startswith("__wrapped"):
+        value = owner.__dict__[name]  # an attribute set on a function (trueskill's global_env.__trueskill__)
+        ev.read(owner.__dict__, name, value, root=True)
+        return value
     if isinstance(owner, types.FunctionType | types.MethodType | types.BuiltinFunctionType) or t.__module__ == "builtins":
         raise Impure(f"it reads {name!r} of a {t.__qualname__} ({pb.where(frame, node)})")
     if t.__getattribute__ is not object.__getattribute__ or inspect.getattr_static(t, "__getattr__", None) is not None:

@@ -12,6 +12,16 @@ import types
 from ..core.tables import is_table
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Namespace
 
+CELL = "<cell>"  # the name of a read of a closure's cell: (cell, CELL, object), as linking records it
+
+
+def cell_value(cell: object) -> object:
+    """What a closure's cell holds now, ABSENT when it is empty."""
+    try:
+        return cell.cell_contents  # type: ignore[attr-defined]
+    except ValueError:
+        return ABSENT
+
 
 def attribute(obj: object, name: str) -> object:
     """`obj.name` for a module or class, read without running code (no module `__getattr__`, no

@@ -27,12 +27,19 @@ import types
 
 import libcst as cst
 
-from . import pure_eval
+from . import pure_eval, static_methods
 from .namespace import ABSENT, Global, Namespace, is_constant
 from .pure_builtins import Impure
 from .reach import attribute as static_attribute
 from .reach import namespace_like
-from .static_objects import embeddable, instance_attribute, is_static, is_static_object, value_key
+from .static_objects import (
+    embeddable,
+    is_static,
+    is_static_object,
+    object_attribute,
+    plain_value,
+    value_key,
+)
 
 UNDECIDED = object()  # what Values gives for an undecided expression (its UNKNOWN, imported there)
 
@@ -41,8 +48,9 @@ def evaluable(obj: object) -> bool:
     """Whether `obj` is a callee the generation-time interpreter may try: a Python function, a
     method bound to a class (a classmethod), or a Python class (its constructor). Whether the
     call is pure is the interpreter's to find (frontend/pure_eval.py)."""
-    if isinstance(obj, types.MethodType):
-        return isinstance(obj.__self__, type) and isinstance(obj.__func__, types.FunctionType)
+    if isinstance(obj, types.MethodType):  # a classmethod, or a method of a static object (static_methods.py)
+        return (isinstance(obj.__self__, type) or is_static_object(obj.__self__)) \
+            and isinstance(obj.__func__, types.FunctionType)
     if isinstance(obj, type):
         return not issubclass(obj, BaseException | enum.Enum) and obj.__module__ != "builtins"
     return isinstance(obj, types.FunctionType) and obj.__name__ != "<lambda>"
@@ -54,6 +62,9 @@ def global_object(values, name: str) -> object:  # noqa: ANN001 - frontend.stati
     ns: Namespace = values.ns
     if name in values.locals or ns.globals is None:
         return ABSENT
+    if name in ns.links or name in ns.cells:  # another module's or a cell's value (frontend/linking.py)
+        glob = ns.resolve(name)
+        return glob.value if glob.kind == "value" else ABSENT
     if name in ns.globals:
         ns.resolve(name)  # recorded in `seen`: the kernel holds while the module binds the same object
         return ns.globals[name]
@@ -73,12 +84,27 @@ def attribute_value(values, node: cst.Attribute, env: dict[str, object]) -> obje
     name = node.attr.value
     base = values._value(node.value, env)
     if base is not UNDECIDED and is_static_object(base):
-        found = instance_attribute(base, name)
+        found, holder = object_attribute(base, name)
         if found is ABSENT:
+            value = static_methods.property_value(values, node, base, UNDECIDED)  # a property: its getter
+            if value is not UNDECIDED or node in values.raised or node in values.why:
+                return value
             values.why[node] = (f"{type(base).__qualname__} object has no attribute {name!r} stored on the instance "
-                                "(a property, a method or a class attribute is not read when the code is generated)")
+                                "or as a number, str or tuple on its class (a property or a method is not read when "
+                                "the code is generated)")
             return UNDECIDED
+        linker = values.ns.linker
+        if isinstance(holder, type) and linker is not None:
+            linker.reads.append((vars(holder), name, found))  # a class attribute: watched (issue 51)
         return _held(values, node, found, f"{type(base).__qualname__}.{name}")
+    if isinstance(base, type) and namespace_like(base) and not isinstance(base, enum.EnumMeta):
+        found = static_attribute(base, name)  # `cls.SIDES` in a classmethod specialized on its class
+        if found is not ABSENT and plain_value(found):  # (what the class's key holds: engine/codekeys.py)
+            linker = values.ns.linker
+            if linker is not None:
+                linker.reads.append((base, name, found))
+            return _normal(found)
+        return UNDECIDED
     if base is UNDECIDED and isinstance(node.value, cst.Name) and node.value.value not in env:
         owner = global_object(values, node.value.value)
         if owner is not ABSENT and namespace_like(owner) and not isinstance(owner, enum.EnumMeta):
@@ -116,7 +142,11 @@ def _normal(value: object) -> object:
 
 def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> object:  # noqa: ANN001
     """The live object a call's callee names (a global, or an attribute of a global class or
-    module), ABSENT for anything else and for functions of the vectorized code."""
+    module; a method of a static object or a callable the code is specialized on:
+    frontend/static_methods.py), ABSENT for anything else and for functions of the vectorized code."""
+    found = static_methods.callee(values, func, env, UNDECIDED)
+    if found is not ABSENT:
+        return found
     if isinstance(func, cst.Name):
         if func.value in env or values.ns.resolve(func.value).kind != "unknown":
             return ABSENT  # functions of the code, builtins, math: not evaluated here
@@ -139,11 +169,12 @@ def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> o
     return ABSENT
 
 
-def call_value(values, node: cst.Call, env: dict[str, object]) -> object:  # noqa: ANN001
+def call_value(values, node: cst.Call, env: dict[str, object], obj: object = ABSENT) -> object:  # noqa: ANN001
     """The value of a call evaluated now by interpreting it (frontend/pure_eval.py), else
     UNDECIDED: with the reason in `values.why` where it is not pure, or the exception it raises
-    in `values.raised` (that statement's exception for the lanes that reach it)."""
-    obj = callee_object(values, node.func, env)
+    in `values.raised` (that statement's exception for the lanes that reach it). `obj`: the
+    callee when the caller knows it (a function of the code: static_methods.code_call)."""
+    obj = callee_object(values, node.func, env) if obj is ABSENT else obj
     if obj is ABSENT or not evaluable(obj):
         return UNDECIDED
     args: list[object] = []
@@ -158,6 +189,11 @@ def call_value(values, node: cst.Call, env: dict[str, object]) -> object:  # noq
             kwargs[a.keyword.value] = v
         else:
             args.append(v)
+    return evaluate_call(values, node, obj, tuple(args), kwargs)
+
+
+def evaluate_call(values, node: cst.CSTNode, obj: object, args: tuple, kwargs: dict) -> object:  # noqa: ANN001
+    """`obj(*args, **kwargs)` interpreted now for `node` (see call_value), else UNDECIDED."""
     memo_key = (node, tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
     if memo_key in values.memo:  # one object per call site: `ell` is the same object at each read
         return values.memo[memo_key][0]
@@ -189,6 +225,7 @@ class Variants:
     def __init__(self) -> None:
         self.statics: dict[str, dict[str, object]] = {}
         self.names: dict[tuple, str] = {}
+        self.bases: dict[str, object] = {}  # a base name -> the function it stands for (static_methods.py)
 
     def name_for(self, ns: Namespace, glob: Global, statics: dict[str, object], avoid: set[str]) -> str | None:
         """The name of `glob`'s copy specialized on `statics` (made on first use), None where a

@@ -5,17 +5,27 @@ frontend/static_calls.py). Its attributes are read then (`ell.semimajor_axis` be
 and the kernel's key names the object by its class and the values of its attributes (`object_key`),
 so an object with another `semimajor_axis` never reuses the code made for this one.
 
-Only attributes stored on the instance itself (`vars(obj)`) are read: a property or a method runs
-code, and a class attribute is shared state the key does not cover; both are refused.
+Only attributes stored on the instance itself (`vars(obj)`, or its `__slots__`: `fields`) are
+read: a property or a method runs code, and a class attribute is shared state the key does not
+cover; both are refused as values (a method CALLED on the object is inlined with the object as
+`self`: frontend/static_methods.py). A function stored on the instance (`env.cdf = cdf`) is keyed
+by what `code_key` says of it (the engine: its code and everything it reaches).
 """
 
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 import numbers
+import sys
 import types
+from collections.abc import Callable
 
+from .callables import Bound, resolve
 from .namespace import ABSENT
+
+CodeKey = Callable[[object], str]  # a function or class -> deterministic text of its code
 
 # Kinds of values the engine can embed in generated code, or decide on.
 _OPAQUE = (type(None), str, bytes)
@@ -30,7 +40,45 @@ def is_static_object(value: object) -> bool:
     if isinstance(value, numbers.Number | str | bytes | enum.Enum | type | types.ModuleType | types.FunctionType
                   | types.MethodType | BaseException | tuple | list | dict | set):
         return False
-    return isinstance(getattr(value, "__dict__", None), dict)
+    if t.__getattribute__ is not object.__getattribute__ or not _python_class(t):
+        return False  # reading any attribute runs its code; a C base holds state vars() does not show
+    return isinstance(getattr(value, "__dict__", None), dict) or any(_slot_names(base) for base in t.__mro__)
+
+
+@functools.lru_cache(maxsize=1024)
+def _python_class(t: type) -> bool:
+    """Every class of `t`'s MRO but `object` is defined in Python source (its module is a .py
+    file or __main__): no C base keeps state (random.Random's generator) outside `fields`."""
+    for base in t.__mro__[:-1]:
+        module = sys.modules.get(base.__module__)
+        origin = getattr(module, "__file__", None) or ""
+        if base.__module__ != "__main__" and not origin.endswith(".py"):
+            return False
+    return True
+
+
+def fields(obj: object) -> dict[str, object]:
+    """The attributes stored on a static object: its `__dict__` and the `__slots__` that are set
+    (read through their member descriptors, which run no user code)."""
+    state = getattr(obj, "__dict__", None)
+    found = dict(state) if isinstance(state, dict) else {}
+    t = type(obj)
+    for base in t.__mro__:
+        for name in _slot_names(base):
+            slot = vars(base).get(name)
+            if isinstance(slot, types.MemberDescriptorType):
+                try:
+                    found.setdefault(name, slot.__get__(obj, t))
+                except AttributeError:  # a slot never assigned
+                    continue
+    return found
+
+
+def _slot_names(base: type) -> tuple[str, ...]:
+    slots = vars(base).get("__slots__", ())
+    names = (slots,) if isinstance(slots, str) else tuple(slots) if isinstance(slots, tuple | list | dict) else ()
+    mangled = tuple(f"_{base.__name__.lstrip('_')}{n}" if n.startswith("__") and not n.endswith("__") else n for n in names)
+    return tuple(n for n in mangled if n not in ("__dict__", "__weakref__"))
 
 
 def is_static(value: object) -> bool:
@@ -50,35 +98,98 @@ def embeddable(value: object) -> str | None:
 
 
 def instance_attribute(obj: object, name: str) -> object:
-    """`obj.name` when it is stored on the instance (vars(obj)), else ABSENT (a property, a method
-    or a class attribute: see the module docstring)."""
-    return vars(obj).get(name, ABSENT)
+    """`obj.name` when it is stored on the instance (`fields`) and Python reads it there (no data
+    descriptor of its class of that name comes first), else ABSENT (a property, a method or a
+    class attribute: see the module docstring)."""
+    t = type(obj)
+    found = inspect.getattr_static(t, name, ABSENT)
+    if found is not ABSENT and hasattr(type(found), "__set__") and not isinstance(found, types.MemberDescriptorType):
+        return ABSENT  # a property or another data descriptor: what Python reads runs its code
+    return fields(obj).get(name, ABSENT)
 
 
-def object_key(value: object, depth: int = 0) -> str:
+def object_attribute(obj: object, name: str) -> tuple[object, object]:
+    """`obj.name` read without running code: (the value, where it was found: the object itself,
+    or the class of its MRO that holds a plain class attribute), or (ABSENT, None) for a method,
+    a property or any other descriptor (see the module docstring). A class attribute is covered
+    by the key as its class is (engine/codekeys.py, engine/contentkey.py)."""
+    found = instance_attribute(obj, name)
+    if found is not ABSENT:
+        return found, obj
+    for base in type(obj).__mro__[:-1]:
+        raw = vars(base).get(name, ABSENT)
+        if raw is not ABSENT:
+            return (raw, base) if plain_value(raw) else (ABSENT, None)
+    return ABSENT, None
+
+
+def plain_value(value: object) -> bool:
+    """A class attribute the key holds as text: a number, str, bytes, None, or a tuple of them."""
+    return type(value) in (bool, int, float, str, bytes, type(None)) or type(value) is tuple and all(map(plain_value, value))
+
+
+def object_key(value: object, depth: int = 0, code: CodeKey | None = None) -> str:
     """A deterministic text for a static object: its class and every attribute's value (nested
-    static objects too); TypeError where an attribute has no such text (a dict, a list...)."""
+    static objects too); TypeError where an attribute has no such text (a dict, a list...).
+    `code` names functions and classes by their code (the engine's disk key: engine/statics.py);
+    without it, by their names and identity (keys of one lowering)."""
     if depth > 8:
         raise TypeError("static objects nested more than 8 deep")
     t = type(value)
-    parts = [f"{k}={value_key(v, depth + 1)}" for k, v in sorted(vars(value).items())]
-    return f"obj:{t.__module__}.{t.__qualname__}({','.join(parts)})"
+    parts = [f"{k}={value_key(v, depth + 1, code)}" for k, v in sorted(fields(value).items())]
+    own = f"obj:{t.__module__}.{t.__qualname__}"
+    return f"{own}{'' if code is None else '#' + code(t)}({','.join(parts)})"
 
 
-def value_key(value: object, depth: int = 0) -> str:
+def keyable(value: object) -> bool:
+    """Whether a static object has a key (`object_key`): every attribute a value it can hold."""
+    try:
+        object_key(value)
+    except TypeError:
+        return False
+    return True
+
+
+def snapshot(value: object, depth: int = 0) -> tuple:
+    """A static object's attributes as (name, object) pairs, nested objects as their snapshots:
+    `same` compares them by identity (an attribute assigned since, even an equal value, differs)."""
+    if depth > 8:
+        return ()
+    return tuple((k, snapshot(v, depth + 1) if is_static_object(v) else v, v) for k, v in sorted(fields(value).items()))
+
+
+def same(value: object, held: tuple, depth: int = 0) -> bool:
+    """Whether `value` still holds what `snapshot` took."""
+    now = sorted(fields(value).items())
+    if len(now) != len(held):
+        return False
+    for (k, v), (k0, inner, v0) in zip(now, held):
+        if k != k0 or v is not v0 or (isinstance(inner, tuple) and inner is not v0 and not same(v, inner, depth + 1)):
+            return False
+    return True
+
+
+def value_key(value: object, depth: int = 0, code: CodeKey | None = None) -> str:
     """A deterministic text for a value an object holds (its type is part of it)."""
     if isinstance(value, enum.Enum):
         return f"enum:{type(value).__module__}.{type(value).__qualname__}.{value.name}"
     if isinstance(value, tuple):
-        return f"tuple({','.join(value_key(v, depth) for v in value)})"
+        return f"tuple({','.join(value_key(v, depth, code) for v in value)})"
     if type(value) in (type(None), bool, int, float, str, bytes):
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, numbers.Real) and type(value).__module__ == "numpy":
         return f"{type(value).__name__}:{value!r}"
-    if isinstance(value, type):
-        return f"class:{value.__module__}.{value.__qualname__}"
+    if isinstance(value, type | types.FunctionType):
+        kind = "class" if isinstance(value, type) else "function"
+        own = f"{kind}:{value.__module__}.{value.__qualname__}"
+        return f"{own}@{id(value):x}" if code is None else f"{own}#{code(value)}"
     if is_static_object(value):
-        return object_key(value, depth)
+        return object_key(value, depth, code)
+    target = resolve(value) if callable(value) and depth <= 8 else None
+    if isinstance(target, Bound):  # a bound method, a partial: its function and what it binds
+        items = [*(value_key(v, depth + 1, code) for v in target.args),
+                 *(f"{k}={value_key(v, depth + 1, code)}" for k, v in sorted(target.kwargs.items()))]
+        return f"callable:{value_key(target.function, depth + 1, code)}({','.join(items)})"
     raise TypeError(f"a {type(value).__name__} has no deterministic value to key a specialization")
 
 
@@ -88,3 +199,31 @@ def describe(value: object) -> str:
     if is_static_object(value):
         return f"<{type(value).__qualname__} object>"
     return repr(value)
+
+
+def held(value: object) -> bool:
+    """A bound argument a specialized copy can be made for: a static value, a function or a number."""
+    return (is_static(value) and not isinstance(value, type) or isinstance(value, type) and value.__module__ != "builtins"
+            or type(value) in (bool, int, float) or isinstance(value, types.FunctionType))
+
+
+def static_callable(value: object) -> bool:
+    """A callable object the code may call, decided now, that is no function or class: a bound
+    method, a partial or a callable instance whose function is Python code and whose bound
+    arguments are static values or numbers (a module global, a closure's cell: its calls are
+    specialized on them)."""
+    if isinstance(value, types.FunctionType | type) or not callable(value):
+        return False
+    target = resolve(value)
+    return isinstance(target, Bound) and all(held(v) for v in (*target.args, *target.kwargs.values()))
+
+
+def held_objects(value: object) -> list[object]:
+    """The static objects a value holds for the code: itself, or a callable's bound arguments
+    (their attributes are what the Watch compares, engine/fingerprint.py)."""
+    if is_static_object(value):
+        return [value]
+    if static_callable(value):
+        target = resolve(value)
+        return [v for v in (*target.args, *target.kwargs.values()) if is_static_object(v)]  # type: ignore[union-attr]
+    return []

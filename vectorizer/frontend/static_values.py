@@ -7,10 +7,11 @@ arithmetic: that is the analysis's, with its int64 checks)."""
 from __future__ import annotations
 
 import enum
+import types
 
 import libcst as cst
 
-from . import static_calls
+from . import static_calls, static_methods
 from .namespace import Namespace
 from .parse import ParsedFunction
 from .refusals import local_names
@@ -147,6 +148,9 @@ class Values:
         if name == "len" and len(args) == 1 and self._builtin(name):
             subject = self._value(args[0].value, env)
             return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
+        glob = self.ns.resolve(name)
+        if glob.kind == "function" and isinstance(glob.value, types.FunctionType):  # `env = global_env()`
+            return static_methods.code_call(self, node, env, glob.value, UNKNOWN)
         return static_calls.call_value(self, node, env)  # a class or foreign function (issue 30)
 
     def _never_equal(self, left: cst.BaseExpression, comp: cst.ComparisonTarget, env: dict[str, object]) -> object:
@@ -172,6 +176,8 @@ class Values:
     def glob(self, name: str) -> object:
         glob = self.ns.resolve(name)  # recorded in `seen`: the kernel is valid while it holds
         if glob.kind == "constant":
+            return glob.value
+        if glob.kind == "value":  # a module-level instance, another module's or a cell's str, class...
             return glob.value
         if name in _TYPES and self._builtin(name):
             return _TYPES[name]

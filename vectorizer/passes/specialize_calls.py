@@ -30,7 +30,9 @@ from ..core.tree import walk
 from ..errors import UnsupportedCallError
 from ..frontend.namespace import ABSENT, is_constant, normalize_constant
 from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
+from ..frontend.static_methods import call_target
 from ..frontend.static_objects import describe, is_static, is_static_object
+from . import specialize_methods
 
 
 def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001 - the _Specializer
@@ -81,12 +83,16 @@ def relevant(s, node: cst.Attribute | cst.Call) -> bool:  # noqa: ANN001
     default (functions that have none are left as they are, their code unchanged)."""
     if isinstance(node, cst.Attribute):
         base = node.value
-        return isinstance(base, cst.Name) and base.value not in s.locals \
-            and s.ns.resolve(base.value).kind == "unknown" and (s.ns.globals or {}).get(base.value) is not None
+        if not isinstance(base, cst.Name) or base.value in s.locals:
+            return False
+        kind = s.ns.resolve(base.value).kind
+        return kind == "value" or kind == "unknown" and (s.ns.globals or {}).get(base.value) is not None
     func = node.func
     if not isinstance(func, cst.Name) or func.value in s.locals:
         return False
     glob = s.ns.resolve(func.value)
+    if glob.kind == "value":
+        return True  # a module-level callable object, a closure's cell (frontend/static_methods.py)
     if glob.kind == "unknown":
         return isinstance((s.ns.globals or {}).get(func.value), type)
     if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
@@ -112,7 +118,15 @@ def _table_base(node: cst.BaseExpression) -> str:
 
 
 def _redirect(s, node: cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001
-    """A call of a function of the code with static arguments: to its specialized copy."""
+    """A call of a function of the code with static arguments, or of a callable decided now (a
+    method of a static object...: frontend/static_methods.py): to its specialized copy."""
+    target = call_target(s, node.func, env, UNDECIDED)
+    if target is not None:
+        if all(s.value(a.value, env) is not UNDECIDED for a in node.args):  # all decided: evaluated, if it can be
+            if s.value(node, env) is not UNDECIDED or node in s.raised:
+                return False
+            s.why.pop(node, None)  # not evaluated now: vectorized with the caller below
+        return specialize_methods.redirect(s, node, env, target)
     found = static_arguments(s, node, env)
     if found is None:
         return False
