@@ -337,7 +337,9 @@ def test_world_writable_cache_directory_is_refused(project):
     if backend == "numba":
         assert report["calls"][1]["backend"] == "numba"
         assert report["calls"][1]["numba_hits"] == 0  # Numba's pickles beside it were not read either
-        assert any(w[0] == "JitWarning" and "without the on-disk cache" in w[1] for w in ours(report))
+        # One cause, one warning: the CacheWarning says vectorizer runs uncached; the Numba loader
+        # does not say it again (backends/numba/jit.py, core/cache.warned_unusable).
+        assert not any(w[0] == "JitWarning" for w in ours(report)), ours(report)
     assert project.entries() == entries  # nothing written into an unsafe directory
     assert stat.S_IMODE(os.stat(project.cache.directory()).st_mode) == 0o777  # and not "fixed" behind our back
 

@@ -316,6 +316,7 @@ def _worker_view(digest: str) -> tuple[int, int, bool]:
 
 def test_local_cluster_values_and_first_failing_lane(client):
     # Few blocks: a task costs a scheduler round trip (~25 ms on this busy 2-core machine).
+    shrink(hostile(24, 4), np.int64(30))  # the client makes the code (and auto's route) first: the workers load it
     check(OnDask(shrink, None, 4), shrink_core, hostile(24, 4), np.int64(30))
     check(OnDask(polar, None, 6), polar.scalar, hostile(8, 1), hostile(3, 2).reshape(3, 1))
     x = np.zeros((4, 9))
