@@ -134,16 +134,8 @@ def _redirect(s, node: cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN00
     name = s.variants.name_for(s.ns, glob, statics, s.locals)
     if name is None:
         return False
-    s.replace[node.func] = cst.Name(name)
-    removed = False
-    for i, arg in enumerate(node.args):
-        if arg in static_args:
-            s.remove.add(arg)
-            removed = removed or arg.keyword is None
-        else:
-            if removed and arg.keyword is None:
-                s.rekey[arg] = positional[i]  # after a removed positional argument: by keyword
-            s.rewrite(arg.value, env, node)
+    keyword_of = {arg: positional[i] for i, arg in enumerate(node.args) if arg.keyword is None and i < len(positional)}
+    specialize_methods.retarget(s, node, name, static_args, keyword_of, env)
     return True
 
 

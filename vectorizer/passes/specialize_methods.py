@@ -55,6 +55,14 @@ def redirect(s, node: cst.Call, env: dict[str, object], target: Bound) -> bool: 
     linker = s.ns.linker
     if linker is not None:
         linker.homes[name] = linker.namespace_of(func)  # its names mean what its module (or cells) bind
+    retarget(s, node, name, static_args, where, env)
+    return True
+
+
+def retarget(s, node: cst.Call, name: str, static_args: list[cst.Arg], keyword_of: dict[cst.Arg, str],  # noqa: ANN001
+             env: dict[str, object]) -> None:
+    """`node` calls the specialized copy `name`: its static arguments leave the call, and a
+    positional argument after one that left is passed by keyword (`keyword_of`)."""
     s.replace[node.func] = cst.Name(name)
     removed = False
     for arg in node.args:
@@ -63,9 +71,8 @@ def redirect(s, node: cst.Call, env: dict[str, object], target: Bound) -> bool: 
             removed = removed or arg.keyword is None
         else:
             if removed and arg.keyword is None:
-                s.rekey[arg] = where[arg]  # after a removed positional argument: by keyword
+                s.rekey[arg] = keyword_of[arg]
             s.rewrite(arg.value, env, node)
-    return True
 
 
 def _base(variants, func) -> str:  # noqa: ANN001
