@@ -1,6 +1,7 @@
 """Values the cache key and the kind checks meet in real code (the second corpus's CRASH rows):
 a module-level callable instance, which holds itself as its __call__'s self, and a class that
-refuses isinstance checks (a TypedDict). Each is a refusal or code, never a raw exception."""
+refuses isinstance checks (a TypedDict), an object whose __getattr__ raises (pygeodesy's lazy
+module proxy: AssertionError). Each is a refusal or code, never a raw exception."""
 
 from __future__ import annotations
 
@@ -39,6 +40,18 @@ MODULE = textwrap.dedent('''
         return math.sqrt(SCALE(x)) + 1.0
 
 
+    class Lazy:
+        def __getattr__(self, name):
+            raise AssertionError("a lazy import that is not ready")
+
+
+    LAZY = Lazy()
+
+
+    def through_lazy(x):
+        return LAZY.k * x
+
+
     def typed_dict_check(x):
         if isinstance(x, Options):
             return 0.0
@@ -69,3 +82,9 @@ def test_a_module_level_callable_instance_is_keyed_without_endless_recursion(mod
 def test_a_class_that_refuses_isinstance_is_a_refusal_or_code_never_a_typeerror(mod, backend):
     with pytest.raises(VectorizeError, match="isinstance"):
         vectorize(mod.typed_dict_check, backend=backend, fallback="error")(np.array([1.0]))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_object_whose_getattr_raises_is_a_refusal_naming_it(mod, backend):
+    with pytest.raises(VectorizeError, match="LAZY"):  # was the proxy's AssertionError, at decoration
+        vectorize(mod.through_lazy, backend=backend, fallback="error")(np.array([1.0]))
