@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 
+from ..core.binding import bound_names
 from ..runtime import exactmath, helpers, intmath, special
 
 Table = Mapping[str, tuple[ModuleType, tuple[str, ...]]]
@@ -126,8 +127,13 @@ def reads(module: str, name: str) -> set[str]:
     tree = found[name]
     dropped = _annotations(tree)
     out = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in dropped}
-    out |= {g for n in ast.walk(tree) if isinstance(n, ast.Global) for g in n.names}
-    return out - {name}  # an assignment's target is its own name
+    # Its own locals and parameters are not globals (engine/loop.py's lane_runner returns its
+    # inner `run`, which is not execute.py's `run`); a `global` statement's names are.
+    params = {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+              for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
+    declared = {g for n in ast.walk(tree) if isinstance(n, ast.Global) for g in n.names}
+    out -= (bound_names(tree) | params) - declared
+    return (out | declared) - {name}  # an assignment's target is its own name
 
 
 @functools.cache

@@ -155,16 +155,22 @@ def _home_key(func: types.FunctionType) -> object:
     return id(func.__globals__) if not func.__closure__ else ("closure", id(func))
 
 
-def _value_text(value: object) -> str:
+def _value_text(value: object, within: frozenset[int] = frozenset()) -> str:
     """A value a closure's cell or a module global holds, as key text (a static object: its class
-    and attributes, functions and classes named: their code is walked; modules named)."""
+    and attributes, functions and classes named: their code is walked; modules named). `within`:
+    the callables whose bound values are being written, so that one holding itself (a callable
+    instance: its `__call__` is bound to it) ends as a reference, never an endless recursion."""
+    if id(value) in within:
+        return f"cycle:{_named(type(value))}"
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}"
     if isinstance(value, type | types.FunctionType):  # named: its code is walked (content_key)
         return f"{'class' if isinstance(value, type) else 'function'}:{_named(value)}"
     if static_callable(value):
         bound = resolve(value)
-        items = [*map(_value_text, bound.args), *(f"{k}={_value_text(v)}" for k, v in sorted(bound.kwargs.items()))]  # type: ignore[union-attr]
+        inner = within | {id(value)}
+        items = [*(_value_text(v, inner) for v in bound.args),  # type: ignore[union-attr]
+                 *(f"{k}={_value_text(v, inner)}" for k, v in sorted(bound.kwargs.items()))]  # type: ignore[union-attr]
         return f"callable:{_named(bound.function)}({','.join(items)})"  # type: ignore[union-attr]
     try:
         return static_key(value) if not is_static_object(value) else object_key(value, code=_named)
@@ -218,8 +224,11 @@ def opaque_value(namespace: Namespace, name: str) -> str:
 def class_text(cls: type) -> str:
     """A class as key text: its name and the lane kinds that are instances of it (what an
     `isinstance(lane, cls)` folded by frontend/static_checks.py depends on)."""
-    kinds = [k for k in (bool, int, float) if issubclass(k, cls)]
-    return f"class:{cls.__module__}.{cls.__qualname__}:{','.join(k.__name__ for k in kinds)}"
+    try:
+        kinds = ",".join(k.__name__ for k in (bool, int, float) if issubclass(k, cls))
+    except TypeError:  # a class that refuses isinstance checks (a TypedDict, a non-runtime Protocol)
+        kinds = "no-isinstance"
+    return f"class:{cls.__module__}.{cls.__qualname__}:{kinds}"
 
 
 

@@ -13,6 +13,8 @@ import dis
 import sys
 import types
 
+from ..core.probe import scalar_of
+
 SCALARS = (int, float, bool)
 
 
@@ -38,7 +40,7 @@ def cycle_codes(func: types.FunctionType) -> frozenset[types.CodeType]:
         codes[f.__code__] = None
         for name in _names(f.__code__):
             value = globals_.get(name)
-            value = getattr(value, "scalar", value)  # a decorated function: its scalar code
+            value = scalar_of(value, value)  # a decorated function: its scalar code
             if name == func.__name__ and (value is None or value is func):
                 recursive = True
             if isinstance(value, types.FunctionType) and value.__module__ == func.__module__:

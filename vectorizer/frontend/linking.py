@@ -29,6 +29,7 @@ import types
 
 import libcst as cst
 
+from ..core.probe import scalar_of
 from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
@@ -97,7 +98,7 @@ class Linker:
     def meaning(self, obj: object, spelled: str) -> Global | tuple | None:
         """The Global a live object gives a linked name, `("np", name)` for a NumPy function, or
         None when it has no meaning here (the name is left for the fence)."""
-        scalar = getattr(obj, "scalar", None)  # a @vectorize-decorated function
+        scalar = scalar_of(obj)  # a @vectorize-decorated function
         if isinstance(scalar, types.FunctionType):
             obj = scalar
         if isinstance(obj, types.FunctionType):
@@ -341,7 +342,10 @@ def _chain(node: cst.BaseExpression) -> list[str] | None:
 
 
 def _numpy_callable(obj: object) -> bool:
-    name = getattr(obj, "__name__", None)
+    try:
+        name = getattr(obj, "__name__", None)
+    except Exception:  # noqa: BLE001 - a user object's __getattr__ (a lazy proxy) raised: not NumPy's
+        return False
     if not isinstance(name, str) or f"np.{name}" not in ARRAY_CALLS:
         return False
     import sys

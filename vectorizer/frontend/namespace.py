@@ -17,6 +17,7 @@ import numbers
 import types
 from collections.abc import Callable
 
+from ..core.probe import scalar_of
 from ..core.record import Record
 from ..core.tables import table_of
 from .source import FunctionSource, source_of
@@ -228,7 +229,7 @@ def _builtin(name: str) -> Global:
 def _classify_object(name: str, value: object, module: str) -> Global:
     if value is math:
         return Global("math", "math")
-    if getattr(value, "__name__", None) == "numpy" and isinstance(value, types.ModuleType):
+    if isinstance(value, types.ModuleType) and getattr(value, "__name__", None) == "numpy":
         return Global("numpy", "numpy")
     if isinstance(value, types.ModuleType):
         return Global("unknown", value.__name__)
@@ -236,7 +237,7 @@ def _classify_object(name: str, value: object, module: str) -> Global:
         return Global("math_func", f"math.{value.__name__}")
     if isinstance(value, types.BuiltinFunctionType | type) and getattr(builtins, value.__name__, None) is value:
         return _builtin(value.__name__)  # (also `from six.moves import range`: the builtin itself)
-    scalar = getattr(value, "scalar", None)  # a @vectorize-decorated function
+    scalar = scalar_of(value)  # a @vectorize-decorated function
     if isinstance(scalar, types.FunctionType):
         value = scalar
     if isinstance(value, types.FunctionType) and hasattr(value, "__wrapped__"):

@@ -9,6 +9,7 @@ import math
 import numbers
 import types
 
+from ..core.probe import scalar_of
 from ..core.tables import is_table
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Namespace
 
@@ -74,7 +75,7 @@ def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str
                 candidates += [(f"{path}.{a}", attribute(sub, a), sub, a) for a in attrs]
     found = []
     for path, value, container, attr in candidates:
-        value = getattr(value, "scalar", value) if not isinstance(value, types.ModuleType) else value
+        value = scalar_of(value, value) if not isinstance(value, types.ModuleType) else value
         if isinstance(value, types.FunctionType) or plain_constant(value) or namespace_like(value):
             found.append((path, value, container, attr))
     return found

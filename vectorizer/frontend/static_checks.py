@@ -92,7 +92,10 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
         return frozenset(_ISINSTANCE[node.value])
     cls = _class_object(node, ns)
     if isinstance(cls, type):  # np.ndarray, numbers.Real, decimal.Decimal, a class of the module...
-        return frozenset(k for k in KINDS if issubclass(getattr(builtins, k), cls))
+        try:
+            return frozenset(k for k in KINDS if issubclass(getattr(builtins, k), cls))
+        except TypeError:  # a TypedDict or a non-runtime Protocol: isinstance itself raises (not decided here)
+            return None
     return None
 
 

@@ -26,6 +26,7 @@ import types
 import weakref
 from typing import Any
 
+from ...core.probe import scalar_of
 from ...errors import VectorizeError
 from ...frontend.source import compiled_from_lines, source_of
 from ...options import Options
@@ -122,7 +123,7 @@ def _global_spec(value: object, vf: Any, module: str) -> tuple[tuple, types.Func
         return ("self",), None
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__), None
-    scalar = getattr(value, "scalar", None)
+    scalar = scalar_of(value)
     if isinstance(scalar, types.FunctionType) and scalar.__module__ == module and hasattr(value, "options"):
         return ("vectorized", scalar.__name__, type(value), value.options.fields()), scalar
     if isinstance(value, types.FunctionType) and value.__module__ == module and value.__name__ != "<lambda>":
