@@ -89,7 +89,7 @@ def engine_bug(doing: str, func: Callable, exc: Exception) -> VectorizeError:
 
 def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], Route]) -> Route:
     """The route that builds the kernel for `key` ("auto" while no key says, for `.backend`)."""
-    if backend == "numba" and not jit().available():
+    if backend == "numba" and not numba_installed():
         raise VectorizeError("backend='numba' needs Numba, which is not installed for this Python: pip install numba")
     if backend == "jax":
         from ..backends.jax import available
@@ -97,7 +97,7 @@ def resolve_backend(backend: str, key: Key | None, auto_choice: Callable[[Key], 
         if not available():
             raise VectorizeError("backend='jax' needs JAX: pip install 'vectorizer[jax]'")
     if backend == "auto":
-        if not jit().available():
+        if not numba_installed():
             return Route("numpy", "Numba is not installed: the NumPy route")
         if key is None:
             return Route("auto", "no call yet: the route is chosen per argument kinds and shapes")
@@ -147,9 +147,9 @@ def machine_key(options: Options) -> str:
     passes/vector_math.py); nothing with exact=True, whose code is the same everywhere."""
     if options.exact:
         return ""
-    from ..backends.numba import vecmath
+    from .chunks import simd_math  # the same reading as vecmath.numpy_simd, without the Numba glue
 
-    return f"numpy_simd={vecmath.numpy_simd()}"
+    return f"numpy_simd={simd_math()}"
 
 
 def warn_if_inexact(options: Options, backend: str, kernel: Kernel | VectorizeError) -> None:
