@@ -50,3 +50,23 @@ def bits_of_a_helper(n):
 @pytest.mark.parametrize("f", [bits_of_a_classmethod, bits_of_a_negative, bits_of_a_helper])
 def test_an_attribute_of_a_decided_int_reads_it(backend, f):
     check(vectorize(f, fallback="error", backend=backend), f, INTS)
+
+
+def _bits_unless(n, d):
+    if d:
+        return n
+    return d.bit_length()
+
+
+def inlined_literal_argument(a):
+    """passes/inline_calls.py puts a literal argument where the parameter was: `(0).bit_length()`
+    (tests/fuzz2 seed 401016: the NumPy backend's if_to_select re-parsed `0.bit_length()`, a VEC-BUG)."""
+    n = a
+    if n:
+        n = _bits_unless(n, 0)
+    return n
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_attribute_of_an_inlined_literal_argument_reads_it(backend):
+    check(vectorize(inlined_literal_argument, fallback="error", backend=backend), inlined_literal_argument, INTS)

@@ -49,7 +49,10 @@ class _Rename(cst.CSTTransformer):
         return False  # the callee's own header is dropped after inlining
 
     def leave_Attribute(self, original, updated):
-        return updated.with_changes(attr=original.attr)  # math.e stays math.e
+        value = updated.value
+        if isinstance(value, cst.Integer) and not value.lpar:  # a literal argument put here: `(0).bit_length()`
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return updated.with_changes(value=value, attr=original.attr)  # math.e stays math.e
 
     def leave_Arg(self, original, updated):
         return updated.with_changes(keyword=original.keyword)
