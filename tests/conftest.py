@@ -153,3 +153,12 @@ if os.environ.get("VECTORIZER_TEST_LIBM_JITTER", "") not in ("", "0"):
     import libm_jitter
 
     libm_jitter.install(int(os.environ["VECTORIZER_TEST_LIBM_JITTER"]))
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    """A function or class parameter is named by its name, not its repr: the repr holds an address
+    that differs between processes, and pytest-xdist's workers must collect the same test ids."""
+    name = getattr(val, "__qualname__", None)
+    if callable(val) and isinstance(name, str):
+        return name
+    return None

@@ -419,7 +419,7 @@ def test_int_power_far_beyond_float64_is_refused(backend):
     (iabs, (INT64_MIN + 1,), INT64_MAX),
     (cube, (-(2**21),), INT64_MIN),
     (cube, (2**21 - 1,), (2**21 - 1) ** 3),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_int_results_that_fit_are_exact(f, args, expected, backend):
     arrays = [np.array([v, 7]) for v in args]
     got = vec(f, backend)(*arrays)
@@ -436,7 +436,7 @@ def test_int_results_that_fit_are_exact(f, args, expected, backend):
     (floordiv, (INT64_MIN, -1)),
     (cube, (2**21,)),
     (cube, (INT64_MAX,)),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_int_results_beyond_int64_are_refused_never_wrapped(f, args, backend):
     arrays = [np.array([1, v, 1]) for v in args]  # the middle lane overflows
     with pytest.raises(VectorizeOverflowError) as info:
@@ -448,7 +448,7 @@ def test_int_results_beyond_int64_are_refused_never_wrapped(f, args, backend):
 @pytest.mark.parametrize("f, a, b", [
     (floordiv, 7, 0), (modulo, 7, 0), (fdiv, 1.0, 0.0), (fdiv, 0.0, -0.0),
     (ffloordiv, 1.0, 0.0), (fmodulo, -1.0, 0.0),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_division_by_zero_raises_cpythons_exception(f, a, b, backend):
     expected = scalar_exception(f, a, b)
     dtype = type(a)
@@ -497,7 +497,7 @@ def test_math_pow_matches_python(backend):
     (flog, -math.inf, ValueError, "math domain error"),
     (facos, 1.0000000000000002, ValueError, "math domain error"),
     (fexp, 1000.0, OverflowError, "math range error"),
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_math_errors_are_pythons(f, x, exc_type, message, backend):
     assert str(scalar_exception(f, x)) == message
     with pytest.raises(exc_type) as info:
@@ -711,7 +711,7 @@ def test_numba_backend_matches_numpy_backend_bit_for_bit_on_exact_ops():
     (mul, (2**62, 2)), (neg, (INT64_MIN,)), (cube, (2**21,)),  # wraps around
     (floordiv, (7, 0)), (fdiv, (1.0, 0.0)),  # 0 / inf, or a differently worded exception
     (fsqrt, (-1.0,)), (flog, (0.0,)), (fexp, (1000.0,)),  # nan / -inf / inf, no exception
-], ids=str)
+], ids=lambda v: getattr(v, "__name__", str(v)))
 def test_plain_numba_has_the_gaps_these_tests_close(f, args):
     """Without flag-and-patch the tests above would fail: plain `numba.njit` of the same scalar
     function disagrees with Python (under either error model)."""
