@@ -1,6 +1,6 @@
 """The test oracle: the scalar function itself, run lane by lane on Python scalars (`.item()`).
 
-`check(vf, f, *args)` runs both and asserts the contract of DESIGN.md section 2:
+`check(vf, f, *args)` runs both and asserts the contract of docs/internals.md:
 * the same exception type and message as the first failing lane in C order (with a note naming it);
 * otherwise, per lane: ints identical, bools identical, floats bit-identical (NaN matches NaN,
   -0.0 differs from 0.0), or within `ulps` for libm-dependent (Class B) functions;

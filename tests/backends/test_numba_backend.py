@@ -1,4 +1,4 @@
-"""The Numba backend keeps DESIGN.md section 2 where Numba itself does not.
+"""The Numba backend keeps the contract (docs/internals.md) where Numba itself does not.
 
 Numba wraps int64 silently, its math functions never raise Python's domain errors, exceptions
 inside a parallel loop are unreliable and fastmath breaks NaN tests. Flag-and-patch closes each

@@ -33,7 +33,7 @@ BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
 
 def tol(backend: str) -> dict:
-    """NumPy's SIMD exp/erf are within a few ulp of the C library's (DESIGN.md 2.1), which a
+    """NumPy's SIMD exp/erf are within a few ulp of the C library's (docs/internals.md, the contract: values), which a
     difference such as `2 * cdf(x) - 1` magnifies (a relative bound then); the Numba backend calls
     the C library itself: bit for bit."""
     return {"ulps": 8, "rel": 1e-12} if backend == "numpy" else {}

@@ -1,8 +1,8 @@
-"""Evidence for the core contract (DESIGN.md section 2) on both backends:
+"""Evidence for the core contract (docs/internals.md, the contract) on both backends:
 
 (a) no RuntimeWarning (nor FloatingPointError under the caller's np.seterr(all="raise")) escapes
     from lanes that do not run an operation, and the caller's errstate is restored;
-(b) masked lanes never hang (semantics.md BR-4);
+(b) masked lanes never hang (docs/internals.md, the contract: no leaks);
 (c) the exception is the one of the FIRST failing lane in C order (EX-1), same type and message,
     with a note naming the lane; int64 overflow is patched exactly or refused, never wrapped;
 (d) generated code is deterministic and compiles;

@@ -1,4 +1,4 @@
-"""Discrete outcomes never depend on the math library (DESIGN.md section 2; issue 27).
+"""Discrete outcomes never depend on the math library (docs/internals.md, the contract: discrete outcomes; issue 27).
 
 Ints, bools, branch decisions, loop trip counts and exceptions of the NumPy backend must be the
 scalar function's on every lane, on every CPU, even where they are decided by exp, log, pow,

@@ -93,7 +93,7 @@ def loop_after_return(x: int) -> int:
 
 
 def ex1(x: float) -> float:
-    """semantics.md EX-1: lane 0 reaches the SECOND raise before lane 2 starts."""
+    """docs/internals.md, exceptions: lane 0 reaches the SECOND raise before lane 2 starts."""
     if x == 3:
         raise ValueError(f"x is three ({x})")
     y = x - 1

@@ -1,5 +1,5 @@
-"""The contract for inputs (runtime canonicalisation, DESIGN.md section 2, semantics.md R4 and
-section 5.2): every lane sees the Python scalar `.item()` gives; bool, signed and unsigned ints and
+"""The contract for inputs (runtime canonicalisation, docs/internals.md#inputs): every lane sees
+the Python scalar `.item()` gives; bool, signed and unsigned ints and
 float16/32/64 are read as bool, int64 and float64; everything else is refused with a
 `VectorizeInputError` (a TypeError) naming the argument; shapes broadcast like NumPy's; empty,
 0-d, read-only, strided and Fortran-ordered inputs work, and inputs are never modified.

@@ -1,7 +1,7 @@
 """The front-end's refusals: every construct outside the supported subset is refused with a
 `VectorizeError` that names file:line:col (1-based line, 1-based CHARACTER column), shows the
 source line with a caret range under the construct, says what it is in the user's words and gives
-a hint (DESIGN.md section 2.4, semantics.md section 5).
+a hint (docs/internals.md, the contract, point 5).
 
 The refused functions live in contract_cases/rejects.py; each case names the snippet of source the
 error must point at, and the expected line and column are computed from the file's text (Python

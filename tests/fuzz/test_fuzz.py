@@ -1,5 +1,5 @@
 """Differential fuzzing: random programs in the supported subset, vectorized and compared with the
-scalar function lane by lane (DESIGN.md section 2; semantics.md sections 3.3 and 3.4).
+scalar function lane by lane (docs/internals.md, how the code is tested).
 
 * `test_fuzz_bounded`: the CI run, `FUZZ_EXAMPLES` derandomized Hypothesis examples (a program,
   a batch, and up to two metamorphic variants of the program each), about a minute on 2 cores.

@@ -20,7 +20,7 @@ from vectorizer.frontend.static_objects import object_key
 HOSTILE = np.array([0.0, -0.0, 1.0, -1.0, 45.0, -89.9, 90.0, 5e-324, -5e-324, 1e300, -1e300, np.nan, 0.5, 3.0])
 FINITE = np.array([0.0, -0.0, 1.0, -1.0, 45.0, -89.9, 90.0, 5e-324, 1e300, 0.5, 3.0, 1e-5])
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
-ULPS = 8  # cos, sin, hypot: NumPy's SIMD math is within a few ulps of libm (DESIGN.md 2.1)
+ULPS = 8  # cos, sin, hypot: NumPy's SIMD math is within a few ulps of libm (docs/internals.md, the contract: values)
 
 
 def check_static(vf, f, arrays, statics=(), **kw):

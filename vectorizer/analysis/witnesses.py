@@ -19,7 +19,7 @@ of its factors' signs, underflow to ±0.0 included. So the check becomes, on Num
     flag |= np.signbit(t_6) | np.isnan(t_6)
 
 a superset of the lanes that raise in Python. A flagged lane is re-run by the scalar function,
-which raises or gives the lane's value (DESIGN.md §2: flag the lanes the ulp bound cannot settle).
+which raises or gives the lane's value (docs/internals.md, the contract: flag the lanes the ulp bound cannot settle).
 A lane not flagged has `h >= 0` in NumPy's values too, so `sqrt` sees no negative number.
 
 A witness of `v < 0` is a list of terms, one of which holds on every lane where Python's `v < 0`:
