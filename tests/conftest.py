@@ -15,14 +15,20 @@ sys.path.insert(0, str(Path(__file__).parent))  # tests/oracle.py, strategies.py
 def pytest_configure(config):
     # A cache of our own for the whole run: tests never read or write the user's cache, and
     # each run starts cold (tests that exercise the cache set their own directory).
-    if "VECTORIZER_CACHE_DIR" not in os.environ:
+    # Under pytest-xdist (`-n auto`) each worker gets a directory of its own: the workers inherit
+    # the controller's environment, and two test processes filling one directory would evict each
+    # other's entries (VECTORIZER_CACHE_MAX_MB) while a test reads back what it just wrote.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    made_here = os.environ.get("VECTORIZER_TEST_CACHE_MADE") == os.environ.get("VECTORIZER_CACHE_DIR")
+    if "VECTORIZER_CACHE_DIR" not in os.environ or (worker and made_here):
         import tempfile
 
-        os.environ["VECTORIZER_CACHE_DIR"] = tempfile.mkdtemp(prefix="vectorizer-test-cache-")
+        os.environ["VECTORIZER_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"vectorizer-test-cache-{worker or ''}")
+        os.environ["VECTORIZER_TEST_CACHE_MADE"] = os.environ["VECTORIZER_CACHE_DIR"]
 
 
 def pytest_collection_modifyitems(config, items):
-    # `pip install ".[test]" && python -m pytest` runs without Numba: the tests that need it (marked
+    # `pip install ".[test]" && python -m pytest -n auto` runs without Numba: the tests that need it (marked
     # `numba`) are skipped, with the reason, rather than deselected, so the report shows them.
     from vectorizer.backends.numba import jit
 
