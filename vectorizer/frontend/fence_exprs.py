@@ -213,6 +213,9 @@ class ExpressionFence:
         if tuple_call_item(node) is not None:  # math.modf(x)[1], divmod(a, b)[0]: the analysis types it
             self.expr(base)
             return
+        if self.specializable and not ok_base and isinstance(base, cst.Name) and base.value not in self.locals \
+                and type((self.ns.globals or {}).get(base.value)) in (dict, tuple, list):
+            return  # `SCALE[unit]` with an option for key: decided by the specialization, or refused after it
         if not ok_base:
             self.refuse(node, "indexing is only supported on module-level tuples of numbers",
                         "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")

@@ -88,6 +88,9 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
     if isinstance(node, cst.Tuple):
         parts = [_classes(e.value, ns) if not isinstance(e, cst.StarredElement) else None for e in node.elements]
         return None if any(p is None for p in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    if _union(node):  # `int | float`: isinstance takes a union as it takes a tuple
+        left, right = _classes(node.left, ns), _classes(node.right, ns)  # type: ignore[attr-defined]
+        return None if left is None or right is None else left | right
     if isinstance(node, cst.Name) and node.value in _ISINSTANCE and _is_builtin(node, ns, node.value):
         return frozenset(_ISINSTANCE[node.value])
     cls = _class_object(node, ns)
@@ -97,6 +100,22 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
         except TypeError:  # a TypedDict or a non-runtime Protocol: isinstance itself raises (not decided here)
             return None
     return None
+
+
+def class_spec(node: cst.BaseExpression, ns: Namespace) -> type | tuple | None:
+    """The class (or tuple of classes) a spec such as `np.ndarray`, `(int, numbers.Real)` or a
+    class of the module names, read from the live module as `_class_object` reads it; None when
+    it is not one. isinstance() of a value the code is specialized on uses it (static_values.py)."""
+    if isinstance(node, cst.Tuple):
+        parts = [None if isinstance(e, cst.StarredElement) else class_spec(e.value, ns) for e in node.elements]
+        return None if any(p is None for p in parts) else tuple(parts)
+    if _union(node):
+        left, right = class_spec(node.left, ns), class_spec(node.right, ns)  # type: ignore[attr-defined]
+        return None if left is None or right is None else (left, right)
+    if isinstance(node, cst.Name) and _is_builtin(node, ns, node.value) and isinstance(getattr(builtins, node.value), type):
+        return getattr(builtins, node.value)  # type: ignore[no-any-return]
+    cls = _class_object(node, ns)
+    return cls if isinstance(cls, type) else None
 
 
 def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
@@ -114,6 +133,10 @@ def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
             return ABSENT
         return inspect.getattr_static(container, node.attr.value, ABSENT)  # no property or descriptor runs
     return ABSENT
+
+
+def _union(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr)
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

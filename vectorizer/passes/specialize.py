@@ -253,8 +253,8 @@ class _Specializer(Values):
 
     def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
         """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
-        if isinstance(node, cst.Attribute | cst.Call) and specialize_calls.rewrite(self, node, env):
-            return  # a decided attribute or call, or a call of a copy specialized on its static arguments
+        if isinstance(node, cst.Attribute | cst.Call | cst.Subscript) and specialize_calls.rewrite(self, node, env):
+            return  # a decided attribute, call or table item, or a call of a copy specialized on its static arguments
         if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
             value = self.value(node, env)
             if isinstance(node, cst.Name) and node.value in env:
