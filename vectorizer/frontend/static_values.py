@@ -12,12 +12,13 @@ import types
 import libcst as cst
 
 from . import static_calls, static_methods
+from .kind_points import reassigned_at
 from .namespace import Namespace
 from .parse import ParsedFunction
 from .pure_builtins import SNAPSHOT, items
 from .refusals import local_names
 from .static_calls import UNDECIDED as UNKNOWN
-from .static_checks import class_spec
+from .static_checks import StaticCheck, assigned_names, class_spec, recognize
 from .static_objects import is_static_object
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
@@ -46,6 +47,10 @@ class Values:
         self.memo: dict[tuple, tuple] = {}  # calls evaluated now (frontend/static_calls.py)
         self.why: dict[cst.CSTNode, str] = {}  # why an attribute or a call is not decided: for the refusal
         self.raised: dict[cst.CSTNode, BaseException] = {}  # calls whose evaluation raised this
+        # parameter -> the kind of its lanes ("int", "float", "bool"): kind checks of a parameter
+        # that still holds the argument are decided from it (kind_check), their dead branches dropped
+        self.kinds: dict[str, str] = {}
+        self._points: tuple | None = None
 
     def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
         """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
@@ -86,6 +91,10 @@ class Values:
             items = [self._value(e.value, env) for e in node.elements]
             return UNKNOWN if any(i is UNKNOWN for i in items) or any(
                 isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
+        if isinstance(node, cst.Call | cst.Comparison):
+            decided = self.kind_check(node, env)
+            if decided is not UNKNOWN:
+                return decided
         if isinstance(node, cst.Comparison):
             return self.compare(node, env)
         if isinstance(node, cst.Subscript):
@@ -130,6 +139,27 @@ class Values:
                 return False
             left = right
         return True
+
+    def kind_check(self, node: cst.Call | cst.Comparison, env: dict[str, object]) -> object:
+        """`isinstance(n, int)`, `type(n) is float`, `n is None` of a parameter `n` no assignment
+        of which may have run here (frontend/static_checks.py, kind_points.py): decided from the
+        kind of its lanes, so the branch it rules out is gone before the strict fence. `n is None`
+        needs no kind: in a callee too (an argument that is None specializes a copy on it)."""
+        if self._points is None:
+            p = self.parsed.func.params
+            names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+            self._points = (names, assigned_names(self.parsed.func), reassigned_at(self.parsed.func))
+        names, assigned, points = self._points
+        found = recognize(node, self.ns, names, points.get(node, assigned))
+        if not isinstance(found, StaticCheck) or found.subject in env:
+            return UNKNOWN
+        if isinstance(node, cst.Comparison) and isinstance(node.comparisons[0].comparator, cst.Name) \
+                and node.comparisons[0].comparator.value == "None":
+            return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
+        kind = self.kinds.get(found.subject)
+        if kind is None or found.identity is not None and kind == "bool":
+            return UNKNOWN  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
+        return found.identity[1] if found.identity is not None else kind in found.holds
 
     def item(self, node: cst.Subscript, env: dict[str, object]) -> object:
         """`TABLE[key]` with a key decided here (`_WHEN["end"]`, `MODES[mode]`), of a module-level
