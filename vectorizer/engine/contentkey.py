@@ -108,7 +108,7 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
                 data = _data_value(ns, name)
                 parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}{data}")
-                if data and type(ns.globals[name]) is not frozenset:  # type: ignore[index]
+                if data and type(ns.globals[name]) not in (frozenset, tuple):  # type: ignore[index]
                     # Its items, as the key holds them: one assigned since (`SCALE["km"] = 999.0`)
                     # is a new generation, also where the kernel came from the disk cache.
                     table = ns.globals[name]  # type: ignore[index]
@@ -195,7 +195,7 @@ def _data_value(namespace: Namespace, name: str) -> str:
     from ..frontend.pure_builtins import plain
 
     value = (namespace.globals or {}).get(name, ABSENT)
-    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset) and plain(value) else ""
+    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset, tuple) and plain(value) else ""
 
 
 def _class_parts(cls: type):  # noqa: ANN202 - (function or None, covered attributes) pairs
