@@ -309,7 +309,7 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
     the context the passes share."""
     variants = Variants()  # callees specialized on static arguments, this lowering's (frontend/static_calls.py)
-    parsed = _specialized(parsed, namespace, statics, variants)
+    parsed = _specialized(parsed, namespace, statics, variants, params)
     parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
     callees.locate = parsed.location  # a callee's refusal names the call in this function
@@ -341,11 +341,13 @@ class Statics:
 
 
 def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None,
-                 variants: Variants | None = None) -> ParsedFunction:
-    """The function decided on its specialized values, then fenced again strictly: the fence at
-    decoration let strings, None and `is` pass for the specialization to decide."""
+                 variants: Variants | None = None, params: dict[str, Val] | None = None) -> ParsedFunction:
+    """The function decided on its specialized values and its parameters' kind checks, then
+    fenced again strictly: the fence at decoration let strings, None and `is` pass for the
+    specialization to decide, and the branches a kind check may rule out."""
+    kinds = {n: k for n, v in (params or {}).items() if (k := static_checks.KIND.get(v.type)) is not None}  # type: ignore[call-overload]
     found = specialize.specialize(parsed, namespace, statics.params if statics else {},
-                                  statics.helpers if statics else {}, variants)
+                                  statics.helpers if statics else {}, variants, kinds=kinds)
     fence.check(found, namespace)
     return found
 

@@ -191,7 +191,7 @@ def calls_a_checking_helper(n):
 
 
 @pytest.mark.parametrize(("func", "words"), [
-    (reassigned, "'n' is assigned in the function"),
+    (reassigned, "'n' may be assigned before this point"),
     (a_local, "its subject must be a parameter"),
     (not_a_parameter, "its subject must be a parameter"),
     (lone_type, "type(x) is only supported compared with int, float or bool"),
@@ -210,7 +210,7 @@ def test_a_check_in_a_called_function_is_refused_naming_it():
 
 def test_refused_functions_still_run_by_default():
     # fallback='auto' (the default): the refused function runs element by element, as Python.
-    with pytest.warns(Warning, match="'n' is assigned in the function"):
+    with pytest.warns(Warning, match="'n' may be assigned before this point"):
         check(vectorize(reassigned), reassigned, INTS)
 
 

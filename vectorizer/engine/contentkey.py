@@ -20,6 +20,7 @@ from ..core.codeident import constant_text as _const
 from ..core.codeident import describe
 from ..frontend.callables import resolve
 from ..frontend.namespace import ABSENT, Namespace
+from ..frontend.pure_builtins import SNAPSHOT, items
 from ..frontend.reach import CELL, reached
 from ..frontend.static_objects import fields, is_static_object, object_key, static_callable
 from .statics import static_key
@@ -105,7 +106,13 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
             elif glob.kind == "value":  # a module-level instance, a bound method...: what it holds
                 walk_value(f"{key}:{name}=value", glob.value)
             else:  # numpy, unknown: what the name is decides what the fence says, so it is in the key
-                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}{_data_value(ns, name)}")
+                data = _data_value(ns, name)
+                parts.append(f"{key}:{name}={glob.kind}:{glob.name}{opaque_value(ns, name)}{data}")
+                if data and type(ns.globals[name]) not in (frozenset, tuple):  # type: ignore[index]
+                    # Its items, as the key holds them: one assigned since (`SCALE["km"] = 999.0`)
+                    # is a new generation, also where the kernel came from the disk cache.
+                    table = ns.globals[name]  # type: ignore[index]
+                    watched.append((table, SNAPSHOT, items(table)))
                 for path, obj, container, attr in reached(ns, name, names):
                     if container is not ns.globals or ns is not namespace:  # the root's: Namespace.seen
                         watched.append((container, attr, obj))
@@ -188,7 +195,7 @@ def _data_value(namespace: Namespace, name: str) -> str:
     from ..frontend.pure_builtins import plain
 
     value = (namespace.globals or {}).get(name, ABSENT)
-    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset) and plain(value) else ""
+    return f"=data:{_const(value)}" if type(value) in (dict, list, set, frozenset, tuple) and plain(value) else ""
 
 
 def _class_parts(cls: type):  # noqa: ANN202 - (function or None, covered attributes) pairs

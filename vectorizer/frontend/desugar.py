@@ -30,7 +30,8 @@ First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
 scalar function, which runs the handlers). Then, on the result, in this order: a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
-(frontend/exhaustive_ifs.py), the rewrites of this module (tables, `in`, `min((a, b))`...),
+(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), the rewrites of this module
+and `for a, b in TABLE` over the rows of a module-level table (frontend/table_rows.py) (tables, `in`, `min((a, b))`...),
 `D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
 (frontend/local_lists.py), `map` of a function over names unpacked (frontend/map_calls.py),
@@ -61,8 +62,10 @@ from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .none_ends import NoneEnds, no_value_use, returns_value
 from .parse import ParsedFunction
 from .paths import PathTransformer
+from .polyval import Polyval
 from .reductions import Reductions
 from .short_circuit import ShortCircuit
+from .table_rows import TableRows
 from .try_blocks import TryBlocks
 from .with_blocks import WithBlocks
 
@@ -88,6 +91,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
+    polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
+    func = polyval.rewrite(func)  # type: ignore[assignment]
+    exhausted = {**exhausted, **polyval.rebuilt}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
@@ -95,6 +101,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     zero = callee and not returns_value(func)
     rewriter = _Rewrite(namespace, tables, taken, local - set(tables), zero)
     new = rewriter.rewrite(func)
+    rows = TableRows(namespace, local, rewriter.fresh, taken)  # `for a, b in TABLE` (zip, enumerate): an index
+    new = rows.rewrite(new)
+    rewriter.rebuilt.update(rows.rebuilt)
     lookups = DictLookups(namespace, local, rewriter.fresh)  # `SIZES[k]` of a module dict of numbers
     new = lookups.rewrite(new)
     rewriter.rebuilt.update(lookups.rebuilt)

@@ -87,11 +87,18 @@ class Fence:
                 self.small_statement(small, docstring_ok)
         elif isinstance(stmt, cst.If):
             self.expr(stmt.test)
+            kept = self.errors
+            if self.exprs.specializable and self.exprs.kind_guarded(stmt.test):
+                # `if isinstance(S, complex): ... 1j ...`: the specialization decides the check from
+                # the lanes' kind and drops the branch it rules out; the strict fence, after it,
+                # refuses what is left (pipeline._specialized)
+                self.errors = []
             self.block(stmt.body)
             if isinstance(stmt.orelse, cst.If):
                 self.statement(stmt.orelse)
             elif isinstance(stmt.orelse, cst.Else):
                 self.block(stmt.orelse.body)
+            self.errors = kept
         elif isinstance(stmt, cst.While):
             if stmt.orelse is not None:
                 self.refuse(stmt.orelse, "'while ... else' is not supported", "use a flag variable set before 'break'")

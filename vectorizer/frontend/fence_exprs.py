@@ -15,11 +15,12 @@ from ..core.tree import walk
 from ..errors import UnsupportedCallError
 from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
 from . import hints
+from .kind_points import reassigned_at
 from .namespace import ABSENT, SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
 from .reach import namespace_like
 from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
-from .static_checks import assigned_names, recognize
+from .static_checks import StaticCheck, assigned_names, recognize
 
 Refuse = Callable[..., None]  # Fence.refuse(node, message, hint, cls=UnsupportedSyntaxError)
 
@@ -36,6 +37,7 @@ class ExpressionFence:
         p = parsed.func.params
         self.params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
         self.assigned = assigned_names(parsed.func)
+        self.points = reassigned_at(parsed.func)  # what may be assigned where (kind_points.py)
         self.kind_checks = kind_checks  # False for a callee: only the vectorized function folds them
         # True at decoration: strings, None and `is`/`in` may be decided by the values a call
         # specializes on (passes/specialize.py); the fence looks again, strictly, after that.
@@ -97,7 +99,7 @@ class ExpressionFence:
     def static_check(self, node: cst.Call | cst.Comparison) -> bool:
         """True if `node` is a kind check of a parameter (static_checks.py: decided when the code
         is generated, so nothing in it is batched); a kind check that cannot be decided is refused."""
-        found = recognize(node, self.ns, self.params, self.assigned)
+        found = recognize(node, self.ns, self.params, self.points.get(node, self.assigned))
         hint = hints.kind_check(node) if isinstance(found, str) else ""
         if found is not None and not isinstance(found, str) and not self.kind_checks:
             found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
@@ -108,6 +110,11 @@ class ExpressionFence:
         if isinstance(found, str):
             self.refuse(node, found, hint, UnsupportedCallError)
         return found is not None
+
+    def kind_guarded(self, test: cst.BaseExpression) -> bool:
+        """`test` holds a kind check of a parameter that a specialization decides (static_checks.py)."""
+        return any(isinstance(n, cst.Call | cst.Comparison) and isinstance(
+            recognize(n, self.ns, self.params, self.points.get(n, self.assigned)), StaticCheck) for n in walk(test))
 
     def name(self, node: cst.Name) -> None:
         name = node.value
@@ -213,6 +220,9 @@ class ExpressionFence:
         if tuple_call_item(node) is not None:  # math.modf(x)[1], divmod(a, b)[0]: the analysis types it
             self.expr(base)
             return
+        if self.specializable and not ok_base and isinstance(base, cst.Name) and base.value not in self.locals \
+                and type((self.ns.globals or {}).get(base.value)) in (dict, tuple, list):
+            return  # `SCALE[unit]` with an option for key: decided by the specialization, or refused after it
         if not ok_base:
             self.refuse(node, "indexing is only supported on module-level tuples of numbers",
                         "define the table at module level as a tuple: COEFFS = (1.0, 2.0)")

@@ -134,9 +134,14 @@ def attribute(ev: Any, owner: object, name: str, node: ast.AST, frame: object) -
         if owner in pb.PURE_MODULES:
             return ev.apply(getattr, (owner, name), node)
         why = pb.module_reason(owner.__name__)
+        value = vars(owner).get(name, _ABSENT)
+        if why is not None and type(value) is type:
+            # A plain class of such a module (np.ndarray, for isinstance) is read as PURE_MODULES'
+            # attributes are, unwatched: a library's classes are not rebound. Calling it is still
+            # refused, with its module's reason.
+            return value
         if why is not None:
             raise Impure(f"it reads {owner.__name__}.{name}: {why} ({pb.where(frame, node)})")
-        value = vars(owner).get(name, _ABSENT)
         if value is _ABSENT:
             raise Thrown(AttributeError(f"module {owner.__name__!r} has no attribute {name!r}"))
         ev.read(vars(owner), name, value, root=True)

@@ -4,7 +4,8 @@ A lane of a batched argument reaches the scalar function as a Python `bool`, `in
 (the oracle is the function run on `.tolist()` values), the same kind for every lane. So
 `isinstance(n, int)`, `type(n) is float` and `n is None` have one answer per specialization, known
 from the parameter's type alone, as long as the name still holds the parameter: the subject must
-be a parameter the function never assigns. This module recognizes those checks (the fence lets
+be a parameter no assignment of which may have run at the check (frontend/kind_points.py: before
+the first assignment, or in a branch or loop that does not assign it). This module recognizes those checks (the fence lets
 them through, passes/static_checks.py folds them to `True`/`False`); any other `isinstance`,
 `type(...)` or `is` is refused with the reason.
 """
@@ -31,11 +32,15 @@ _EXACT = {"int": {"int"}, "bool": {"bool"}, "float": {"float"}}
 class StaticCheck:
     """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`."""
 
-    __slots__ = ("holds", "subject")
+    __slots__ = ("holds", "identity", "subject")
 
     def __init__(self, subject: str, holds: frozenset[str]) -> None:
         self.subject = subject
         self.holds = holds
+        # `x is True` / `x is not False`...: (the literal, negated). Only a bool lane can be True or
+        # False itself (a lane of an int or float array is an int or a float): for one, the check
+        # is the lane's own value (`x`, or `not x`), for any other kind `is` is False, `is not` True.
+        self.identity: tuple[bool, bool] | None = None
 
 
 def assigned_names(func: cst.FunctionDef) -> set[str]:
@@ -61,6 +66,12 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
             # Every value vectorized code holds is a number (the fence refuses None anywhere else,
             # an argument cannot be None), so a parameter is never None, assigned or not.
             return _subject(node.left, params, set(), "'is None'", KINDS if negated else frozenset())
+        if isinstance(comp.operator, cst.Is | cst.IsNot) and isinstance(comp.comparator, cst.Name) \
+                and comp.comparator.value in ("True", "False"):
+            found = _subject(node.left, params, assigned, f"'is {comp.comparator.value}'", {"bool"})
+            if isinstance(found, StaticCheck):
+                found.identity = (comp.comparator.value == "True", negated)
+            return found
         if isinstance(comp.operator, cst.Is | cst.IsNot | cst.Equal | cst.NotEqual) and _is_type_call(node.left, ns):
             exact = _EXACT.get(comp.comparator.value) if isinstance(comp.comparator, cst.Name) and \
                 _is_builtin(comp.comparator, ns, comp.comparator.value) else None
@@ -78,8 +89,8 @@ def _subject(arg: cst.BaseExpression, params: set[str], assigned: set[str], what
     if not isinstance(arg, cst.Name) or arg.value not in params:
         return f"{what} is decided from a parameter's kind; its subject must be a parameter"
     if arg.value in assigned:
-        return (f"{what} is decided from a parameter's kind, but {arg.value!r} is assigned in the function, "
-                "so its kind at this point is not known")
+        return (f"{what} is decided from a parameter's kind, but {arg.value!r} may be assigned before this "
+                "point, so its kind here is not known")
     return StaticCheck(arg.value, frozenset(holds))
 
 
@@ -88,6 +99,9 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
     if isinstance(node, cst.Tuple):
         parts = [_classes(e.value, ns) if not isinstance(e, cst.StarredElement) else None for e in node.elements]
         return None if any(p is None for p in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    if _union(node):  # `int | float`: isinstance takes a union as it takes a tuple
+        left, right = _classes(node.left, ns), _classes(node.right, ns)  # type: ignore[attr-defined]
+        return None if left is None or right is None else left | right
     if isinstance(node, cst.Name) and node.value in _ISINSTANCE and _is_builtin(node, ns, node.value):
         return frozenset(_ISINSTANCE[node.value])
     cls = _class_object(node, ns)
@@ -97,6 +111,22 @@ def _classes(node: cst.BaseExpression, ns: Namespace) -> frozenset[str] | None:
         except TypeError:  # a TypedDict or a non-runtime Protocol: isinstance itself raises (not decided here)
             return None
     return None
+
+
+def class_spec(node: cst.BaseExpression, ns: Namespace) -> type | tuple | None:
+    """The class (or tuple of classes) a spec such as `np.ndarray`, `(int, numbers.Real)` or a
+    class of the module names, read from the live module as `_class_object` reads it; None when
+    it is not one. isinstance() of a value the code is specialized on uses it (static_values.py)."""
+    if isinstance(node, cst.Tuple):
+        parts = [None if isinstance(e, cst.StarredElement) else class_spec(e.value, ns) for e in node.elements]
+        return None if any(p is None for p in parts) else tuple(parts)
+    if _union(node):
+        left, right = class_spec(node.left, ns), class_spec(node.right, ns)  # type: ignore[attr-defined]
+        return None if left is None or right is None else (left, right)
+    if isinstance(node, cst.Name) and _is_builtin(node, ns, node.value) and isinstance(getattr(builtins, node.value), type):
+        return getattr(builtins, node.value)  # type: ignore[no-any-return]
+    cls = _class_object(node, ns)
+    return cls if isinstance(cls, type) else None
 
 
 def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
@@ -114,6 +144,10 @@ def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
             return ABSENT
         return inspect.getattr_static(container, node.attr.value, ABSENT)  # no property or descriptor runs
     return ABSENT
+
+
+def _union(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr)
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

@@ -121,14 +121,26 @@ def code_call(values, node: cst.Call, env: dict[str, object], func: types.Functi
     analysis (numbers are computed by the vectorized code, as before)."""
     from .static_calls import call_value
 
-    if any(a.star or values.value(a.value, env) is undecided for a in node.args):
+    given = [undecided if a.star else values.value(a.value, env) for a in node.args]
+    if any(v is undecided for v in given):
         return undecided
     result = call_value(values, node, env, func)
     if result is not undecided and is_static_object(result):
         return result
+    if result is not undecided and any(not isinstance(v, int | float) for v in given) and _plain_number(result):
+        # `_convert_when("end")`: a call every argument of which is decided and one is no number
+        # (a str, None, an enum member...) has no parameter left to vectorize: its value, a number
+        # the lanes would all get (an int within int64, a finite float, a bool), is used as it is.
+        return result
     values.why.pop(node, None)
     values.raised.pop(node, None)
     return undecided
+
+
+def _plain_number(v: object) -> bool:
+    if type(v) is float:
+        return v == v and abs(v) != float("inf")  # type: ignore[operator]
+    return type(v) is bool or type(v) is int and -2**63 <= v < 2**63  # type: ignore[operator]
 
 
 def property_value(values, node: cst.Attribute, obj: object, undecided: object) -> object:  # noqa: ANN001

@@ -12,10 +12,13 @@ import types
 import libcst as cst
 
 from . import static_calls, static_methods
+from .kind_points import reassigned_at
 from .namespace import Namespace
 from .parse import ParsedFunction
+from .pure_builtins import SNAPSHOT, items
 from .refusals import local_names
 from .static_calls import UNDECIDED as UNKNOWN
+from .static_checks import StaticCheck, assigned_names, class_spec, recognize
 from .static_objects import is_static_object
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
@@ -44,6 +47,10 @@ class Values:
         self.memo: dict[tuple, tuple] = {}  # calls evaluated now (frontend/static_calls.py)
         self.why: dict[cst.CSTNode, str] = {}  # why an attribute or a call is not decided: for the refusal
         self.raised: dict[cst.CSTNode, BaseException] = {}  # calls whose evaluation raised this
+        # parameter -> the kind of its lanes ("int", "float", "bool"): kind checks of a parameter
+        # that still holds the argument are decided from it (kind_check), their dead branches dropped
+        self.kinds: dict[str, str] = {}
+        self._points: tuple | None = None
 
     def value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
         """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
@@ -84,8 +91,14 @@ class Values:
             items = [self._value(e.value, env) for e in node.elements]
             return UNKNOWN if any(i is UNKNOWN for i in items) or any(
                 isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
+        if isinstance(node, cst.Call | cst.Comparison):
+            decided = self.kind_check(node, env)
+            if decided is not UNKNOWN:
+                return decided
         if isinstance(node, cst.Comparison):
             return self.compare(node, env)
+        if isinstance(node, cst.Subscript):
+            return self.item(node, env)
         if isinstance(node, cst.Call):
             return self.call(node, env)
         if isinstance(node, cst.Attribute):
@@ -127,6 +140,49 @@ class Values:
             left = right
         return True
 
+    def kind_check(self, node: cst.Call | cst.Comparison, env: dict[str, object]) -> object:
+        """`isinstance(n, int)`, `type(n) is float`, `n is None` of a parameter `n` no assignment
+        of which may have run here (frontend/static_checks.py, kind_points.py): decided from the
+        kind of its lanes, so the branch it rules out is gone before the strict fence. `n is None`
+        needs no kind: in a callee too (an argument that is None specializes a copy on it)."""
+        if self._points is None:
+            p = self.parsed.func.params
+            names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+            self._points = (names, assigned_names(self.parsed.func), reassigned_at(self.parsed.func))
+        names, assigned, points = self._points
+        found = recognize(node, self.ns, names, points.get(node, assigned))
+        if not isinstance(found, StaticCheck) or found.subject in env:
+            return UNKNOWN
+        if isinstance(node, cst.Comparison) and isinstance(node.comparisons[0].comparator, cst.Name) \
+                and node.comparisons[0].comparator.value == "None":
+            return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
+        kind = self.kinds.get(found.subject)
+        if kind is None or found.identity is not None and kind == "bool":
+            return UNKNOWN  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
+        return found.identity[1] if found.identity is not None else kind in found.holds
+
+    def item(self, node: cst.Subscript, env: dict[str, object]) -> object:
+        """`TABLE[key]` with a key decided here (`_WHEN["end"]`, `MODES[mode]`), of a module-level
+        dict, tuple or list (exactly those types: no `__getitem__` of the user's runs): its item,
+        watched (an item assigned since makes new code), when it is a number, a str, None, or a
+        tuple of them. A key it lacks stays UNKNOWN: the lanes raise, or the handler runs."""
+        if not isinstance(node.value, cst.Name) or node.value.value in env or node.value.value in self.locals \
+                or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return UNKNOWN
+        table = (self.ns.globals or {}).get(node.value.value)
+        key = self._value(node.slice[0].slice.value, env)
+        if type(table) not in (dict, tuple, list) or key is UNKNOWN or not _plain(key):
+            return UNKNOWN
+        self.ns.resolve(node.value.value)  # recorded in `seen`: the kernel holds while the name does
+        if isinstance(table, dict | list):
+            reads = self.ns.linker.reads if self.ns.linker is not None else self.ns.watched
+            reads.append((table, SNAPSHOT, items(table)))  # an item assigned since: a new kernel
+        try:
+            found = table[key]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return UNKNOWN
+        return found if _plain(found) else UNKNOWN
+
     def call(self, node: cst.Call, env: dict[str, object]) -> object:
         if not isinstance(node.func, cst.Name) or node.func.value in env:
             return static_calls.call_value(self, node, env)  # Ellipsoid.from_name("wgs84") (issue 30)
@@ -141,7 +197,9 @@ class Values:
             if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
                 return UNKNOWN
             classes = self._value(args[1].value, env)
-            return UNKNOWN if classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
+            if classes is UNKNOWN:  # np.ndarray, numbers.Real: classes read from modules, never held
+                classes = class_spec(args[1].value, self.ns)
+            return UNKNOWN if classes is None or classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
         if name == "type" and len(args) == 1 and self._builtin(name) and _is_static_subject(args[0].value, env):
             subject = self._value(args[0].value, env)
             return UNKNOWN if subject is UNKNOWN else type(subject)
@@ -190,6 +248,13 @@ class Values:
 
 def _identity_ok(v: object) -> bool:
     return v is None or isinstance(v, bool | enum.Enum | type)
+
+
+def _plain(v: object) -> bool:
+    """A number, str, None, bool, enum member, or a tuple of them: held as itself."""
+    if isinstance(v, tuple):
+        return all(_plain(i) for i in v)
+    return v is None or type(v) in (int, float, bool, str, bytes) or isinstance(v, enum.Enum)
 
 
 def _is_static_subject(node: cst.BaseExpression, env: dict[str, object]) -> bool:

@@ -53,7 +53,7 @@ from . import specialize_apply, specialize_calls
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
                helpers: dict[str, object], variants: Variants | None = None,
-               home: dict | None = None) -> ParsedFunction:
+               home: dict | None = None, kinds: dict[str, str] | None = None) -> ParsedFunction:
     """`parsed` specialized on `statics` (parameter -> value) and `helpers` (zero-argument module
     function -> its value this call); itself when nothing applies. `variants`: the lowering's
     callees specialized on static arguments (frontend/static_calls.py), None to refuse such
@@ -62,6 +62,7 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     s = _Specializer(parsed, ns, helpers, home)
     s.params = statics
     s.variants = variants
+    s.kinds = dict(kinds or {})  # the lanes' kinds of the other parameters: their kind checks are decided
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
@@ -117,6 +118,8 @@ class _Specializer(Values):
                 return True
             if isinstance(node, cst.Attribute | cst.Call) and specialize_calls.relevant(self, node):
                 return True  # maybe decided now (passes/specialize_calls.py)
+            if isinstance(node, cst.Call | cst.Comparison) and self.kind_check(node, {}) is not UNKNOWN:
+                return True  # a kind check of a parameter: its dead branch goes
         return False
 
     # -- statements ---------------------------------------------------------------------------
@@ -253,8 +256,8 @@ class _Specializer(Values):
 
     def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
         """Replace the decided parts of `node` by literals; refuse a specialized value read as a number."""
-        if isinstance(node, cst.Attribute | cst.Call) and specialize_calls.rewrite(self, node, env):
-            return  # a decided attribute or call, or a call of a copy specialized on its static arguments
+        if isinstance(node, cst.Attribute | cst.Call | cst.Subscript) and specialize_calls.rewrite(self, node, env):
+            return  # a decided attribute, call or table item, or a call of a copy specialized on its static arguments
         if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString):
             value = self.value(node, env)
             if isinstance(node, cst.Name) and node.value in env:

@@ -35,11 +35,13 @@ from ..frontend.static_objects import describe, is_static, is_static_object
 from . import specialize_methods
 
 
-def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001 - the _Specializer
-    """Whether `node` was dealt with here (replaced, or the call redirected to a specialized copy)."""
-    if isinstance(node, cst.Call) and s.variants is not None and _redirect(s, node, env):
-        return True
+def rewrite(s, node: cst.Attribute | cst.Call | cst.Subscript, env: dict[str, object]) -> bool:  # noqa: ANN001
+    """Whether `node` was dealt with here (replaced, or the call redirected to a specialized copy).
+    `s`: the _Specializer. A table's item (`_WHEN[when]`, frontend/static_values.py) is a literal."""
     value = s.value(node, env)
+    number = type(value) in (bool, int, float)  # a call decided now (static_methods.code_call): no copy
+    if isinstance(node, cst.Call) and s.variants is not None and not number and _redirect(s, node, env):
+        return True
     code = cst.Module([]).code_for_node(node)
     if value is UNDECIDED:
         if node in s.raised:  # evaluated, and it raises: the statement raises (specialize.raising_statement)
@@ -56,6 +58,8 @@ def rewrite(s, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool: 
                      "differs per lane", f"compute {callee}(...) with numbers inside the function, or outside it "
                      "and pass the result in as an argument", UnsupportedCallError)
         return False
+    if isinstance(node, cst.Subscript) and (value is UNDECIDED or not isinstance(value, int | float)):
+        return False  # a str item, or an item not decided: the fence or the analysis says
     if isinstance(value, bool | int) and not isinstance(value, enum.Enum):
         if isinstance(node, cst.Call):
             return False  # isinstance(), len(), a helper's value: specialize.rewrite's literal

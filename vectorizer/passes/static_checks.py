@@ -21,8 +21,8 @@ branch. For a float `n` the test of that `if` (whose body raises) becomes `0 == 
 canonicalize would fold `True` and drop everything after the raise, leaving no `return` to type
 the result from. A uniform test that holds, so every call raises TypeError, as the scalar loop
 does on its first lane. The fence only lets through checks whose subject is a parameter the
-function never assigns (frontend/static_checks.py), so the parameter's type is the value's kind
-wherever the check runs.
+function has not assigned by then (frontend/kind_points.py), so the parameter's type is the
+value's kind where the check runs.
 
 This runs before the analysis (the pipeline calls `fold` first; it is no entry of the pass lists,
 which start after the analysis), so the analysis types a literal, never a call to isinstance.
@@ -38,11 +38,12 @@ import libcst as cst
 
 from ..core.types import BOOL, FLOAT, INT, Val
 from ..errors import VectorizeError
+from ..frontend.kind_points import reassigned_at
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
 from ..frontend.static_checks import StaticCheck, assigned_names, recognize
 
-_KIND = {INT: "int", FLOAT: "float", BOOL: "bool"}
+KIND = {INT: "int", FLOAT: "float", BOOL: "bool"}  # a lane type -> its kind (pipeline._specialized too)
 
 
 def fold(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val]) -> ParsedFunction:
@@ -51,26 +52,29 @@ def fold(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val]) -
     func = parsed.func
     p = func.params
     names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
-    finder = _Find(namespace, names, assigned_names(func))
+    finder = _Find(namespace, names, assigned_names(func), reassigned_at(func))
     func.visit(finder)
     if not finder.checks:
         return parsed
-    values: dict[cst.CSTNode, bool] = {}
+    values: dict[cst.CSTNode, bool | cst.BaseExpression] = {}
     for node, check in finder.checks.items():
-        kind = _KIND.get(params[check.subject].type)  # type: ignore[arg-type]
+        kind = KIND.get(params[check.subject].type)  # type: ignore[arg-type]
         if kind is None:
             raise VectorizeError(f"the kind of {check.subject!r} (an array) is not a lane's number kind; "
                                  "this check cannot be decided", parsed.location(node),
                                  hint="check numbers only, or drop the check")
         values[node] = kind in check.holds
+        if check.identity is not None:  # `flag is True`: a bool lane's own value, else never
+            literal, negated = check.identity
+            values[node] = _identity(check.subject, literal != negated, node) if kind == "bool" else negated
     return dataclasses.replace(parsed, func=func.visit(_Fold(values, finder.on_path)))
 
 
 class _Find(cst.CSTVisitor):
     """The kind checks of a function, and every node on the path to one."""
 
-    def __init__(self, ns: Namespace, params: set[str], assigned: set[str]) -> None:
-        self.ns, self.params, self.assigned = ns, params, assigned
+    def __init__(self, ns: Namespace, params: set[str], assigned: set[str], points: dict) -> None:
+        self.ns, self.params, self.assigned, self.points = ns, params, assigned, points
         self.checks: dict[cst.CSTNode, StaticCheck] = {}
         self.on_path: set[int] = set()
         self.stack: list[cst.CSTNode] = []
@@ -78,7 +82,7 @@ class _Find(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.stack.append(node)  # popped in on_leave, which libcst calls even when on_visit is False
         if isinstance(node, cst.Call | cst.Comparison):
-            found = recognize(node, self.ns, self.params, self.assigned)
+            found = recognize(node, self.ns, self.params, self.points.get(node, self.assigned))
             if isinstance(found, StaticCheck):  # the fence refused the other forms
                 self.checks[node] = found
                 self.on_path.update(id(n) for n in self.stack[:-1])
@@ -90,7 +94,7 @@ class _Find(cst.CSTVisitor):
 
 
 class _Fold(cst.CSTTransformer):
-    def __init__(self, values: dict[cst.CSTNode, bool], on_path: set[int]) -> None:
+    def __init__(self, values: dict[cst.CSTNode, bool | cst.BaseExpression], on_path: set[int]) -> None:
         self.values, self.on_path = values, on_path
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -98,7 +102,8 @@ class _Fold(cst.CSTTransformer):
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
         if original_node in self.values:
-            return _literal(self.values[original_node], original_node)
+            value = self.values[original_node]
+            return _literal(value, original_node) if isinstance(value, bool) else value
         if isinstance(updated_node, cst.UnaryOperation) and isinstance(updated_node.operator, cst.Not) \
                 and isinstance(updated_node.expression, cst.Name) and updated_node.expression.value in ("True", "False"):
             return _literal(updated_node.expression.value == "False", updated_node)
@@ -113,6 +118,13 @@ class _Fold(cst.CSTTransformer):
             return updated_node.with_changes(test=cst.Comparison(cst.Integer("0"), [
                 cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))]))
         return updated_node
+
+
+def _identity(subject: str, same: bool, like: cst.CSTNode) -> cst.BaseExpression:
+    """`flag` (`flag is True` of a bool lane) or `(not flag)` (`flag is False`)."""
+    if same:
+        return cst.Name(subject, lpar=like.lpar, rpar=like.rpar)  # type: ignore[attr-defined]
+    return cst.UnaryOperation(cst.Not(), cst.Name(subject), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _is_true(node: cst.BaseExpression) -> bool:
