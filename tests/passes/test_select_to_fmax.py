@@ -82,7 +82,7 @@ def test_softplus_selects_with_fmax_and_its_mask_goes():
     assert body(after("select_to_fmax", softplus, x=F)) == (
         "arg = -np.abs(x)\n"
         "shared = _vz_exact(math.log1p, _vz_exact(math.exp, arg))\n"
-        "ret = (np.fmax(x, 0.0) + 0.0) + shared\n"
+        "ret = np.fmax(x, 0.0) + 0.0 + shared\n"
         "return (ret, None)\n")
 
 

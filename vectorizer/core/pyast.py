@@ -137,6 +137,14 @@ def parse(name_: str, params: Sequence[str], lines: Sequence[str]) -> ArrayCode:
     return ArrayCode(func)
 
 
+def parse_function(text: str) -> ArrayCode:
+    """`parse` of a printed function (`def f(x):` and its body): a test's, or a golden's."""
+    header, *body = text.rstrip("\n").split("\n")
+    tree = ast.parse(header + " pass").body[0]
+    assert isinstance(tree, ast.FunctionDef), header
+    return parse(tree.name, [a.arg for a in tree.args.args], body)
+
+
 def _trailing_comment(text: str) -> str | None:
     """The comment that ends a line of code (`if t:  # why` -> "# why"), by Python's tokenizer."""
     found = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
