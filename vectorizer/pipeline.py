@@ -113,7 +113,7 @@ NUMPY_PASSES: list[Pass] = [
     Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_AST, needs=frozenset({"loop_masks", "predicated"}),
          writes=frozenset({"constants", "loop_vars", "flag"})),
     # Needs the carried names ops_to_numpy records for each masked loop.
-    Pass("compact_loops", _on_text(compact_loops.transform), ARRAY_AST, ARRAY_AST, needs=frozenset({"loop_vars", "flag"})),
+    Pass("compact_loops", compact_loops.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"loop_vars", "flag"})),
     # A select of x or a constant on x's own comparison with it is one fmax/fmin pass; on the
     # array code, before merge_checks (whose test of the result reads the finished expression).
     Pass("select_to_fmax", _on_text(select_to_fmax.transform), ARRAY_AST, ARRAY_AST, before=("merge_checks",)),
