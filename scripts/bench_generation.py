@@ -2,7 +2,7 @@
 """Generation time of the NumPy route: `pipeline.lower` on every golden fixture and every function
 of the first corpus, nothing else (no import, no disk cache, no run of the generated code).
 
-    python scripts/bench_generation.py [--runs 7] [--no-corpus] [--json out.json]
+    python scripts/bench_generation.py [--runs 7] [--no-corpus] [--json out.json] [--dump DIR]
 
 Each function's `lower` call is timed `--runs` times in this process and its median kept; the
 report gives the sum of the medians, and `tail`: the same less the passes before `ops_to_numpy`
@@ -10,7 +10,8 @@ report gives the sum of the medians, and `tail`: the same less the passes before
 The corpus needs its packages (`python scripts/corpus.py setup`, then run this with
 .corpus-venv/bin/python); a corpus function's call is the one the engine makes, caught by calling
 `vectorize(f, backend="numpy")` once on a few lanes with a fresh VECTORIZER_CACHE_DIR. Point
-PYTHONPATH at another checkout to time that one (the before of a change).
+PYTHONPATH at another checkout to time that one (the before of a change); `--dump DIR` writes
+each function's generated module (or its refusal) to DIR, to diff with the other checkout's.
 """
 
 from __future__ import annotations
@@ -99,6 +100,19 @@ def corpus_calls() -> list[tuple[str, tuple, dict]]:
     return calls
 
 
+def dump(calls: list[tuple[str, tuple, dict]], folder: Path) -> None:
+    """Each call's generated module, or the first line of its refusal, in folder/<id>.py."""
+    import vectorizer.pipeline as pipeline
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for label, args, kwargs in calls:
+        try:
+            text = pipeline.lower(*args, **kwargs).source
+        except Exception as exc:  # noqa: BLE001 - a refusal is an output too
+            text = f"# {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}\n"
+        (folder / f"{label}.py").write_text(text)
+
+
 def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float]:
     """(sum of the median times of lower, the same for its tail), in seconds."""
     import vectorizer.pipeline as pipeline
@@ -145,6 +159,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-corpus", action="store_true")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--dump", type=Path)
     args = parser.parse_args()
     os.environ["VECTORIZER_CACHE_DIR"] = tempfile.mkdtemp(prefix="vz-bench-generation-")
     warnings.simplefilter("ignore")
@@ -155,6 +170,8 @@ def main() -> None:
         sets["corpus"] = corpus_calls()
     out = {"vectorizer": os.path.dirname(vectorizer.__file__), "runs": args.runs}
     for label, calls in sets.items():
+        if args.dump:
+            dump(calls, args.dump / label)
         total, tail = timed(calls, args.runs)
         out[label] = {"functions": len(calls), "seconds": round(total, 4), "tail_seconds": round(tail, 4)}
         print(f"{label}: {len(calls)} functions, lower {total * 1e3:.1f} ms (sum of medians), "

@@ -11,7 +11,6 @@ does.
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import warnings
@@ -27,7 +26,7 @@ from .analysis.facts import Facts
 from .analysis.names import Namer, in_users_words
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
-from .core.pyast import ArrayCode, parse_function
+from .core.pyast import ArrayCode
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
@@ -64,15 +63,6 @@ from .passes import (
 from .passes.base import Context
 from .passes.ops_to_lanes import LaneKernels
 from .passes.order import ARRAY_AST, JAX, LANES, Pass, check_order, prefix
-
-
-def _on_text(run: Callable[[str, Context], str]) -> Callable[[ArrayCode, Context], ArrayCode]:
-    """A pass that still edits the array code's text, on the tree (until it is a tree transform)."""
-    @functools.wraps(run)
-    def on_tree(code: ArrayCode, ctx: Context) -> ArrayCode:
-        return parse_function(run(code.text(), ctx))
-    return on_tree
-
 
 NUMPY_PASSES: list[Pass] = [
     # Each statement gets its source line as a comment that every later pass carries along; first,
@@ -116,12 +106,12 @@ NUMPY_PASSES: list[Pass] = [
     Pass("compact_loops", compact_loops.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"loop_vars", "flag"})),
     # A select of x or a constant on x's own comparison with it is one fmax/fmin pass; on the
     # array code, before merge_checks (whose test of the result reads the finished expression).
-    Pass("select_to_fmax", _on_text(select_to_fmax.transform), ARRAY_AST, ARRAY_AST, before=("merge_checks",)),
+    Pass("select_to_fmax", select_to_fmax.transform, ARRAY_AST, ARRAY_AST, before=("merge_checks",)),
     # Checks whose failing lanes have a NaN or infinite result run only when the result has one;
     # on the finished straight-line code, before vector_math renames the functions it reads.
-    Pass("merge_checks", _on_text(merge_checks.transform), ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"}), before=("vector_math",)),
+    Pass("merge_checks", merge_checks.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"}), before=("vector_math",)),
     # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
-    Pass("vector_math", _on_text(vector_math.transform), ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"})),
+    Pass("vector_math", vector_math.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"})),
 ]
 
 LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
