@@ -176,6 +176,14 @@ def blocks(node: ast.stmt) -> list[list[ast.stmt]]:
     return []
 
 
+def statements(block: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of `block` and of the blocks under it, in order (comments too)."""
+    for s in block:
+        yield s
+        for inner in blocks(s):
+            yield from statements(inner)
+
+
 @dataclass
 class Line:
     """One line of the printed function: `kind` is "def", "stmt", "header" (of a block, `node`

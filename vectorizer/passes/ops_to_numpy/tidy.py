@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from ...core.pyast import Comment, blocks, name
+from ...core.binding import bindings
+from ...core.pyast import Comment, blocks, name, statements
 
 NOT_FLAG = "__vz_not_flag__"  # `__vz_not_flag__(mask)`: `mask & ~flag` once we know the function has flags
 
@@ -52,7 +53,7 @@ def drop_dead_assignments(func: ast.FunctionDef, names: Counter[str]) -> None:
     lowered expressions are NumPy operations without effects, so dropping them changes nothing
     else; comments do not count as reads. A block left with no code gets `pass`; an `else` left
     with none keeps its `pass` too."""
-    with_else = [n for n in ast.walk(func) if isinstance(n, ast.If) and n.orelse]
+    with_else = [n for n in statements(func.body) if isinstance(n, ast.If) and n.orelse]
     while dropped := _drop(func.body, names):
         for stmt in dropped:
             names.subtract(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
@@ -65,7 +66,8 @@ def drop_dead_assignments(func: ast.FunctionDef, names: Counter[str]) -> None:
 def _drop(block: list[ast.stmt], names: Counter[str]) -> list[ast.stmt]:
     """Take the dead assignments (by `names`) out of `block` and the blocks under it; return them."""
     dropped = [s for s in block if isinstance(s, ast.Assign) and len(s.targets) == 1
-               and isinstance(s.targets[0], ast.Name) and names[s.targets[0].id] == 1]
+               and isinstance(s.targets[0], ast.Name) and names[s.targets[0].id] == 1
+               and bindings(s) == [s.targets[0].id]]  # it binds nothing else (no walrus in its value)
     if dropped:
         gone = {id(s) for s in dropped}
         block[:] = [s for s in block if id(s) not in gone]
