@@ -9,6 +9,7 @@ from typing import Any
 import libcst as cst
 
 from vectorizer.api import prepare
+from vectorizer.core.pyast import parse_function
 from vectorizer.core.text import ORIGIN_PREFIX
 from vectorizer.core.types import BOOL, FLOAT, INT, Val
 from vectorizer.options import Options
@@ -31,6 +32,12 @@ def after(last: str, f, *, lanes: bool = False, origins: bool = False, options: 
     if not origins:
         text = "\n".join(ln for ln in text.splitlines() if not ln.strip().startswith(ORIGIN_PREFIX)) + "\n"
     return text
+
+
+def on_code(transform, text: str, ctx: Any) -> str:
+    """A pass after ops_to_numpy run on the array code printed as `text` (a `def`), printed back
+    (without a last newline, as `text` has none)."""
+    return transform(parse_function(text), ctx).text().rstrip("\n")
 
 
 def body(text: str) -> str:

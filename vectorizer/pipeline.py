@@ -11,7 +11,6 @@ does.
 
 from __future__ import annotations
 
-import ast
 import os
 import sys
 import warnings
@@ -27,6 +26,7 @@ from .analysis.facts import Facts
 from .analysis.names import Namer, in_users_words
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
+from .core.pyast import ArrayCode
 from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
@@ -62,7 +62,7 @@ from .passes import (
 )
 from .passes.base import Context
 from .passes.ops_to_lanes import LaneKernels
-from .passes.order import ARRAY_TEXT, JAX, LANES, Pass, check_order, prefix
+from .passes.order import ARRAY_AST, JAX, LANES, Pass, check_order, prefix
 
 NUMPY_PASSES: list[Pass] = [
     # Each statement gets its source line as a comment that every later pass carries along; first,
@@ -98,19 +98,20 @@ NUMPY_PASSES: list[Pass] = [
     Pass("select_chains", select_chains.transform, before=("if_to_select",)),
     # Batched ifs become masked blocks and merges; the last pass on scalar Python.
     Pass("if_to_select", if_to_select.transform, needs=frozenset({"loop_masks"}), writes=frozenset({"predicated"})),
-    # Scalar operations become NumPy operations with flags: from here on it is array code (text).
-    Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_TEXT, needs=frozenset({"loop_masks", "predicated"}),
+    # Scalar operations become NumPy operations with flags: from here on it is array code (a Python
+    # `ast` tree, core/pyast.py, printed once at the end).
+    Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_AST, needs=frozenset({"loop_masks", "predicated"}),
          writes=frozenset({"constants", "loop_vars", "flag"})),
     # Needs the carried names ops_to_numpy records for each masked loop.
-    Pass("compact_loops", compact_loops.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"loop_vars", "flag"})),
+    Pass("compact_loops", compact_loops.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"loop_vars", "flag"})),
     # A select of x or a constant on x's own comparison with it is one fmax/fmin pass; on the
-    # array text, before merge_checks (whose test of the result reads the finished expression).
-    Pass("select_to_fmax", select_to_fmax.transform, ARRAY_TEXT, ARRAY_TEXT, before=("merge_checks",)),
+    # array code, before merge_checks (whose test of the result reads the finished expression).
+    Pass("select_to_fmax", select_to_fmax.transform, ARRAY_AST, ARRAY_AST, before=("merge_checks",)),
     # Checks whose failing lanes have a NaN or infinite result run only when the result has one;
-    # on the finished straight-line text, before vector_math renames the functions it reads.
-    Pass("merge_checks", merge_checks.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"flag"}), before=("vector_math",)),
+    # on the finished straight-line code, before vector_math renames the functions it reads.
+    Pass("merge_checks", merge_checks.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"}), before=("vector_math",)),
     # vector_math=True: the finished array code's exp, log, pow, erfc... become vector math calls.
-    Pass("vector_math", vector_math.transform, ARRAY_TEXT, ARRAY_TEXT, needs=frozenset({"flag"})),
+    Pass("vector_math", vector_math.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"flag"})),
 ]
 
 LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per lane
@@ -173,10 +174,10 @@ def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
 
 
 def as_text(code: Any) -> str:
-    """The source text of what a pass returned (a tree, the array function's text, lane kernels)."""
+    """The source text of what a pass returned (a libcst tree, the array code, lane kernels)."""
     if isinstance(code, cst.FunctionDef):
         return cst.Module(body=[code]).code
-    return code if isinstance(code, str) else code.text()
+    return code.text()
 
 
 def _prepare_numpy_callee(ctx: Context) -> cst.FunctionDef:
@@ -224,10 +225,9 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
-    func = run_passes(NUMPY_PASSES, parsed.func, ctx)
+    code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    ast.parse(func)  # the text passes' output is Python, or this is an engine bug (refused visibly)
-    function = emit.tidy(func)
+    function = code.text(repeats=False)  # the one printing of the array code
     result = emit.result_types(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)

@@ -12,7 +12,7 @@ import pytest
 
 from vectorizer import pipeline
 from vectorizer.passes.base import Context
-from vectorizer.passes.order import ARRAY_TEXT, TREE, Pass, PassOrderError, check_order
+from vectorizer.passes.order import ARRAY_AST, TREE, Pass, PassOrderError, check_order
 
 LISTS = {"NUMPY_PASSES": pipeline.NUMPY_PASSES, "LANE_PASSES": pipeline.LANE_PASSES,
          "JAX_PASSES": pipeline.JAX_PASSES}
@@ -41,7 +41,7 @@ def test_the_pipelines_lists_keep_their_contract():
     ("while_to_masked", "if_to_select", "reads ctx.loop_masks before 'while_to_masked' writes it"),
     ("select_chains", "if_to_select", "'select_chains' must run before 'if_to_select'"),
     ("share_branch_math", "if_to_select", "must run before 'if_to_select', which comes first"),
-    ("ops_to_numpy", "compact_loops", "'compact_loops' takes array text, but the code is tree"),
+    ("ops_to_numpy", "compact_loops", "'compact_loops' takes array ast, but the code is tree"),
     ("merge_checks", "vector_math", "'merge_checks' must run before 'vector_math'"),
     ("select_to_fmax", "merge_checks", "'select_to_fmax' must run before 'merge_checks'"),
     ("for_to_while", "break_continue", "'for_to_while' must run before 'break_continue'"),
@@ -53,9 +53,9 @@ def test_swapping_two_passes_fails_the_check(a, b, says):
     assert says in str(info.value), str(info.value)
 
 
-def test_a_lane_pass_after_the_lowering_to_array_text_is_refused():
+def test_a_lane_pass_after_the_lowering_to_the_array_ast_is_refused():
     passes = [*pipeline.NUMPY_PASSES, pipeline.LANE_PASSES[-1]]
-    with pytest.raises(PassOrderError, match="'lane_vector_math' takes lanes, but the code is array text"):
+    with pytest.raises(PassOrderError, match="'lane_vector_math' takes lanes, but the code is array ast"):
         check_order("mixed", passes)
 
 
@@ -120,7 +120,7 @@ def test_a_pass_that_hides_a_field_it_writes_is_caught(monkeypatch):
     hidden = dataclasses.replace(real, writes=frozenset())
     with pytest.raises(AssertionError, match="ops_to_numpy writes ctx"):
         test_each_pass_declares_what_its_code_reads_and_writes(hidden)
-    assert real.takes == TREE and real.gives == ARRAY_TEXT
+    assert real.takes == TREE and real.gives == ARRAY_AST
 
 
 def _halve_or_negate(x: float) -> float:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 from collections.abc import Callable
 
 from .divisor import Pair, difference, excludes_equal, pair_key, zero_difference
@@ -180,25 +179,24 @@ class Guards:
 
     def emitted(self, line: str) -> None:
         """A line of lowered code (without its indentation) was emitted: forget what it may change,
-        and learn what a mask it assigns guarantees. Assignments forget their targets; any other
-        statement but `return` forgets everything."""
-        match = _ASSIGNED.match(line)
-        if match is None:
-            if not line.startswith(("return ", "pass")) and line != "return":
+        and learn what a mask it assigns guarantees. Assignments to names forget their targets;
+        any other statement but `return` and `pass` (a block's header too) forgets everything."""
+        try:
+            (node,) = ast.parse(line).body
+        except (SyntaxError, ValueError):  # a block's header (`if m:`, `else:`): no statement alone
+            node = None
+        targets = _assigned(node)
+        if targets is None:
+            if not isinstance(node, ast.Return | ast.Pass):
                 self.clear()
             return
-        targets = [name.strip() for name in match.group(1).split(",")]
         for name in targets:
             self.assigned(name)
-        if len(targets) == 1 and match.group(2) is None:  # `name = value`, not `name += value`
-            self._learn(targets[0], line[match.end():])
+        if len(targets) == 1 and isinstance(node, ast.Assign):  # `name = value`, not `name += value`
+            self._learn(targets[0], node.value)
 
-    def _learn(self, name: str, value: str) -> None:
-        """`name = value` (plain assignment): what `name` now guarantees."""
-        try:
-            node = ast.parse(value.strip(), mode="eval").body
-        except SyntaxError:
-            return  # not plain Python (a placeholder the passes fill in later)
+    def _learn(self, name: str, node: ast.expr) -> None:
+        """`name = node` (plain assignment): what `name` now guarantees."""
         negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert)
         key = self._compare_key(node.operand if negated else node)  # type: ignore[attr-defined]
         if key is not None and name not in (key[0], key[2]):
@@ -213,5 +211,13 @@ class Guards:
             self.holds[name] = facts
 
 
-# `a = ...`, `a, b = ...`, `a += ...` (not `a == ...`, and no subscript or attribute target)
-_ASSIGNED = re.compile(r"([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*([-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+def _assigned(node: ast.stmt | None) -> list[str] | None:
+    """The names `a = ...`, `a, b = ...` or `a += ...` assigns; None for any other statement (a
+    subscript or attribute target, several targets)."""
+    if isinstance(node, ast.AugAssign):
+        return [node.target.id] if isinstance(node.target, ast.Name) else None
+    if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+        return None
+    target = node.targets[0]
+    elts = target.elts if isinstance(target, ast.Tuple) else [target]
+    return [e.id for e in elts] if all(isinstance(e, ast.Name) for e in elts) else None  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ the flag array of lanes to re-run with the scalar function (None when no lane ca
 from __future__ import annotations
 
 from .. import __version__
-from ..core.text import ORIGIN_PREFIX, literal
+from ..core.text import literal
 from ..core.types import ArrayType, TupleType, Val
 from . import carry
 
@@ -80,20 +80,6 @@ def free_globals(code: str) -> set[str]:
         tables.extend(table.get_children())
         read |= {s.get_name() for s in table.get_symbols() if s.is_referenced() and (table is top or s.is_global())}
     return read - bound
-
-
-def tidy(text: str) -> str:
-    """Drop an origin comment when the line below it is the same code, unchanged."""
-    lines = text.splitlines()
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if stripped.startswith(ORIGIN_PREFIX) and i + 1 < len(lines):
-            original = stripped.split(": ", 1)[1] if ": " in stripped else ""
-            if lines[i + 1].strip() == original:
-                continue
-        out.append(line)
-    return "\n".join(out) + "\n"
 
 
 def result_types(result: tuple[Val, ...]) -> tuple[str, ...]:

@@ -40,14 +40,6 @@ def is_number(text: str, signed: bool = True) -> bool:
     return signed or not text.startswith(("-", "+"))
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def names_in(lines: list[str]) -> set[str]:
-    """Every identifier the code lines mention (comments aside)."""
-    return {word for ln in lines if not ln.lstrip().startswith("#") for word in _WORD.findall(ln)}
-
-
 def nesting(text: str) -> int:
     """The deepest nesting of parentheses in generated source text."""
     depth = deepest = 0

@@ -28,73 +28,69 @@ carrying. When only a few lanes have run on for long, `compact` flags them and c
 the runtime re-runs them with the scalar function, and every enclosing loop drops them (`&
 ~flag`), so ops_to_numpy gives every function with a masked loop a flag array.
 
-This pass edits ops_to_numpy's text, one statement a line: a loop ends at the first line that is
-not indented deeper than its `while`.
+A tree transform of ops_to_numpy's array code (core/pyast.py): the loops are found innermost
+and first-ending first (the order names are handed out in); an enclosing loop's guard goes
+first in its body, before what its first statement brings.
 """
 
 from __future__ import annotations
 
-from ..core.text import names_in
+import ast
+
+from ..core import pyast
+from ..core.pyast import ArrayCode
 from .base import Context
 
-_INDENT = "    "  # ops_to_numpy's text: one statement a line, four spaces a level
+
+def _loops(block: list[ast.stmt], ctx: Context, found: list[tuple[ast.While, list[ast.stmt], str]]) -> None:
+    """The masked loops under `block` with the block each is in and its mask, a loop after the
+    loops inside it."""
+    for s in block:
+        for inner in pyast.blocks(s):
+            _loops(inner, ctx, found)
+        mask = _loop_mask(s)
+        if mask is not None and mask in ctx.loop_vars:
+            found.append((s, block, mask))  # type: ignore[arg-type]
 
 
-class _Loop:
-    def __init__(self, start: int, end: int, indent: str, mask: str) -> None:
-        self.start, self.end, self.indent, self.mask = start, end, indent, mask  # end: first line after it
-
-
-def _loops(lines: list[str], ctx: Context) -> list[_Loop]:
-    """The masked loops, innermost and first-ending first (the order names are handed out in)."""
-    found = []
-    for i, line in enumerate(lines):
-        text = line.lstrip(" ")
-        mask = _loop_mask(text)
-        if mask is None or mask not in ctx.loop_vars:
-            continue
-        indent = line[: len(line) - len(text)]
-        end = i + 1
-        while end < len(lines) and (not lines[end].strip() or _deeper(lines[end], indent)):
-            end += 1
-        while not lines[end - 1].strip():  # trailing blank lines belong to what follows
-            end -= 1
-        found.append(_Loop(i, end, indent, mask))
-    return sorted(found, key=lambda loop: (loop.end, -len(loop.indent)))
-
-
-def _deeper(line: str, indent: str) -> bool:
-    return line.startswith(indent + " ")
-
-
-def _loop_mask(text: str) -> str | None:
+def _loop_mask(s: ast.stmt) -> str | None:
     """`while np.any(active):` -> "active"."""
-    if text.startswith("while np.any(") and text.endswith("):"):
-        mask = text[len("while np.any("):-2]
-        return mask if mask.isidentifier() else None
+    if not isinstance(s, ast.While):
+        return None
+    test = s.test
+    if isinstance(test, ast.Call) and len(test.args) == 1 and not test.keywords and isinstance(test.args[0], ast.Name) \
+            and isinstance(test.func, ast.Attribute) and test.func.attr == "any" \
+            and isinstance(test.func.value, ast.Name) and test.func.value.id == "np":
+        return test.args[0].id
     return None
 
 
-def transform(text: str, ctx: Context) -> str:
+def _names(names: list[str]) -> list[ast.expr]:
+    return [pyast.name(n) for n in names]
+
+
+def _index(block: list[ast.stmt], node: ast.stmt) -> int:
+    return next(i for i, s in enumerate(block) if s is node)
+
+
+def transform(code: ArrayCode, ctx: Context) -> ArrayCode:
     if not ctx.options.compact or not ctx.loop_vars:
-        return text
-    lines = text.split("\n")
-    present = names_in(lines)  # a name whose every assignment was dropped as dead is not carried
-    inserts: list[tuple[int, int, list[str]]] = []  # (before line, order among inserts there, lines)
-    for order, loop in enumerate(_loops(lines, ctx)):
-        carried = sorted(n for n in ctx.loop_vars[loop.mask] if n != ctx.flag and n in present)
+        return code
+    func = code.func
+    # a name whose every assignment was dropped as dead is not carried
+    present = {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} | {a.arg for a in func.args.args}
+    found: list[tuple[ast.While, list[ast.stmt], str]] = []
+    _loops(func.body, ctx, found)
+    for loop, block, mask in found:
+        carried = sorted(n for n in ctx.loop_vars[mask] if n != ctx.flag and n in present)
         if not ctx.flag:
             continue  # ops_to_numpy gives every function with a masked loop a flag, when compacting
         carried = [ctx.flag, *carried]  # first: the lanes of a long tail are flagged there
         lanes = ctx.namer.fresh("lanes")
-        names = ", ".join(carried)
-        inner = loop.indent + _INDENT
-        inserts.append((loop.start, order, [f"{loop.indent}{lanes} = _vz_Compaction()"]))
-        # An enclosing loop's guard goes first in its body, before what its first statement brings.
-        inserts.append((loop.start + 1, -1 - order, [
-            f"{inner}if {lanes}.worth({loop.mask}):",
-            f"{inner}{_INDENT}{loop.mask}, {names} = {lanes}.compact({loop.mask}, {names})"]))
-        inserts.append((loop.end, order, [f"{loop.indent}{names}{',' if len(carried) == 1 else ''} = {lanes}.expand({names})"]))
-    for at, _, new in sorted(inserts, key=lambda ins: (ins[0], ins[1]), reverse=True):
-        lines[at:at] = new
-    return "\n".join(lines)
+        at = _index(block, loop)
+        block.insert(at, pyast.assign(lanes, pyast.call("_vz_Compaction")))
+        compact = pyast.assign([mask, *carried], pyast.call(f"{lanes}.compact", *_names([mask, *carried])))
+        loop.body.insert(0, ast.If(test=pyast.call(f"{lanes}.worth", pyast.name(mask)), body=[compact], orelse=[]))
+        expand = pyast.assign(carried, pyast.call(f"{lanes}.expand", *_names(carried)), tuple_target=True)
+        block.insert(at + 2, expand)
+    return code

@@ -35,9 +35,18 @@ import dataclasses
 from ..backends.numba.vecmath import FUNCTIONS
 from .base import Context
 from .ops_to_lanes import LaneKernels
-from .vector_math import cheap_exponent, splice
+from .vector_math import cheap_exponent
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
+
+
+def splice(text: str, renames: list[tuple[int, int, int, str]]) -> str:
+    """`text` with each (line, start column, end column in UTF-8 bytes, new text) replaced."""
+    lines = text.split("\n")
+    for line, start, end, new in sorted(renames, reverse=True):
+        data = lines[line - 1].encode()
+        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
+    return "\n".join(lines)
 
 
 _OTHERWISE = {"pow": "math.pow", "cbrt": "_vz_cbrt", "exp2": "_vz_exp2"}  # else `math.<fn>`

@@ -4,8 +4,9 @@ what each pass requires): a reordering that breaks it fails at import, never as 
 Each `Pass` says, besides its name and `run(code, ctx) -> code`:
 
 * `takes` / `gives`: the code form it reads and returns (`TREE`, a libcst `FunctionDef`, up to
-  the lowering; then `ARRAY_TEXT`, the array function's text; `LANES`, the lane functions'
-  sources; `JAX`, their JAX lowering). Each pass takes what the one before it gives.
+  the lowering; then `ARRAY_AST`, the array function as a Python `ast` tree, core/pyast.py's
+  `ArrayCode`, printed once at the end; `LANES`, the lane functions' sources; `JAX`, their JAX
+  lowering). Each pass takes what the one before it gives.
 * `needs`: the `Context` fields it reads that an earlier pass of its list must have filled
   (`if_to_select` reads `ctx.loop_masks`, which `while_to_masked` writes).
 * `writes`: the `Context` fields it fills or changes.
@@ -22,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-TREE, ARRAY_TEXT, LANES, JAX = "tree", "array text", "lanes", "jax"
-FORMS = (TREE, ARRAY_TEXT, LANES, JAX)
+TREE, ARRAY_AST, LANES, JAX = "tree", "array ast", "lanes", "jax"
+FORMS = (TREE, ARRAY_AST, LANES, JAX)
 
 
 @dataclass(frozen=True)

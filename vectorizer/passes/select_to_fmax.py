@@ -15,140 +15,172 @@ After::
 
     arg = -np.abs(x)
     shared = np.log1p(np.exp(arg))
-    ret = (np.fmax(x, 0.0) + 0.0) + shared
+    ret = np.fmax(x, 0.0) + 0.0 + shared
 
 The same bits on every lane: `x > k` picks x, otherwise (x <= k, or NaN) k, and fmax returns the
 larger number beside a NaN; `x < k` is fmin. `>=` and `<=` only for k != 0.0 (at x == k both give
 k's bits). Only for a float constant in the select: an int one makes an int select, and fmax's
 result is a float. Only where the mask and x are each assigned once, x before the mask, and the
 mask and the select in one block (nothing between them at a shallower indent): the mask then
-always holds the comparison of the x the select reads. NumPy backend, on the array text of
-ops_to_numpy.
+always holds the comparison of the x the select reads. NumPy backend, on ops_to_numpy's array
+code (core/pyast.py): "before", "between" and "one block" are read off its printed lines
+(`pyast.lines`), the select is replaced in the tree.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import math
-import re
 from collections import Counter
 
+from ..core import pyast
 from ..core.binding import bindings, bound_names
+from ..core.pyast import ArrayCode, Line
 from .base import Context
 
-_OPS = {">": "np.fmax", ">=": "np.fmax", "<": "np.fmin", "<=": "np.fmin"}
-_MIRROR = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
-_NUMBER = r"-?(?:\d+\.\d*|\d*\.\d+|\d+)(?:e[+-]?\d+)?"
-_MASK = re.compile(rf"^(\s*)(\w+) = \(?(?:(\w+) (>=|<=|>|<) ({_NUMBER})|({_NUMBER}) (>=|<=|>|<) (\w+))\)?$")
-_SELECT = re.compile(rf"_vz_where\((\w+), (\w+), ({_NUMBER})\)")
+_OPS = {ast.Gt: "np.fmax", ast.GtE: "np.fmax", ast.Lt: "np.fmin", ast.LtE: "np.fmin"}
+_MIRROR = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE}
+Mask = tuple[int, str, type, ast.expr]  # (its line, x, the comparison's operator as `x <op> k`, k)
 
 
-def _stores(text: str) -> Counter[str] | None:
-    """How many times each name is assigned (parameters count once), or None for text ast cannot read."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+def _number(node: ast.expr) -> float | None:
+    """The value of a number literal (`2`, `0.5`, `-1e-05`) as a float, else None."""
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    if negated:
+        node = node.operand  # type: ignore[attr-defined]
+    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
         return None
-    counts = Counter(name for stmt in tree.body for name in bindings(stmt))  # each def's body, as its own
-    counts.update(node.arg for node in ast.walk(tree) if isinstance(node, ast.arg))
-    return counts
+    return -float(node.value) if negated else float(node.value)
 
 
-def _masks(lines: list[str]) -> dict[str, tuple[int, str, str, str]]:
-    """mask name -> (its line, x, comparison as `x <op> k`, k)."""
+def _masks(table: list[Line]) -> dict[str, Mask]:
+    """mask name -> its line, x, op and k, for each `mask = x <op> k` (or `k <op> x`)."""
     found = {}
-    for i, ln in enumerate(lines):
-        m = _MASK.match(ln)
-        if m is None:
+    for i, line in enumerate(table):
+        node = line.node
+        if line.kind != "stmt" or not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                                       and isinstance(node.targets[0], ast.Name)):
             continue
-        _, name, x, op, k, k2, op2, x2 = m.groups()
-        if x is None:
-            x, op, k = x2, _MIRROR[op2], k2
-        found[name] = (i, x, op, k)
+        test = node.value
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPS):
+            continue
+        left, op, right = test.left, type(test.ops[0]), test.comparators[0]
+        if isinstance(left, ast.Name) and _number(right) is not None:
+            found[node.targets[0].id] = (i, left.id, op, right)
+        elif isinstance(right, ast.Name) and _number(left) is not None:
+            found[node.targets[0].id] = (i, right.id, _MIRROR[op], left)
     return found
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+def _selects(table: list[Line]) -> list[tuple[int, ast.Call]]:
+    """(line, call) for each `_vz_where(mask, yes, number)` of two names and a number literal."""
+    found = []
+    for i, line in enumerate(table):
+        for part in pyast.own_parts(line):
+            for node in ast.walk(part):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_vz_where" \
+                        and len(node.args) == 3 and not node.keywords and isinstance(node.args[0], ast.Name) \
+                        and isinstance(node.args[1], ast.Name) and _number(node.args[2]) is not None:
+                    found.append((i, node))
+    return found
 
 
-def _one_block(lines: list[str], first: int, last: int) -> bool:
-    """No line between `first` and `last` (blank and comment lines aside) is shallower than `first`."""
-    depth = _indent(lines[first])
-    return all(_indent(ln) >= depth for ln in lines[first:last + 1] if ln.strip() and not ln.lstrip().startswith("#"))
+def _one_block(table: list[Line], first: int, last: int) -> bool:
+    """No line from `first` to `last` (comments aside) is shallower than `first`."""
+    depth = table[first].depth
+    return all(ln.depth >= depth for ln in table[first:last + 1] if ln.kind != "comment")
 
 
-def _float_literal(text: str) -> bool:
-    return any(ch in text for ch in ".eE")
-
-
-def _assigns(line: str, name: str) -> bool:
-    """Whether the line binds `name` (`name = ...`, `a, name = ...`, `name |= ...`, a `for`)."""
-    text = line.strip()
-    if not re.search(rf"\b{re.escape(name)}\b", text) or text.startswith("#"):
+def _assigns(line: Line, name: str) -> bool:
+    """Whether the line binds `name` (`name = ...`, `a, name = ...`, `name |= ...`, a `for`, a
+    walrus in a header's test); a header's block does not count, nor the `def`."""
+    node = line.node
+    if line.kind == "stmt":
+        return name in bound_names(node)
+    if line.kind != "header":
         return False
-    try:
-        tree = ast.parse(text + " pass" if text.endswith(":") else text)
-    except SyntaxError:
-        return True  # a line it cannot read alone: taken as binding it
-    return any(name in bound_names(stmt) for stmt in tree.body)  # a `def` header: its body (`pass`) binds nothing
+    if isinstance(node, ast.For):
+        return name in bound_names(ast.For(target=node.target, iter=node.iter, body=[], orelse=[]))
+    return name in bound_names(node.test)  # type: ignore[attr-defined]
 
 
-def _alias(lines: list[str], name: str, i: int) -> str | None:
+def _alias(table: list[Line], name: str, i: int) -> str | None:
     """What `name` holds at line i where its last assignment before it, in the same block, is a
     copy of another name (`ret = x`, as if_to_select writes a branch's `return x`)."""
     for j in range(i - 1, -1, -1):
-        if _assigns(lines[j], name):
-            m = re.match(rf"^\s*{re.escape(name)} = (\w+)$", lines[j])
-            return m.group(1) if m is not None and _one_block(lines, j, i) else None
+        if _assigns(table[j], name):
+            node = table[j].node
+            copied = isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Name)
+            return node.value.id if copied and _one_block(table, j, i) else None  # type: ignore[attr-defined]
     return None
 
 
-def _fmax(op: str, x: str, k: str) -> str | None:
-    value = float(k)
+def _fmax(op: type, x: str, k: ast.expr) -> ast.expr | None:
+    value = _number(k)
+    assert value is not None
     if math.isnan(value) or math.copysign(1.0, value) < 0 and value == 0.0:
         return None  # -0.0: adding it would not make fmax's zero the select's
+    fused = pyast.call(_OPS[op], pyast.name(x), copy.deepcopy(k))
     if value == 0.0:
-        return None if op in (">=", "<=") else f"({_OPS[op]}({x}, {k}) + 0.0)"
-    return f"{_OPS[op]}({x}, {k})"
+        return None if op in (ast.GtE, ast.LtE) else ast.BinOp(left=fused, op=ast.Add(), right=ast.Constant(0.0))
+    return fused
 
 
-def transform(text: str, ctx: Context) -> str:
-    if "_vz_where(" not in text:
-        return text
-    stores = _stores(text)
-    if stores is None:
-        return text
-    lines = text.split("\n")
-    masks = _masks(lines)
+def transform(code: ArrayCode, ctx: Context) -> ArrayCode:
+    table = pyast.lines(code.func)
+    selects = _selects(table)
+    if not selects:
+        return code
+    stores = Counter(bindings(code.func))  # the body's; parameters count once
+    stores.update(a.arg for a in code.func.args.args)
+    masks = _masks(table)
+    fused: dict[int, ast.expr] = {}
     changed: set[str] = set()
-    for i, ln in enumerate(lines):
-        def replace(m: re.Match[str], i: int = i) -> str:
-            fused = _fused(m, i, lines, masks, stores)
-            if fused is not None:
-                changed.add(m.group(1))
-            return m.group(0) if fused is None else fused
-        lines[i] = _SELECT.sub(replace, ln)
-    dead = set()
-    for mask in changed:  # a mask nothing reads any more goes
-        at = masks[mask][0]
-        if not any(re.search(rf"\b{re.escape(mask)}\b", ln) for j, ln in enumerate(lines) if j != at):
-            dead.add(at)
-    return "\n".join(ln for j, ln in enumerate(lines) if j not in dead)
+    for i, call in selects:
+        new = _fused(call, i, table, masks, stores)
+        if new is not None:
+            fused[id(call)] = new
+            changed.add(call.args[0].id)  # type: ignore[attr-defined]
+    if not fused:
+        return code
+    _Replace(fused).visit(code.func)
+    reads = Counter(n.id for n in ast.walk(code.func) if isinstance(n, ast.Name) and n.id in changed)
+    for mask in changed:  # a mask nothing reads any more goes (comments do not read it)
+        line = table[masks[mask][0]]
+        own = sum(isinstance(n, ast.Name) and n.id == mask for n in ast.walk(line.node))
+        if reads[mask] == own and line.block is not None:
+            line.block.remove(line.node)
+    return code
 
 
-def _fused(m: re.Match[str], i: int, lines: list[str], masks: dict[str, tuple[int, str, str, str]],
-           stores: Counter[str]) -> str | None:
-    """The fmax/fmin text for the select `m` on line i, or None to keep it."""
-    mask, yes, no = m.groups()
+class _Replace(ast.NodeTransformer):
+    def __init__(self, fused: dict[int, ast.expr]) -> None:
+        self.fused = fused
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        new = self.fused.get(id(node))
+        return new if new is not None else self.generic_visit(node)
+
+
+def _fused(call: ast.Call, i: int, table: list[Line], masks: dict[str, Mask], stores: Counter[str]) -> ast.expr | None:
+    """The fmax/fmin expression for the select `call` on line i, or None to keep it."""
+    mask, yes, no = call.args[0].id, call.args[1].id, call.args[2]  # type: ignore[attr-defined]
     if mask not in masks or stores[mask] != 1:
         return None
     at, x, op, k = masks[mask]
-    if yes != x and _alias(lines, yes, i) != x:
+    if yes != x and _alias(table, yes, i) != x:
         return None
-    if not _float_literal(no) or repr(float(no)) != repr(float(k)) or stores[x] > 1 or at >= i:
+    if _float(no) is None or repr(_number(no)) != repr(_number(k)) or stores[x] > 1 or at >= i:
         return None  # an int `no` makes an int select, which fmax's float result is not
-    x_at = next((j for j, line in enumerate(lines[1:], start=1) if _assigns(line, x)), -1)  # -1: a parameter
-    if x_at > at or not _one_block(lines, at, i) or (x_at >= 0 and not _one_block(lines, x_at, i)):
+    x_at = next((j for j, line in enumerate(table[1:], start=1) if _assigns(line, x)), -1)  # -1: a parameter
+    if x_at > at or not _one_block(table, at, i) or (x_at >= 0 and not _one_block(table, x_at, i)):
         return None
     return _fmax(op, x, k)
+
+
+def _float(node: ast.expr) -> float | None:
+    """A float literal's value (an int literal is not one)."""
+    inner = node.operand if isinstance(node, ast.UnaryOp) else node  # type: ignore[attr-defined]
+    return _number(node) if isinstance(inner, ast.Constant) and isinstance(inner.value, float) else None

@@ -21,7 +21,8 @@ A function is renamed wherever it is referenced (called, or handed to `_vz_maske
   ints; libmvec's `pow` is a float one), and `np.power` by a literal 2, 0.5, 1, 0 or -1, which
   NumPy computes as x * x, sqrt... (exact, and ~10x cheaper than any pow).
 
-The module imports `_vz_vm` (codegen/emit.py). Last in the list: it edits the finished array code.
+The module imports `_vz_vm` (codegen/emit.py). Last in the list: a tree transform of the finished
+array code (core/pyast.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import ast
 
 from ..backends.numba import vecmath
 from ..backends.numba.vecmath import ALIASES, CHEAP_EXPONENTS, FUNCTIONS, NUMPY_SIMD
+from ..core.pyast import ArrayCode
 from .base import Context
 
 
@@ -44,6 +46,12 @@ def _name(node: ast.AST) -> str | None:
     return None if name in NUMPY_SIMD and vecmath.numpy_simd() else name
 
 
+def _is_np(node: ast.AST, attr: str) -> bool:
+    """`np.<attr>`."""
+    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
+        and node.value.id == "np"
+
+
 def cheap_exponent(node: ast.AST) -> bool:
     """A literal exponent computed without pow (2, 0.5, -1...; lane code writes `float(2)`)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" \
@@ -54,15 +62,6 @@ def cheap_exponent(node: ast.AST) -> bool:
         node = node.operand
     value = node.value if isinstance(node, ast.Constant) else None
     return type(value) in (int, float) and (-value if negated else value) in CHEAP_EXPONENTS
-
-
-def splice(text: str, renames: list[tuple[int, int, int, str]]) -> str:
-    """`text` with each (line, start column, end column in UTF-8 bytes, new text) replaced."""
-    lines = text.split("\n")
-    for line, start, end, new in sorted(renames, reverse=True):
-        data = lines[line - 1].encode()
-        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
-    return "\n".join(lines)
 
 
 def _float_powers(tree: ast.AST) -> set[int]:
@@ -78,35 +77,32 @@ def _float_powers(tree: ast.AST) -> set[int]:
         if _name(fn) != "power" or len(args) != 2:
             continue
         in_float = isinstance(fn, ast.Name) or any(  # `_vz_power` is float by construction
-            k.arg == "dtype" and ast.unparse(k.value) == "np.float64" for k in node.keywords)
+            k.arg == "dtype" and _is_np(k.value, "float64") for k in node.keywords)
         if in_float and not cheap_exponent(args[1]):
             found.add(id(fn))
     return found
 
 
-def _renames(tree: ast.AST, flag: str | None) -> list[tuple[int, int, int, str]]:
-    """(line, start column, end column in UTF-8 bytes, new text) for each reference to rename."""
-    found: list[tuple[int, int, int, str]] = []
-    powers = _float_powers(tree)
+class _Rename(ast.NodeTransformer):
+    """Each reference to a vecmath function becomes `_vz_vm.<name>`, except in the statements
+    that compute the flags (and `np.power` outside `powers`)."""
 
-    def visit(node: ast.AST) -> None:
+    def __init__(self, flag: str | None, powers: set[int]) -> None:
+        self.flag, self.powers = flag, powers
+
+    def visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, ast.AugAssign | ast.Assign):
             targets = [node.target] if isinstance(node, ast.AugAssign) else node.targets
-            if any(isinstance(t, ast.Name) and t.id == flag for t in targets):
-                return
+            if any(isinstance(t, ast.Name) and t.id == self.flag for t in targets):
+                return node
         name = _name(node)
-        if name is not None and (name != "power" or id(node) in powers):
-            assert node.end_lineno == node.lineno and node.end_col_offset is not None
-            found.append((node.lineno, node.col_offset, node.end_col_offset, f"_vz_vm.{name}"))
-            return
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
+        if name is not None and (name != "power" or id(node) in self.powers):
+            return ast.Attribute(value=ast.Name(id="_vz_vm", ctx=ast.Load()), attr=name, ctx=ast.Load())
+        return self.generic_visit(node)
 
 
-def transform(text: str, ctx: Context) -> str:
+def transform(code: ArrayCode, ctx: Context) -> ArrayCode:
     if not ctx.options.vector_math:
-        return text
-    return splice(text, _renames(ast.parse(text), ctx.flag))
+        return code
+    _Rename(ctx.flag, _float_powers(code.func)).visit(code.func)
+    return code

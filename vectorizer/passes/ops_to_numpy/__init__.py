@@ -42,7 +42,7 @@ The runtime re-runs the original function on the first flagged lane (flag and pa
 
 The parts: `lowering.Lowering` holds the state (lines, flags, statements) and its collaborators
 `exprs.Expressions`, `choices.Choices`, `fold.Folder`, `loops.Loops` and `arrays.ArrayOps`;
-`tidy` re-prints the finished lines.
+`tidy` finishes the tree the lines are parsed into (core/pyast.py).
 """
 
 from __future__ import annotations
@@ -54,14 +54,17 @@ from ...analysis.decisions import decided
 from ...analysis.liveness import Liveness
 from ...analysis.signs import sign_env
 from ...analysis.witnesses import Witnesses
+from ...core import pyast
+from ...core.pyast import ArrayCode
 from ..base import Context, func_body
-from .lowering import NOT_FLAG, Lowering
-from .tidy import drop_dead_assignments, minimal_parens
+from .lowering import Lowering
+from .tidy import drop_dead_assignments, settle_flag
 
 
-def transform(func: cst.FunctionDef, ctx: Context) -> str:
-    """The lowered function as text: from here on the pipeline edits lines (one statement a
-    line, as `tidy.minimal_parens` prints them), which costs less than a libcst tree of it."""
+def transform(func: cst.FunctionDef, ctx: Context) -> ArrayCode:
+    """The lowered function as an `ast` tree (core/pyast.py): the lowering writes its lines, one
+    statement a line, and they are parsed once; the passes after it edit the tree, and its text
+    is printed once, at the end."""
     facts = ctx.analyze(func)
     lower = Lowering(ctx, facts)
     lower.counters = counters(func)
@@ -77,13 +80,11 @@ def transform(func: cst.FunctionDef, ctx: Context) -> str:
     init_line = len(lower.lines)
     lower.block(func_body(func), None)
     lines = lower.lines
-    if lower.has_flags or (ctx.options.compact and ctx.loop_vars):  # compact_loops flags a loop's long tail
+    flagged = lower.has_flags or bool(ctx.options.compact and ctx.loop_vars)  # compact_loops flags a loop's long tail
+    if flagged:
         ctx.flag = lower.flag
         shape = f"len({batched[0]})" if batched else "()"  # one flag per lane
         lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
-        lines = [ln.replace(NOT_FLAG, f" & ~{lower.flag}") for ln in lines]
-    else:
-        lines = [ln.replace(NOT_FLAG, "").replace(f", {lower.flag}", ", None") for ln in lines]
-    lines = drop_dead_assignments(minimal_parens(lines))
-    params = ", ".join(ctx.params)
-    return f"def {func.name.value}({params}):\n" + "\n".join(lines) + "\n"
+    code = pyast.parse(func.name.value, list(ctx.params), lines)
+    drop_dead_assignments(code.func, settle_flag(code.func, lower.flag, flagged))
+    return code

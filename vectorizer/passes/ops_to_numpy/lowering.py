@@ -19,8 +19,7 @@ from .choices import Choices, mask_and, simple
 from .exprs import Expressions
 from .fold import Folder
 from .loops import Loops
-
-NOT_FLAG = "__vz_not_flag__"  # placeholder: `& ~flag` once we know the function has flags
+from .tidy import NOT_FLAG
 
 
 class Lowering:
@@ -160,7 +159,7 @@ class Lowering:
                     t = self.facts.val(small.value).type
                     if t is not BOOL and isinstance(t, Type):  # a bool stored as a number where paths met
                         value = self.exprs.truthy(value, t)
-                    value = f"{paren(value)}{NOT_FLAG}"
+                    value = f"{NOT_FLAG}({value})"  # `& ~flag` where the function has flags (tidy.py)
                 self.emit(f"{name} = {value}")
             else:
                 self.emit(f"{code(target)} = {value}")

@@ -1,60 +1,88 @@
-"""The lowered function's text, tidied: each statement re-printed with the parentheses Python
-needs, and assignments nothing reads dropped."""
+"""The lowered function's tree, finished: the loop masks' `& ~flag` placeholders settled, and
+assignments nothing reads dropped (a block left with no code gets `pass`).
+
+    active = __vz_not_flag__(c & (i < 40))     active = c & (i < 40) & ~flag    (with flags)
+    m_2 = x > 0                          ->    (dropped: nothing reads m_2)
+    return (y, flag)                           return (y, None)                 (without)
+"""
 
 from __future__ import annotations
 
 import ast
-import re
+from collections import Counter
 
-_ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*) = ")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+from ...core.binding import bindings
+from ...core.pyast import Comment, blocks, name, statements
 
-
-def drop_dead_assignments(lines: list[str]) -> list[str]:
-    """Drop `name = expr` lines whose name nothing reads (a branch mask whose checks all went
-    away, say). The lowered expressions are NumPy operations without effects, so dropping them
-    changes nothing else; comments do not count as reads."""
-    while True:
-        reads: dict[str, int] = {}
-        for ln in lines:
-            if not ln.lstrip().startswith("#"):
-                for word in _WORD.findall(ln):
-                    reads[word] = reads.get(word, 0) + 1
-        dead = {i for i, ln in enumerate(lines) if (m := _ASSIGN.match(ln)) and reads.get(m.group(1)) == 1}
-        if not dead:
-            return _fill_empty_blocks(lines)
-        lines = [ln for i, ln in enumerate(lines) if i not in dead]
+NOT_FLAG = "__vz_not_flag__"  # `__vz_not_flag__(mask)`: `mask & ~flag` once we know the function has flags
 
 
-def _fill_empty_blocks(lines: list[str]) -> list[str]:
-    """A block header whose body went away gets `pass`."""
-    out: list[str] = []
-    for i, ln in enumerate(lines):
-        out.append(ln)
-        if ln.rstrip().endswith(":") and not ln.lstrip().startswith("#"):
-            indent = len(ln) - len(ln.lstrip())
-            body = next((nxt for nxt in lines[i + 1:] if not nxt.lstrip().startswith("#")), "")
-            if len(body) - len(body.lstrip()) <= indent or not body.strip():
-                out.append(" " * (indent + 4) + "pass")
-    return out
+def settle_flag(func: ast.FunctionDef, flag: str, flagged: bool) -> Counter[str]:
+    """Settle the placeholders in place: with `flagged`, `__vz_not_flag__(v)` is `v & ~flag`;
+    without, it is `v`, and the flag each `return` hands back is None. Returns how often each
+    name is read or written (what `drop_dead_assignments` counts)."""
+    names: Counter[str] = Counter()
+
+    def settle(node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == NOT_FLAG:
+            value = settle(node.args[0])
+            if not flagged:
+                return value
+            names[flag] += 1
+            return ast.BinOp(left=value, op=ast.BitAnd(), right=ast.UnaryOp(op=ast.Invert(), operand=name(flag)))
+        if isinstance(node, ast.Name):
+            if not flagged and node.id == flag:
+                return ast.Constant(value=None)
+            names[node.id] += 1
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.AST):
+                setattr(node, field, settle(value))
+            elif isinstance(value, list):
+                value[:] = [settle(v) if isinstance(v, ast.AST) else v for v in value]
+        return node
+
+    for stmt in func.body:
+        settle(stmt)
+    return names
 
 
-def minimal_parens(lines: list[str]) -> list[str]:
-    """Re-print each statement with only the parentheses Python needs (comments pass through).
-    The lines are parsed together, one statement each (a parse a line costs several times more)."""
-    todo = [i for i, line in enumerate(lines) if not _kept(line.strip())]
-    header = {i: lines[i].rstrip().endswith(":") for i in todo}  # `if m:`, `while ...:`: a body to parse
-    texts = [lines[i].strip() + (" pass" if header[i] else "") for i in todo]
-    body = ast.parse("\n".join(texts)).body
-    if len(body) != len(texts):  # a line of several statements: they go one a line
-        body = [ast.Module(ast.parse(text).body, []) for text in texts]
-    out = list(lines)
-    for i, node in zip(todo, body):
-        text = ast.unparse(node if isinstance(node, ast.Module) else ast.Module([node], []))
-        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        out[i] = indent + (text.splitlines()[0] if header[i] else text)
-    return out
+def drop_dead_assignments(func: ast.FunctionDef, names: Counter[str]) -> None:
+    """Drop `name = expr` statements whose name nothing else reads or writes (a branch mask whose
+    checks all went away, say), in place; `names` counts each name's uses in the body. The
+    lowered expressions are NumPy operations without effects, so dropping them changes nothing
+    else; comments do not count as reads. A block left with no code gets `pass`; an `else` left
+    with none keeps its `pass` too."""
+    with_else = [n for n in statements(func.body) if isinstance(n, ast.If) and n.orelse]
+    while dropped := _drop(func.body, names):
+        for stmt in dropped:
+            names.subtract(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+    for node in with_else:
+        if not node.orelse:
+            node.orelse.append(ast.Pass())
+    _fill(func.body)
 
 
-def _kept(text: str) -> bool:
-    return text.startswith("#") or text == "else:"
+def _drop(block: list[ast.stmt], names: Counter[str]) -> list[ast.stmt]:
+    """Take the dead assignments (by `names`) out of `block` and the blocks under it; return them."""
+    dropped = [s for s in block if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and names[s.targets[0].id] == 1
+               and bindings(s) == [s.targets[0].id]]  # it binds nothing else (no walrus in its value)
+    if dropped:
+        gone = {id(s) for s in dropped}
+        block[:] = [s for s in block if id(s) not in gone]
+    for s in block:
+        for inner in blocks(s):
+            dropped += _drop(inner, names)
+    return dropped
+
+
+def _fill(block: list[ast.stmt]) -> None:
+    """`pass` first in each block under `block` whose code all went (its comments after it)."""
+    for s in block:
+        for inner in blocks(s):
+            if inner and all(isinstance(t, Comment) for t in inner):
+                inner.insert(0, ast.Pass())
+            elif not inner and inner is not getattr(s, "orelse", None):
+                inner.append(ast.Pass())
+            _fill(inner)
