@@ -118,7 +118,14 @@ def measure_one(entry: dict, backends: list[str], lanes: int, timeout: int, fall
     import numpy as np
 
     from corpus.fallback import fallback_ratio
-    from corpus.measure import Param, Verdict, classify, first_line, make_inputs, run_oracle
+    from corpus.measure import (
+        Param,
+        Verdict,
+        classify,
+        first_line,
+        make_inputs,
+        run_oracle,
+    )
 
     load = importlib.import_module(SELECTION).load
 

@@ -32,7 +32,12 @@ from hypothesis import strategies as st
 from oracle import check, libm_ulps, same_value
 from strategies import floats, ints
 
-from vectorizer import FallbackWarning, VectorizeError, VectorizeOverflowError, vectorize
+from vectorizer import (
+    FallbackWarning,
+    VectorizeError,
+    VectorizeOverflowError,
+    vectorize,
+)
 from vectorizer.api import prepare
 from vectorizer.core.types import Val, type_of_dtype
 from vectorizer.options import Options

@@ -21,7 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_cache_integration import Project, assert_correct, assert_warm, call, ours
+from tests.core.test_cache_integration import (
+    Project,
+    assert_correct,
+    assert_warm,
+    call,
+    ours,
+)
 
 NUMBA = pytest.mark.numba
 

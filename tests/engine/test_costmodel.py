@@ -17,7 +17,11 @@ import pytest
 
 from vectorizer.api import prepare
 from vectorizer.engine import chunks
-from vectorizer.engine.costmodel import SIMD_LOOP_MAX_THREADS, choose, numpy_has_simd_math
+from vectorizer.engine.costmodel import (
+    SIMD_LOOP_MAX_THREADS,
+    choose,
+    numpy_has_simd_math,
+)
 
 
 def arithmetic(x: float) -> float:

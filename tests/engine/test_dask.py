@@ -21,7 +21,12 @@ pytest.importorskip("distributed")
 
 from oracle import check  # noqa: E402
 
-from vectorizer import VectorizeError, VectorizeInputError, VectorizeOverflowError, vectorize  # noqa: E402
+from vectorizer import (  # noqa: E402
+    VectorizeError,
+    VectorizeInputError,
+    VectorizeOverflowError,
+    vectorize,
+)
 from vectorizer.backends.numba import jit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

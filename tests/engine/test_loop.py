@@ -19,7 +19,12 @@ from hypothesis import strategies as st
 from oracle import check
 from strategies import SPECIAL_FLOATS, SPECIAL_INTS, floats, ints
 
-from vectorizer import FallbackWarning, VectorizeOverflowError, VectorizeValueError, vectorize
+from vectorizer import (
+    FallbackWarning,
+    VectorizeOverflowError,
+    VectorizeValueError,
+    vectorize,
+)
 from vectorizer.engine.loop import LOOP_BLOCK
 
 SOURCES = {

@@ -17,7 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from vectorizer.faces.importhook import HookConfig, read_config, select_functions, transform_source
+from vectorizer.faces.importhook import (
+    HookConfig,
+    read_config,
+    select_functions,
+    transform_source,
+)
 
 KERN = '''\
 """Kernels for the import-hook tests."""

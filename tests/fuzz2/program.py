@@ -12,7 +12,15 @@ import random
 from dataclasses import dataclass, field
 
 from .exprs import INT_LITERALS, Exprs, Scope
-from .statics import FLOAT_KINDS, IMPORTS, IMPURE, PURE, STATE_LINES, Static, make_static
+from .statics import (
+    FLOAT_KINDS,
+    IMPORTS,
+    IMPURE,
+    PURE,
+    STATE_LINES,
+    Static,
+    make_static,
+)
 from .stmts import Stmts
 
 FEATURES = ("bits", "intmath", "tables", "conv", "andor", "libm", "mixed", "floatpow", "chained", "bools",

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kernels import is_prime  # d is dead after its loop: one number for all searching lanes
+from kernels import (
+    is_prime,  # d is dead after its loop: one number for all searching lanes
+)
 from oracle import check
 from strategies import floats
 

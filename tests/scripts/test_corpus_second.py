@@ -15,7 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout's c
 
 from corpus.fallback import broadcast_loop, fallback_ratio  # noqa: E402
 from corpus.report import excluded_markdown  # noqa: E402
-from corpus.second.selection import batched_params, control_flow_nodes, doc_type, judge, kind_of  # noqa: E402
+from corpus.second.selection import (  # noqa: E402
+    batched_params,
+    control_flow_nodes,
+    doc_type,
+    judge,
+    kind_of,
+)
 
 
 def refused(x, y):  # try/finally: refused by the front end, run element by element by the fallback

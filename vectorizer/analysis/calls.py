@@ -15,7 +15,12 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..core.types import Val, type_of_python
-from ..errors import SourceLocation, UnsupportedCallError, VectorizeError, VectorizeTypeError
+from ..errors import (
+    SourceLocation,
+    UnsupportedCallError,
+    VectorizeError,
+    VectorizeTypeError,
+)
 from ..frontend import fence
 from ..frontend.desugar import desugar
 from ..frontend.linking import at_call_site, linker_of

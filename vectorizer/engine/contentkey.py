@@ -22,7 +22,12 @@ from ..frontend.callables import resolve
 from ..frontend.namespace import ABSENT, Namespace
 from ..frontend.pure_builtins import SNAPSHOT, items
 from ..frontend.reach import CELL, reached
-from ..frontend.static_objects import fields, is_static_object, object_key, static_callable
+from ..frontend.static_objects import (
+    fields,
+    is_static_object,
+    object_key,
+    static_callable,
+)
 from .statics import static_key
 
 

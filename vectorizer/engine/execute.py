@@ -18,7 +18,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .batch import Batch
-from .chunks import chunk_lanes, chunk_starts, map_chunks, parallel_min_lanes, ready_allocator
+from .chunks import (
+    chunk_lanes,
+    chunk_starts,
+    map_chunks,
+    parallel_min_lanes,
+    ready_allocator,
+)
 from .inputs import as_kind, canonical
 from .patch import KERNEL_FAILED, Result, aliases, exact_ints, patch_lanes
 

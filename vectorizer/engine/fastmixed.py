@@ -34,7 +34,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import fastpath
-from .fastpath import _RESULT_DTYPES, _SCALARS, MISS, _always, _any, _fresh_result, _patch, _plain
+from .fastpath import (
+    _RESULT_DTYPES,
+    _SCALARS,
+    MISS,
+    _always,
+    _any,
+    _fresh_result,
+    _patch,
+    _plain,
+)
 from .patch import Result, aliases
 
 if TYPE_CHECKING:

@@ -37,7 +37,14 @@ from .batch import Batch
 from .chunks import parallel_min_lanes
 from .fastentry import entry
 from .inputs import INT64_MAX, INT64_MIN
-from .patch import LaneOverflowError, LaneValueError, Result, aliases, owns_memory, patch_lanes
+from .patch import (
+    LaneOverflowError,
+    LaneValueError,
+    Result,
+    aliases,
+    owns_memory,
+    patch_lanes,
+)
 
 try:  # NumPy 2 keeps the floating-point error state in one context variable (np.errstate sets it)
     from numpy._core._ufunc_config import _extobj_contextvar as _STATE

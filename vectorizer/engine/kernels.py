@@ -147,7 +147,9 @@ def machine_key(options: Options) -> str:
     passes/vector_math.py); nothing with exact=True, whose code is the same everywhere."""
     if options.exact:
         return ""
-    from .chunks import simd_math  # the same reading as vecmath.numpy_simd, without the Numba glue
+    from .chunks import (
+        simd_math,  # the same reading as vecmath.numpy_simd, without the Numba glue
+    )
 
     return f"numpy_simd={simd_math()}"
 

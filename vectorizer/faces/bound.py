@@ -25,7 +25,12 @@ from ..engine.batch import Batch
 from ..engine.inputs import InputError
 from ..engine.loop import per_element
 from ..engine.statics import static_key
-from ..errors import FallbackWarning, VectorizeError, VectorizeValueError, user_stacklevel
+from ..errors import (
+    FallbackWarning,
+    VectorizeError,
+    VectorizeValueError,
+    user_stacklevel,
+)
 from ..frontend.callables import Bound, resolve
 from ..options import Options
 

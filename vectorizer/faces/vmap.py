@@ -32,7 +32,12 @@ from typing import Any
 import numpy as np
 
 from ..api import VectorizedFunction, vectorize
-from ..errors import FallbackWarning, VectorizeError, VectorizeValueError, user_stacklevel
+from ..errors import (
+    FallbackWarning,
+    VectorizeError,
+    VectorizeValueError,
+    user_stacklevel,
+)
 from ..options import Options, exactness
 from .pytree import check_spec, is_axis, node_kind
 from .vmap_compile import UNCHANGED, compiled_call

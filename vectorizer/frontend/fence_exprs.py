@@ -19,7 +19,13 @@ from .kind_points import reassigned_at
 from .namespace import ABSENT, SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
 from .parse import ParsedFunction
 from .reach import namespace_like
-from .refusals import COMPARISONS, OP_WORDS, REFUSED, RESERVED_GLOBALS, RESERVED_PREFIXES
+from .refusals import (
+    COMPARISONS,
+    OP_WORDS,
+    REFUSED,
+    RESERVED_GLOBALS,
+    RESERVED_PREFIXES,
+)
 from .static_checks import StaticCheck, assigned_names, recognize
 
 Refuse = Callable[..., None]  # Fence.refuse(node, message, hint, cls=UnsupportedSyntaxError)

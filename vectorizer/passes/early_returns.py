@@ -34,7 +34,18 @@ from __future__ import annotations
 import libcst as cst
 
 from ..core.tree import is_raise
-from .base import Context, assign, block, body_of, contains, func_body, if_stmt, replace, stmt, walk
+from .base import (
+    Context,
+    assign,
+    block,
+    body_of,
+    contains,
+    func_body,
+    if_stmt,
+    replace,
+    stmt,
+    walk,
+)
 
 
 class _NeedFlags(Exception):

@@ -37,7 +37,18 @@ from ..analysis.liveness import Liveness, reads, writes
 from ..core.binding import bound_names
 from ..core.tree import target_names, walk
 from ..core.types import BOOL, INT, Type, join
-from .base import Context, assign, block, body_of, code, expr, func_body, if_stmt, paren, replace
+from .base import (
+    Context,
+    assign,
+    block,
+    body_of,
+    code,
+    expr,
+    func_body,
+    if_stmt,
+    paren,
+    replace,
+)
 
 
 class _Predicate:

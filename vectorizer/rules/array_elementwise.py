@@ -14,7 +14,16 @@ from ..core.types import (
     numpy_promote,
 )
 from ..errors import VectorizeTypeError
-from .array_base import Arg, ArrayRule, arity, atom, broadcast_shapes, pad, result_val, shape_of
+from .array_base import (
+    Arg,
+    ArrayRule,
+    arity,
+    atom,
+    broadcast_shapes,
+    pad,
+    result_val,
+    shape_of,
+)
 
 
 # -- elementwise -----------------------------------------------------------------------------

@@ -11,7 +11,17 @@ from ..core.types import BOOL, FLOAT, INT, Type, Val
 from ..errors import VectorizeTypeError
 from ..runtime import special
 from . import mathcalls
-from .base import BIG_INT, I64_MIN, Check, Impl, Rule, as_float, as_int, lane_int, power_expr
+from .base import (
+    BIG_INT,
+    I64_MIN,
+    Check,
+    Impl,
+    Rule,
+    as_float,
+    as_int,
+    lane_int,
+    power_expr,
+)
 
 
 # -- calls -----------------------------------------------------------------------------------------

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .helpers import where as _vz_where  # a generated module's copy is named so (codegen/carry.py)
+from .helpers import (
+    where as _vz_where,  # a generated module's copy is named so (codegen/carry.py)
+)
 
 _VZ_ERF_SMALL = (1.1283791670955126, -0.37612638903183754, 0.11283791670955123,
                  -0.026866170645130034, 0.005223977625403192, -0.0008548327016159163,

@@ -96,7 +96,9 @@ def run(args: argparse.Namespace, reporter: Reporter) -> int:
         lines = {**eligible, **marked}
         if not lines:
             continue
-        from .standalone import generate_module  # libcst: only when there is something to report
+        from .standalone import (
+            generate_module,  # libcst: only when there is something to report
+        )
 
         try:
             refused = generate_module(text, shown, names=tuple(lines), options=options, complete=False).per_element

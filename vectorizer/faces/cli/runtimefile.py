@@ -25,7 +25,9 @@ def update(directories: Iterable[Path], write: Callable[[Path, str, str, str], b
         path = folder / RUNTIME_FILE
         if records.fresh(path, "", "runtime", path):
             continue
-        from .standalone import runtime_module  # the compiler: only when the runtime must be built
+        from .standalone import (
+            runtime_module,  # the compiler: only when the runtime must be built
+        )
 
         text = runtime_module()
         if write(path, text, "the modules beside it", "runtime "):

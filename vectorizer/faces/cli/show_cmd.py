@@ -52,7 +52,9 @@ def run(args: argparse.Namespace, report: Reporter) -> int:
         return 1
     if func not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
         raise config.ConfigError(f"{file} has no top-level function {func!r}")
-    from .standalone import generate_module  # the compiler: only once there is something to show
+    from .standalone import (
+        generate_module,  # the compiler: only once there is something to show
+    )
 
     try:
         result = generate_module(text, display_path(path), names=(func,), options=Options(backend=settings.backend))
