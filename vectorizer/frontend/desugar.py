@@ -30,7 +30,9 @@ First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
 scalar function, which runs the handlers). Then, on the result, in this order: a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
-(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), the rewrites of this module
+(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
+name rebound to displays at the top level split into one name a binding
+(frontend/rebound_displays.py), the rewrites of this module
 and `for a, b in TABLE` over the rows of a module-level table (frontend/table_rows.py) (tables, `in`, `min((a, b))`...),
 `D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
@@ -54,7 +56,7 @@ import libcst as cst
 
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
-from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
+from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
 from .dict_lookups import DictLookups
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
@@ -63,6 +65,7 @@ from .none_ends import NoneEnds, no_value_use, returns_value
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
+from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
@@ -94,6 +97,11 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
     exhausted = {**exhausted, **polyval.rebuilt}
+    rebound = rebound_displays.find(func, _params(func))  # `a = (...)` again: one name a binding
+    if rebound:
+        split = ReboundDisplays(rebound, {n.value for n in _walk(func) if isinstance(n, cst.Name)})
+        func = split.rewrite(func)  # type: ignore[assignment]
+        exhausted = {**exhausted, **split.rebuilt}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
