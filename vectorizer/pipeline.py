@@ -27,7 +27,7 @@ from .analysis.names import Namer, in_users_words
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
 from .core.pyast import ArrayCode
-from .core.types import ArrayType, TupleType, Val
+from .core.types import ArrayType, ResultKind, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
 from .frontend.namespace import Namespace
@@ -207,7 +207,7 @@ class Generated:
 
     source: str  # the generated module
     name: str  # the kernel's name in it
-    result: tuple[str, ...]  # how each returned value is stored (see emit.result_types)
+    result: tuple[ResultKind, ...]  # how each returned value is stored
     returns_tuple: bool
     function: str  # the kernel's `def` alone (Numba: its lane functions, drivers and entry point)
     constants: dict[str, object]  # module constants it reads
@@ -228,7 +228,7 @@ def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)
     source = _noted(source, statics)
@@ -250,9 +250,10 @@ def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm.", "_vz_pow(", "_vz_hypot("))
+    names = emit.code_names(*sources)
+    calls_math = bool(names.read & {"math", "_vz_lm"} or names.called & {"_vz_pow", "_vz_hypot"})
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not kernels.infallible
@@ -283,10 +284,9 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
         kernels: lanes_to_jax.JaxKernels = run_passes(JAX_PASSES, parsed.func, ctx)
     except VectorizeError as exc:  # the per-lane passes it shares with Numba name that backend
         if "the Numba backend" in exc.message:
-            exc.message = exc.message.replace("the Numba backend", "the JAX backend (its per-lane form is the Numba backend's)")
-            exc.args = (exc._render(),)
+            exc.reword(exc.message.replace("the Numba backend", "the JAX backend (its per-lane form is the Numba backend's)"))
         raise
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
                                kernels.constants, origin)
