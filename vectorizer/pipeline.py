@@ -224,7 +224,7 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
     code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
@@ -247,7 +247,7 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
 
 def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
     result = emit.result_kinds(first.result)
@@ -276,7 +276,7 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
     # The lane passes write CPython's operations (no `_vz_fast` marks, no vector math): lanes_to_jax
     # maps each to XLA's, with the bound measured for it (backends/jax/approx.py).
     options = options.replace(backend="numba", exact=True, vector_math=False)
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
                                 backend="the JAX backend")
     ctx.prepare_callee = _prepare_jax_callee
     ctx.uniform_params = frozenset(n for n, v in params.items() if not v.batched)
@@ -298,16 +298,17 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
               *, lanes: bool = False) -> Any:
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
     passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
-    parsed, _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
+    parsed, _, ctx = start(parsed, namespace, params, options, lanes=lanes)
     return run_passes(prefix(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
 
 
-def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
-           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
-           backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
+def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
+          lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
+          backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
     """The user's tree with its kind checks folded (before the analysis, which types literals, not
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
-    the context the passes share."""
+    the context the passes share: what every lowering starts from, and what the explain report
+    (faces/explain.py) reads the analysis of a specialization from."""
     variants = Variants()  # callees specialized on static arguments, this lowering's (frontend/static_calls.py)
     parsed = _specialized(parsed, namespace, statics, variants, params)
     parsed = static_checks.fold(parsed, namespace, params)
