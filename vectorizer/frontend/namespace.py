@@ -87,6 +87,9 @@ class Namespace:
         # resolved (`cell_reads`: name -> (cell, object), which fingerprint.Watch checks)
         self.cells: dict[str, types.CellType] = {}
         self.cell_reads: dict[str, tuple[types.CellType, object]] = {}
+        # Copies of functions specialized on sequence arguments (frontend/sequence_args.py): name ->
+        # (its source, parameter -> sequence, key, depth)
+        self.sequence_specs: dict[str, tuple] = {}
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)
