@@ -4,6 +4,8 @@ the module that iterates over, indexes or measures them (the Cephes pattern: pye
 scipy.special). A module of its own: the module-level lists are read (and watched) as the
 vectorizer reads a user's module."""
 
+import math
+
 P0 = [-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1]
 Q0 = [1.95448858338141759834E0, 4.67627912898881538453E0]
 P0T = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1)
@@ -150,3 +152,29 @@ def per_lane(y):  # a list whose items differ per lane
 
 def tuple_plus_list(y):  # `[1] + coefs` of a tuple: TypeError in Python
     return _p1evl(y, P0T, 2)
+
+
+def some_lanes(y):
+    if y > 1.0:
+        return _p1evl(y, P0T, 2)
+    return y
+
+
+def in_loop(y):  # the TypeError on the lanes that reach it, as Python raises it
+    s = y
+    if y > 1.0:
+        for c in (0.5,) + [2.0]:
+            s += c * y
+    return s
+
+
+def after_a_division(y):  # 1.0 / y runs first and may raise: refused
+    return _polevl(1.0 / y, (1.0,) + [2.0], 1)
+
+
+def _first(x, coefs):
+    return coefs[0] * x
+
+
+def signed_zeros(y):  # [0.0] and [-0.0]: two specializations, each zero its sign
+    return math.copysign(1.0, _first(y, [0.0])) + 4.0 * math.copysign(1.0, _first(y, [-0.0]))

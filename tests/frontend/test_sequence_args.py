@@ -22,7 +22,7 @@ BIG_INTS = np.array(SPECIAL_INTS)
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("f", [cases.f, cases.g, cases.from_tuple, cases.operations, cases.two_lists, cases.horner,
-                               cases.member, cases.enumerated], ids=lambda f: f.__name__)
+                               cases.member, cases.enumerated, cases.signed_zeros], ids=lambda f: f.__name__)
 def test_sequences_passed_on_run_as_the_loop_runs(f, backend) -> None:
     vf = vectorize(f, fallback="error", backend=backend)
     check(vf, f, FLOATS)
@@ -46,6 +46,14 @@ def test_an_index_raises_where_python_raises(backend) -> None:
     check(vf, cases.pick, FLOATS[:6], np.array([0, -4, 1, -1, -3, 1]))  # IndexError on lane 1
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("f", [cases.in_loop], ids=lambda f: f.__name__)
+def test_what_python_cannot_compute_raises_as_python_raises(f, backend) -> None:
+    vf = vectorize(f, fallback="error", backend=backend)
+    check(vf, f, FLOATS)  # the first lane that reaches it: TypeError, Python's message
+    check(vf, f, np.array([0.5, -1.0, 0.25]))
+
+
 def test_each_sequence_gets_its_own_specialization() -> None:
     vf = vectorize(cases.two_lists, fallback="error", backend="numpy")
     vf(FLOATS)
@@ -67,13 +75,18 @@ def test_a_module_list_changed_after_vectorizing_is_noticed() -> None:
 
 
 @pytest.mark.parametrize(("f", "message"), [
-    (cases.appends, "'coefs.append' may change or keep it"),
+    (cases.appends, "the call to '_appends' cannot be vectorized: 'coefs' holds a sequence of numbers passed in; "
+                    "'coefs.append' may change or keep it"),
     (cases.assigns, "'coefs' holds a sequence of numbers passed in; this use may change or keep it"),
     (cases.sorts, "'coefs.sort' may change or keep it"),
     (cases.rebinds, "'coefs' holds a sequence of numbers passed in, and is rebound"),
     (cases.returns, "'coefs' holds a sequence of numbers passed in; this use"),
     (cases.per_lane, "lists are not supported"),
-    (cases.tuple_plus_list, "Python raises TypeError here"),
+    (cases.after_a_division, "Python raises TypeError here"),
+    # `[1] + coefs` of a tuple raises TypeError in the callee, on every lane that calls it: a callee
+    # that never returns a value is refused by the analysis
+    (cases.tuple_plus_list, "never returns a value"),
+    (cases.some_lanes, "never returns a value"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_what_could_change_keep_or_vary_the_list_is_refused(f, message, backend) -> None:

@@ -213,8 +213,8 @@ def normalize_constant(value: object) -> object:
 
 
 def _typed(value: object) -> object:
-    """A value with its types (1, 1.0 and True differ)."""
-    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
+    """A value with its types (1, 1.0 and True differ, and so do 0.0 and -0.0)."""
+    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), repr(value))
 
 
 def _static(value: object) -> bool:

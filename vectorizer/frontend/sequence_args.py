@@ -40,9 +40,11 @@ raises it), `x in p` tests it, `len(p)` is a number, and `p` or an expression of
 function of the module specializes that one in turn. Any other use (a method such as `append` or
 `sort`, an item assigned, the parameter rebound, passed to anything else, returned) is refused
 there: the callee could mutate the list or keep it. A local display is taken only where every use
-is one of those; otherwise it is left to the other rules. A call whose sequence Python cannot
-compute (`(1,) + [2]`: TypeError) is refused, naming the exception. The specialization's name is
-keyed by the callee and the sequences' types and values (two coefficient lists: two copies).
+is one of those; otherwise it is left to the other rules. A sequence Python cannot compute
+(`(1,) + [2]`: TypeError) makes its statement `raise TypeError(<Python's message>)` where it is
+evaluated unconditionally and before anything else in the statement that may raise; elsewhere it
+is refused. The copies are keyed by the callee and the sequences' types and values (two
+coefficient lists, or 0.0 and -0.0: two copies; frontend/sequence_copies.py).
 """
 
 from __future__ import annotations
@@ -53,20 +55,24 @@ import libcst as cst
 
 from ..core.binding import bindings
 from ..errors import UnsupportedSyntaxError
-from .namespace import ABSENT, Global, Namespace, function_source
-from .parse import ParsedFunction, parse_function
+from .namespace import Namespace
+from .parse import ParsedFunction
 from .paths import PathTransformer
+from .sequence_copies import callee_params, reads_only, specialize
 from .sequence_values import Raised, Sequences, display
 from .source import FunctionSource
 
 _DEEPEST = 24  # specializations a chain of calls may make (a recursion that grows its list: refused)
+# What may stand between a statement and an expression evaluated, unconditionally, in its order.
+_IN_ORDER = (cst.Return, cst.Assign, cst.Expr, cst.Call, cst.Arg, cst.BinaryOperation, cst.UnaryOperation,
+             cst.Tuple, cst.List, cst.Element, cst.Subscript, cst.SubscriptElement, cst.Index)
 _NESTED = (cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.Global, cst.Nonlocal)
 
 
 def rewrite(parsed: ParsedFunction, func: cst.FunctionDef, ns: Namespace) -> tuple[cst.FunctionDef, dict]:
     """`func` with its sequence arguments specialized on (itself when none), and the rebuilt nodes."""
-    entry = ns.sequence_specs.get(parsed.source.qualname)
-    params = entry[1] if entry is not None and entry[0] is parsed.source else {}
+    entry = next((e for e in ns.sequence_specs.values() if e[0] is parsed.source), None)
+    params = entry[1] if entry is not None else {}
     depth = entry[3] if params else 0
     nested = any(isinstance(n, _NESTED) for n in _walk(func.body))
     if nested and not params:
@@ -80,8 +86,6 @@ def rewrite(parsed: ParsedFunction, func: cst.FunctionDef, ns: Namespace) -> tup
                                          parsed.location(func), hint=f"only read '{name}' (for, len, [i], in)")
     known: dict = dict(params)
     known.update(_displays(func, binds, set(params)))
-    if not known and not any(isinstance(n, cst.Call) for n in _walk(func.body)):
-        return func, {}
     uses = _Uses(parsed, ns, Sequences(ns, known, local), set(params), local)
     uses.visit(func.body, None, None)
     dropped = uses.dropped
@@ -98,7 +102,7 @@ def rewrite(parsed: ParsedFunction, func: cst.FunctionDef, ns: Namespace) -> tup
         if depth >= _DEEPEST:
             raise UnsupportedSyntaxError("this call specializes a function on a sequence too many times over "
                                          f"(a chain of {_DEEPEST})", parsed.location(call), hint="pass a module-level tuple")
-        change.names[call] = _specialize(ns, call.func.value, args, depth, local)  # type: ignore[attr-defined]
+        change.names[call] = specialize(ns, call.func.value, args, depth, local)  # type: ignore[attr-defined]
     new = change.rewrite(func.body)
     out = func.with_changes(body=new)
     change.rebuilt[id(out)] = (out, func)
@@ -142,10 +146,12 @@ class _Uses:
 
     def __init__(self, parsed: ParsedFunction, ns: Namespace, seqs: Sequences, params: set[str], local: set[str]) -> None:
         self.parsed, self.ns, self.seqs, self.params, self.local = parsed, ns, seqs, params, local
+        self.parsed_params = _param_names(parsed.func)
         self.replace: dict[int, cst.CSTNode] = {}
         self.calls: dict[cst.Call, dict] = {}
         self.dropped: set[str] = set()
         self.stores: set[int] = set()
+        self.stack: list[cst.CSTNode] = []  # the nodes above the one visited
 
     def visit(self, node: cst.CSTNode, parent: cst.CSTNode | None, grand: cst.CSTNode | None) -> None:
         if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.Del | cst.For | cst.CompFor | cst.AnnAssign):
@@ -158,8 +164,10 @@ class _Uses:
             if value is not None:
                 self._use(node, value, parent, grand)
                 return
+        self.stack.append(node)
         for child in node.children:
             self.visit(child, node, parent)
+        self.stack.pop()
 
     def _use(self, node: cst.BaseExpression, value, parent, grand) -> None:  # noqa: ANN001, C901
         names = {n.value for n in _walk(node) if isinstance(n, cst.Name)}
@@ -168,12 +176,11 @@ class _Uses:
         where = self.parsed.location(node)
         if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and not parent.star and self._callee(grand):
             if isinstance(value, Raised):
-                raise UnsupportedSyntaxError(f"Python raises {type(value.exc).__name__} here ({value.exc}): the sequence "
-                                             "passed is not computed by vectorizer", where, hint="fix the expression")
-            ordered, callee = _callee_params(self.ns, grand.func.value)  # type: ignore[attr-defined]
+                return self._raises(node, value, where)
+            ordered, callee = callee_params(self.ns, grand.func.value)  # type: ignore[attr-defined]
             index = grand.args.index(parent)
             key = parent.keyword.value if parent.keyword is not None else ordered[index] if index < len(ordered) else None
-            if key is not None and (isinstance(value, list) or _reads_only(callee, key)):
+            if key is not None and (isinstance(value, list) or reads_only(callee, key)):
                 self.calls.setdefault(grand, {})[key] = value
                 self.replace[id(node)] = cst.Integer("0")
                 return
@@ -185,7 +192,9 @@ class _Uses:
             or isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and self._builtin(grand, ("enumerate", "zip"))
         length = isinstance(parent, cst.Arg) and isinstance(grand, cst.Call) and self._builtin(grand, ("len",)) \
             and len(grand.args) == 1
-        if (table or length) and not isinstance(value, Raised):
+        if (table or length) and isinstance(value, Raised):
+            return self._raises(node, value, where)
+        if table or length:
             if not plain:
                 self.replace[id(grand if length else node)] = cst.Integer(str(len(value))) if length else cst.Name(
                     self.ns.define_table(f"_seq_{self.parsed.name}", tuple(value), self.local))
@@ -199,6 +208,37 @@ class _Uses:
                 hint=f"only read '{name}': 'for v in {name}', len({name}), {name}[i], x in {name}, or pass it to a "
                 "function of the module")
         self.dropped |= mine - self.params
+
+    def _raises(self, node: cst.BaseExpression, value: Raised, where) -> None:  # noqa: ANN001
+        """The statement holding `node`, which Python cannot compute, raises as Python does there
+        when `node` is evaluated unconditionally and first to raise in it (what comes before it:
+        names of parameters and of the module, literals); otherwise refused."""
+        at = next((k for k in range(len(self.stack) - 1, -1, -1)
+                   if isinstance(self.stack[k], cst.SimpleStatementLine | cst.For)), None)
+        stmt = None if at is None else self.stack[at]
+        inside = {id(n) for n in _walk(node)}
+        if isinstance(stmt, cst.For):
+            first = id(stmt.iter) in inside or any(n is stmt.iter for n in self.stack)
+            region: cst.CSTNode = stmt.iter
+        else:
+            first = stmt is not None and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return | cst.Assign | cst.Expr)
+            region = stmt.body[0].value if first else node  # type: ignore[union-attr]
+        above = self.stack[at + 1:] if at is not None else []
+        first = first and all(isinstance(n, _IN_ORDER) for n in above) and all(
+            self._safe(n) for n in _walk(region) if id(n) not in inside and not any(n is a for a in above))
+        if not first:
+            raise UnsupportedSyntaxError(f"Python raises {type(value.exc).__name__} here ({value.exc}), after what "
+                                         "comes before it in this statement", where, hint="fix the expression")
+        text = f"{type(value.exc).__name__}({str(value.exc)!r})"
+        raised = cst.SimpleStatementLine([cst.Raise(cst.parse_expression(text))])
+        self.replace[id(stmt)] = raised if isinstance(stmt, cst.For) else stmt.with_changes(body=raised.body)  # type: ignore[union-attr]
+
+    def _safe(self, node: cst.CSTNode) -> bool:
+        """A node whose evaluation cannot raise, or is no evaluation (punctuation, an argument)."""
+        if isinstance(node, cst.Name):
+            return node.value in self.parsed_params or node.value not in self.local \
+                and self.ns.resolve(node.value).kind in ("function", "constant", "builtin", "math", "math_func")
+        return not isinstance(node, cst.BaseExpression) or isinstance(node, cst.Integer | cst.Float | cst.SimpleString)
 
     def _builtin(self, call: cst.Call, names: tuple[str, ...]) -> bool:
         f = call.func
@@ -214,45 +254,6 @@ class _Uses:
         if glob.kind != "function" or any(a.star for a in call.args):
             return False
         return isinstance(glob.value, FunctionSource) or getattr(glob.value, "__closure__", True) is None
-
-
-def _specialize(ns: Namespace, name: str, args: dict, depth: int, taken: set[str]) -> str:
-    """The name of `name`'s copy specialized on `args` (parameter -> sequence), made once per
-    namespace for the same types and values."""
-    key = (name, tuple(sorted((p, type(v).__name__, tuple((type(x).__name__, x) for x in v)) for p, v in args.items())))
-    for qualname, entry in ns.sequence_specs.items():
-        if entry[2] == key:
-            return qualname
-    src = function_source(ns.resolve(name))
-    base, k = f"{name}__{'_'.join(sorted(args))}", 0
-    while True:
-        k += 1
-        new = f"{base}_{k}"
-        found = ns.resolve(new)
-        if new not in taken and ns.value_of(new) is ABSENT and found.kind == "unknown" and found.name == new:
-            break
-    copy = FunctionSource(new, src.filename, src.text, src.first_line, src.indent)
-    ns.sequence_specs[new] = (copy, dict(args), key, depth + 1)
-    ns.define(new, Global("function", new, copy))
-    return new
-
-
-def _callee_params(ns: Namespace, name: str) -> tuple[list[str], cst.FunctionDef]:
-    src = function_source(ns.resolve(name))
-    func = parse_function(src).func
-    p = func.params
-    return [x.name.value for x in (*p.posonly_params, *p.params)], func
-
-
-def _reads_only(func: cst.FunctionDef, name: str) -> bool:
-    """Every mention of `name` in `func` is a use sequence_args.py keeps (a quick look, before the
-    callee is prepared: a tuple passed to a callee that does more is left to the other rules)."""
-    def ok(node: cst.CSTNode, parent: cst.CSTNode | None) -> bool:
-        if isinstance(node, cst.Name) and node.value == name:
-            return isinstance(parent, cst.For | cst.CompFor | cst.Subscript | cst.ComparisonTarget | cst.Arg
-                              | cst.BinaryOperation)
-        return all(ok(child, node) for child in node.children)
-    return ok(func.body, None) and name not in bindings(func.body, comprehensions=True)
 
 
 class _Change(PathTransformer):
