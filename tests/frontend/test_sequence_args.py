@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from oracle import check
-from strategies import SPECIAL_FLOATS, SPECIAL_INTS
+from strategies import SPECIAL_FLOATS, SPECIAL_INTS, floats
 
 from tests.frontend import sequence_args_cases as cases
 from vectorizer import VectorizeError, vectorize
@@ -28,6 +30,16 @@ def test_sequences_passed_on_run_as_the_loop_runs(f, backend) -> None:
     check(vf, f, FLOATS)
     check(vf, f, FLOATS[::-1].copy())
     check(vf, f, INTS)
+
+
+_KERNELS: dict = {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(floats(), min_size=1, max_size=30), st.sampled_from([cases.f, cases.operations, cases.horner]))
+def test_the_cephes_pattern_on_any_floats(xs, f) -> None:
+    vf = _KERNELS.setdefault(f, vectorize(f, fallback="error", backend="numpy"))
+    check(vf, f, np.array(xs, dtype=float))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
