@@ -28,7 +28,8 @@ that value is None in Python.
 
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
-scalar function, which runs the handlers). Then, on the result, in this order: a last
+scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
+numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
 (frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
 name rebound to displays at the top level split into one name a binding
@@ -67,6 +68,7 @@ from .paths import PathTransformer
 from .polyval import Polyval
 from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
+from .sequence_args import rewrite as pass_sequences
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
@@ -93,6 +95,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
+    func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
@@ -148,7 +151,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:

@@ -38,6 +38,7 @@ from .namespace import ABSENT, Global, Namespace, builtin_global, normalize_cons
 from .parse import ParsedFunction
 from .reach import CELL, attribute, namespace_like, plain_constant
 from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
+from .source import FunctionSource
 from .static_objects import is_static, is_static_object, keyable, static_callable
 
 
@@ -382,7 +383,8 @@ def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None
         return exc
     inner = exc.errors if isinstance(exc, VectorizeErrorGroup) else [exc]
     first = inner[0]
-    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else glob.name
+    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else \
+        glob.value.qualname if isinstance(glob.value, FunctionSource) else glob.name  # (a copy: sequence_args.py)
     message = f"the call to {name!r} cannot be vectorized: {first.message}"
     if first.location is not None:
         message += f" (at {first.location})"

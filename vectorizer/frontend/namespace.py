@@ -87,6 +87,9 @@ class Namespace:
         # resolved (`cell_reads`: name -> (cell, object), which fingerprint.Watch checks)
         self.cells: dict[str, types.CellType] = {}
         self.cell_reads: dict[str, tuple[types.CellType, object]] = {}
+        # Copies of functions specialized on sequence arguments (frontend/sequence_args.py): name ->
+        # (its source, parameter -> sequence, key, depth)
+        self.sequence_specs: dict[str, tuple] = {}
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)
@@ -210,8 +213,8 @@ def normalize_constant(value: object) -> object:
 
 
 def _typed(value: object) -> object:
-    """A value with its types (1, 1.0 and True differ)."""
-    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
+    """A value with its types (1, 1.0 and True differ, and so do 0.0 and -0.0)."""
+    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), repr(value))
 
 
 def _static(value: object) -> bool:
