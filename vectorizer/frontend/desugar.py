@@ -55,6 +55,7 @@ import libcst as cst
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
+from .astype_calls import AstypeCalls
 from .dict_lookups import DictLookups
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
@@ -93,7 +94,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
-    exhausted = {**exhausted, **polyval.rebuilt}
+    astype = AstypeCalls()  # x.astype(np.int64): the dtype as a keyword
+    func = astype.rewrite(func)  # type: ignore[assignment]
+    exhausted = {**exhausted, **polyval.rebuilt, **astype.rebuilt}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused

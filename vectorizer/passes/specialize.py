@@ -120,6 +120,8 @@ class _Specializer(Values):
                 return True  # maybe decided now (passes/specialize_calls.py)
             if isinstance(node, cst.Call | cst.Comparison) and self.kind_check(node, {}) is not UNKNOWN:
                 return True  # a kind check of a parameter: its dead branch goes
+            if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, {}):
+                return True  # `p.size` of a one-element array: 1
         return False
 
     # -- statements ---------------------------------------------------------------------------
