@@ -57,6 +57,7 @@ from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
 from .astype_calls import AstypeCalls
 from .dict_lookups import DictLookups
+from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
@@ -125,6 +126,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     maps = MapCalls(namespace, local - set(tables))  # `a, b = map(f, (a, b))`: the calls
     new = maps.rewrite(new)
     rewriter.rebuilt.update(maps.rebuilt)
+    displays = DisplayReductions(namespace, local - set(tables))  # any(... for c in (a, b)): written out
+    new = displays.rewrite(new)
+    rewriter.rebuilt.update(displays.rebuilt)
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)

@@ -49,6 +49,7 @@ from ..frontend.static_calls import Variants
 from ..frontend.static_objects import describe, is_static_object
 from ..frontend.static_values import UNKNOWN, Values, held, opaque
 from . import specialize_apply, specialize_calls
+from .specialize_noops import without_self_assignments
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
@@ -92,7 +93,8 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
             lines.setdefault(node, lines[was])
     found = dataclasses.replace(parsed, func=new, lines=lines)
     found.__dict__["positions"] = positions  # the cached property, with the rebuilt nodes
-    return found
+    again = without_self_assignments(found)  # `T = T` left by `T if np.isscalar(T) else ...`: once more
+    return found if again is None else specialize(again, ns, {}, helpers, variants, home, kinds)
 
 
 class _Specializer(Values):
