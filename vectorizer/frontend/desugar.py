@@ -55,7 +55,7 @@ import libcst as cst
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
-from .astype_calls import AstypeCalls
+from .astype_calls import AstypeCalls, Int64Calls
 from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
@@ -95,9 +95,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
-    astype = AstypeCalls()  # x.astype(np.int64): the dtype as a keyword
-    func = astype.rewrite(func)  # type: ignore[assignment]
-    exhausted = {**exhausted, **polyval.rebuilt, **astype.rebuilt}
+    astype, int64 = AstypeCalls(), Int64Calls(namespace, _assigned(func) | _params(func))
+    func = int64.rewrite(astype.rewrite(func))  # type: ignore[assignment]  # x.astype(dtype=...), np.int64(int(x))
+    exhausted = {**exhausted, **polyval.rebuilt, **astype.rebuilt, **int64.rebuilt}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused

@@ -49,7 +49,7 @@ from .array_base import Arg, ArrayRule, arity, broadcast_shapes, pad
 from .array_constructors import constructor, copy, like
 from .array_contractions import norm, outer, product
 from .array_elementwise import elementwise, reduction, where
-from .array_numbers import as_array, float64
+from .array_numbers import as_array, float64, int64
 from .array_one_d import astype, atleast_1d, isscalar, item
 
 __all__ = ["ARRAY_CALLS", "METHODS", "METHOD_ONLY", "NUMPY_CONSTANTS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
@@ -81,6 +81,7 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     "np.copy": copy(),
     **{f"np.{n}": as_array(n) for n in ("array", "asarray", "asanyarray")},
     "np.float64": float64(),
+    "np.int64": int64(),  # of an int (np.int64(x) is np.int64(int(x)): frontend/astype_calls.py)
     "np.atleast_1d": atleast_1d(),
     "np.isscalar": isscalar(),
     "np.item": item(),  # x.item() (a method only)

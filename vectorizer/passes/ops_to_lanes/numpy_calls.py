@@ -69,7 +69,7 @@ REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% o
 
 
 # NumPy values of a number (rules/array_numbers.py): on a lane, the number itself.
-_CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64", "atleast_1d"})
+_CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64", "int64", "atleast_1d"})
 _ALIASES = {"mod": "remainder"}
 
 
