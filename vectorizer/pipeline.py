@@ -24,6 +24,7 @@ from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer, in_users_words
+from .analysis.one_d import refuse_result
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
 from .core.pyast import ArrayCode
@@ -317,7 +318,10 @@ def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     helpers = statics.helpers if statics is not None else {}
     callees.rewrite = lambda callee, name, home: specialize.specialize(
         callee, namespace, variants.statics.get(name, {}), helpers, variants, home)
+    callees.decide = lambda callee, kinds, home: specialize.specialize(  # a callee's kind checks, per call
+        callee, namespace, {}, helpers, variants, home, kinds=kinds)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
+    refuse_result(first.result, parsed.location(parsed.func))  # an np.atleast_1d array is no number
     namer = _namer(parsed, callees, reserved)
     if not lanes:
         flat = len(first.result) == 1 and first.result[0].batched \

@@ -93,9 +93,14 @@ class Val:
     # where it is NumPy's array power (its SIMD kernel, and x * x for an exponent of 2). None:
     # a 0-d array on some paths only.
     zero_d: bool | None = False
+    # A one-element 1-d array (np.atleast_1d of a number, analysis/one_d.py): on a lane, the number
+    # with NumPy's semantics, its `**` the array power (zero_d is True too); what it derives by
+    # arithmetic stays one. None: one on some paths only.
+    one_d: bool | None = False
 
     def with_batched(self, batched: bool) -> Val:
-        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh, self.zero_d)
+        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh, self.zero_d,
+                   self.one_d)
 
 
 def type_of_python(value: object) -> Type | TupleType:

@@ -58,7 +58,9 @@ import libcst as cst
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
+from .astype_calls import AstypeCalls, Int64Calls
 from .dict_lookups import DictLookups
+from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
@@ -99,7 +101,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
-    exhausted = {**exhausted, **polyval.rebuilt}
+    astype, int64 = AstypeCalls(), Int64Calls(namespace, _assigned(func) | _params(func))
+    func = int64.rewrite(astype.rewrite(func))  # type: ignore[assignment]  # x.astype(dtype=...), np.int64(int(x))
+    exhausted = {**exhausted, **polyval.rebuilt, **astype.rebuilt, **int64.rebuilt}
     rebound = rebound_displays.find(func, _params(func))  # `a = (...)` again: one name a binding
     if rebound:
         split = ReboundDisplays(rebound, {n.value for n in _walk(func) if isinstance(n, cst.Name)})
@@ -133,6 +137,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     maps = MapCalls(namespace, local - set(tables))  # `a, b = map(f, (a, b))`: the calls
     new = maps.rewrite(new)
     rewriter.rebuilt.update(maps.rebuilt)
+    displays = DisplayReductions(namespace, local - set(tables))  # any(... for c in (a, b)): written out
+    new = displays.rewrite(new)
+    rewriter.rebuilt.update(displays.rebuilt)
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)

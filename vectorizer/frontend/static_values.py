@@ -18,7 +18,7 @@ from .parse import ParsedFunction
 from .pure_builtins import SNAPSHOT, items
 from .refusals import local_names
 from .static_calls import UNDECIDED as UNKNOWN
-from .static_checks import StaticCheck, assigned_names, class_spec, recognize
+from .static_checks import StaticCheck, assigned_names, class_spec, decide, recognize
 from .static_objects import is_static_object
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
@@ -98,6 +98,8 @@ class Values:
             decided = self.kind_check(node, env)
             if decided is not UNKNOWN:
                 return decided
+        if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, env):
+            return 1
         if isinstance(node, cst.Comparison):
             return self.compare(node, env)
         if isinstance(node, cst.Subscript):
@@ -160,9 +162,24 @@ class Values:
                 and node.comparisons[0].comparator.value == "None":
             return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
         kind = self.kinds.get(found.subject)
-        if kind is None or found.identity is not None and kind == "bool":
-            return UNKNOWN  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
-        return found.identity[1] if found.identity is not None else kind in found.holds
+        if found.identity is not None:  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
+            return UNKNOWN if kind is None or kind == "bool" else found.identity[1]
+        decided = decide(found, kind)
+        return UNKNOWN if decided is None else decided
+
+    def one_element(self, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool:
+        """`p.size`, `p.ndim` or `len(p)` of a parameter that holds a one-element array (kind
+        "array1": np.atleast_1d of a number, passed on) and that the function never assigns: 1."""
+        if isinstance(node, cst.Attribute) and node.attr.value in ("size", "ndim"):
+            subject = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
+                and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star \
+                and self.ns.resolve("len").kind == "builtin":
+            subject = node.args[0].value
+        else:
+            return False
+        return isinstance(subject, cst.Name) and subject.value not in env and self.kinds.get(subject.value) == "array1" \
+            and subject.value not in assigned_names(self.parsed.func)
 
     def item(self, node: cst.Subscript, env: dict[str, object]) -> object:
         """`TABLE[key]` with a key decided here (`_WHEN["end"]`, `MODES[mode]`), of a module-level

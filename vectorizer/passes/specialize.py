@@ -50,6 +50,7 @@ from ..frontend.static_objects import describe, is_static_object
 from ..frontend.static_values import UNKNOWN, Values, held, opaque
 from . import specialize_apply, specialize_calls
 from .specialize_apply import literal
+from .specialize_noops import without_self_assignments
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
@@ -93,7 +94,8 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
             lines.setdefault(node, lines[was])
     found = dataclasses.replace(parsed, func=new, lines=lines)
     found.__dict__["positions"] = positions  # the cached property, with the rebuilt nodes
-    return found
+    again = without_self_assignments(found)  # `T = T` left by `T if np.isscalar(T) else ...`: once more
+    return found if again is None else specialize(again, ns, {}, helpers, variants, home, kinds)
 
 
 class Specializer(Values):
@@ -121,6 +123,8 @@ class Specializer(Values):
                 return True  # maybe decided now (passes/specialize_calls.py)
             if isinstance(node, cst.Call | cst.Comparison) and self.kind_check(node, {}) is not UNKNOWN:
                 return True  # a kind check of a parameter: its dead branch goes
+            if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, {}):
+                return True  # `p.size` of a one-element array: 1
         return False
 
     # -- statements ---------------------------------------------------------------------------
