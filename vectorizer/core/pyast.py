@@ -91,15 +91,13 @@ def function(name_: str, params: Sequence[str], body: list[ast.stmt]) -> ast.Fun
 # -- the lowering's statements, and lines of text ------------------------------------------------
 class Else(ast.stmt):
     """The `else:` of the `if` just before it at the same level (in `build`'s entries only)."""
-
     _fields = ()
 
 
 def build(name_: str, params: Sequence[str], entries: Sequence[tuple[int, ast.stmt]]) -> ArrayCode:
-    """`def name_(params):` over `entries`, a statement a line, each with its indentation in
-    levels (1 is the function's body): a block statement (`If`, `While`, `For`, its body empty)
-    opens a block that the deeper entries below it fill, `Else()` the else block of the `if`
-    before it; a `Comment` goes at its level, or the deepest open one."""
+    """`def name_(params):` over `entries`, a statement each with its level (1: the body): an
+    `If`, `While` or `For` with an empty body opens a block the deeper entries below fill, `Else()`
+    the else of the `if` before it; a `Comment` goes at its level, or the deepest open one."""
     func = function(name_, params, [])
     stack: list[list[ast.stmt]] = [func.body]
     with_else: list[ast.If] = []
@@ -107,8 +105,8 @@ def build(name_: str, params: Sequence[str], entries: Sequence[tuple[int, ast.st
         if isinstance(node, Comment):
             level = max(1, min(level, len(stack)))
         elif not 1 <= level <= len(stack):
-            shown = "else:" if isinstance(node, Else) else _header(node) or ast.unparse(node)
-            raise IndentationError(f"array code line at level {level} under {len(stack)} open blocks: {shown!r}")
+            raise IndentationError(f"array code line at level {level} under {len(stack)} open blocks: "
+                                   f"{'else:' if isinstance(node, Else) else _header(node) or ast.unparse(node)!r}")
         del stack[level:]
         block = stack[-1]
         if isinstance(node, Else):
@@ -124,8 +122,7 @@ def build(name_: str, params: Sequence[str], entries: Sequence[tuple[int, ast.st
 
 
 def parse(name_: str, params: Sequence[str], lines: Sequence[str]) -> ArrayCode:
-    """`build` from lines of text (a test's): four spaces a level from one, a line each
-    statement, block header, `else:` or comment; the statements parsed together."""
+    """`build` from lines of text (a test's): four spaces a level, a statement, header or comment a line."""
     shape: list[tuple[int, str, str, str | None]] = []  # (level, kind, text, its comment) a line
     code: list[str] = []
     for line in lines:
