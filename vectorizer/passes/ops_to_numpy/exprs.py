@@ -174,10 +174,10 @@ class Expressions:
         """The rule's template filled with the lowered operands, and its checks."""
         args = [self.lower(o, mask) for o in operands]
         # An operand the expression uses twice is computed once.
-        args = [self.low.temp(a, operand=True) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
+        args = [self.low.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
         if not impl.checks:
             return self.on_mask(n.fill(impl.expr, *args), impl, operands, mask)
-        args = [self.low.temp(a, operand=True) for a in args]
+        args = [self.low.temp(a) for a in args]
         uses_result = any("{r}" in c.pred for c in impl.checks)
         uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
         values = args

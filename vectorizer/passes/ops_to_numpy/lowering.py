@@ -131,11 +131,10 @@ class Lowering:
         """`return value, flag`."""
         return ast.Return(value=ast.Tuple(elts=[value, n.name(self.flag)], ctx=ast.Load()))
 
-    def temp(self, node: ast.expr, stem: str = "t", operand: bool = False) -> ast.expr:
-        """`node` as an operand to use more than once: itself if simple, else a fresh name
-        assigned it. An `operand` of a rule's template is simple only as a name or an unsigned
-        literal (a signed literal or `np.pi` gets a name there, as the text lowering gave it)."""
-        if n.simple(node) and not (operand and not isinstance(node, ast.Name | ast.Constant)):
+    def temp(self, node: ast.expr, stem: str = "t") -> ast.expr:
+        """`node` as an operand to use more than once: itself if simple (a name, a number, a
+        NumPy constant), else a fresh name assigned it."""
+        if n.simple(node):
             return node
         name = self.ctx.namer.fresh(stem)
         self.emit(assign(name, node))
