@@ -151,13 +151,19 @@ class Guards:
             check_node = ast.parse(pred.strip(), mode="eval").body
         except SyntaxError:
             return False
+        return self.ruled_out_node(tree, check_node)
+
+    def ruled_out_node(self, mask: ast.expr | None, check_node: ast.expr) -> bool:
+        """`ruled_out` of the lowered nodes."""
+        if mask is None:
+            return False
         pair = zero_difference(check_node, self.differences, self.constants)
         if pair is not None and self.same_kind(*pair) and any(  # `t == 0`, t = a - b: is a == b ruled out?
                 isinstance(key[2], str) and {key[0], key[2]} == set(pair) and excludes_equal(key[1], holds)
-                for key, holds in self._mask_facts(tree)):
+                for key, holds in self._mask_facts(mask)):
             return True
         check = _key(check_node, self.constants)
-        return check is not None and any(rules_out(f, check) for f in self._mask_facts(tree))  # type: ignore[arg-type]
+        return check is not None and any(rules_out(f, check) for f in self._mask_facts(mask))  # type: ignore[arg-type]
 
     def _mask_facts(self, node: ast.expr) -> frozenset[Fact]:
         if isinstance(node, ast.Name):
@@ -178,13 +184,19 @@ class Guards:
         return _key(node, self.constants) or pair_key(node, self.constants)
 
     def emitted(self, line: str) -> None:
-        """A line of lowered code (without its indentation) was emitted: forget what it may change,
-        and learn what a mask it assigns guarantees. Assignments to names forget their targets;
-        any other statement but `return` and `pass` (a block's header too) forgets everything."""
+        """A line of lowered code (without its indentation) was emitted: `emitted_node` of its
+        statement (a block's header, `if m:` or `else:`, is no statement alone: None)."""
         try:
             (node,) = ast.parse(line).body
-        except (SyntaxError, ValueError):  # a block's header (`if m:`, `else:`): no statement alone
+        except (SyntaxError, ValueError):
             node = None
+        self.emitted_node(node)
+
+    def emitted_node(self, node: ast.stmt | None) -> None:
+        """A statement of lowered code was emitted (None: a block boundary): forget what it may
+        change, and learn what a mask it assigns guarantees. Assignments to names forget their
+        targets; any other statement but `return` and `pass` (a block's header too) forgets
+        everything."""
         targets = _assigned(node)
         if targets is None:
             if not isinstance(node, ast.Return | ast.Pass):

@@ -1,7 +1,7 @@
 """The array code after the lowering: a Python `ast` function whose comments are statements of
 their own, and the one printer of it.
 
-`ops_to_numpy` gives an `ArrayCode`; the passes after it (compact_loops, select_to_fmax,
+`ops_to_numpy` builds an `ArrayCode` from its statements (`build`); the passes after it (compact_loops, select_to_fmax,
 merge_checks, vector_math) edit its tree, and the text is printed once, by `emit` (the module,
 a dump, a test). A comment the passes carry (`# line 5: while i < 40:`) is a `Comment` statement
 in its block, so it moves with the statements around it; a comment after a block's header
@@ -88,11 +88,41 @@ def function(name_: str, params: Sequence[str], body: list[ast.stmt]) -> ast.Fun
                            lineno=0)
 
 
-# -- reading the lowering's lines ----------------------------------------------------------------
+# -- the lowering's statements, and lines of text ------------------------------------------------
+class Else(ast.stmt):
+    """The `else:` of the `if` just before it at the same level (in `build`'s entries only)."""
+    _fields = ()
+
+
+def build(name_: str, params: Sequence[str], entries: Sequence[tuple[int, ast.stmt]]) -> ArrayCode:
+    """`def name_(params):` over `entries`, a statement each with its level (1: the body): an
+    `If`, `While` or `For` with an empty body opens a block the deeper entries below fill, `Else()`
+    the else of the `if` before it; a `Comment` goes at its level, or the deepest open one."""
+    func = function(name_, params, [])
+    stack: list[list[ast.stmt]] = [func.body]
+    with_else: list[ast.If] = []
+    for level, node in entries:
+        if isinstance(node, Comment):
+            level = max(1, min(level, len(stack)))
+        elif not 1 <= level <= len(stack):
+            raise IndentationError(f"array code line at level {level} under {len(stack)} open blocks: "
+                                   f"{'else:' if isinstance(node, Else) else _header(node) or ast.unparse(node)!r}")
+        del stack[level:]
+        block = stack[-1]
+        if isinstance(node, Else):
+            stack.append(_open_else(block, with_else))
+            continue
+        block.append(node)
+        if isinstance(node, ast.If | ast.While | ast.For):
+            stack.append(node.body)
+    for node in with_else:  # an `else:` with no line under it
+        if not node.orelse:
+            node.orelse = [ast.Pass()]
+    return ArrayCode(func)
+
+
 def parse(name_: str, params: Sequence[str], lines: Sequence[str]) -> ArrayCode:
-    """`def name_(params):` with the body `lines`: four spaces a level from one level, a line
-    each statement, block header (`if t:`, `while t:`, `for v in it:`), `else:` or comment. The
-    statements are parsed together (a parse a line costs several times more)."""
+    """`build` from lines of text (a test's): four spaces a level, a statement, header or comment a line."""
     shape: list[tuple[int, str, str, str | None]] = []  # (level, kind, text, its comment) a line
     code: list[str] = []
     for line in lines:
@@ -108,33 +138,21 @@ def parse(name_: str, params: Sequence[str], lines: Sequence[str]) -> ArrayCode:
             code.append(text + " pass" if kind == "header" else text)
     nodes = ast.parse("\n".join(code)).body
     parsed = [[n] for n in nodes] if len(nodes) == len(code) else [ast.parse(t).body for t in code]
-    func = function(name_, params, [])
-    stack: list[list[ast.stmt]] = [func.body]
-    with_else: list[ast.If] = []
     it = iter(parsed)
+    entries: list[tuple[int, ast.stmt]] = []
     for level, kind, text, comment in shape:
         if kind == "comment":
-            level = max(1, min(level, len(stack)))
-        elif not 1 <= level <= len(stack):
-            raise IndentationError(f"array code line at level {level} under {len(stack)} open blocks: {text!r}")
-        del stack[level:]
-        block = stack[-1]
-        if kind == "comment":
-            block.append(Comment(text=text))
+            entries.append((level, Comment(text=text)))
         elif kind == "else":
-            stack.append(_open_else(block, text, with_else))
+            entries.append((level, Else()))
         else:
             stmts = next(it)
-            block.extend(stmts)
             if comment is not None:
                 stmts[-1].comment = comment  # type: ignore[attr-defined]
             if kind == "header":
                 stmts[0].body = []  # type: ignore[attr-defined]  # its `pass`: the lines below fill it
-                stack.append(stmts[0].body)  # type: ignore[attr-defined]
-    for node in with_else:  # an `else:` with no line under it
-        if not node.orelse:
-            node.orelse = [ast.Pass()]
-    return ArrayCode(func)
+            entries.extend((level, s) for s in stmts)
+    return build(name_, params, entries)
 
 
 def parse_function(text: str) -> ArrayCode:
@@ -151,15 +169,14 @@ def _trailing_comment(text: str) -> str | None:
     return found[-1].string if found else None
 
 
-def _open_else(block: list[ast.stmt], text: str, with_else: list[ast.If]) -> list[ast.stmt]:
-    """The `else` block of the `if` that ends `block` (comments after that `if` at its own level
-    end its body)."""
+def _open_else(block: list[ast.stmt], with_else: list[ast.If]) -> list[ast.stmt]:
+    """The `else` block of the `if` ending `block` (comments after it at its level end its body)."""
     at = len(block)
     while at and isinstance(block[at - 1], Comment):
         at -= 1
     node = block[at - 1] if at else None
     if not isinstance(node, ast.If) or node.orelse:
-        raise SyntaxError(f"array code: {text!r} follows no if")
+        raise SyntaxError("array code: 'else:' follows no if")
     node.body.extend(block[at:])
     del block[at:]
     with_else.append(node)

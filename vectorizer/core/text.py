@@ -4,7 +4,6 @@ and the prefix of the origin comments that carry the user's lines through loweri
 from __future__ import annotations
 
 import math
-import re
 
 # `# line 12: if x > 0:`, attached by passes/annotate_origins and read by codegen/emit.
 ORIGIN_PREFIX = "# line "
@@ -39,11 +38,3 @@ def is_number(text: str, signed: bool = True) -> bool:
         return False
     return signed or not text.startswith(("-", "+"))
 
-
-def nesting(text: str) -> int:
-    """The deepest nesting of parentheses in generated source text."""
-    depth = deepest = 0
-    for ch in re.findall(r"[()]", text):
-        depth += 1 if ch == "(" else -1
-        deepest = max(deepest, depth)
-    return deepest

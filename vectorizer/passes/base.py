@@ -205,15 +205,19 @@ def func_body(func: cst.FunctionDef) -> list[cst.BaseStatement]:
 
 # -- checks ------------------------------------------------------------------------------------
 def static_check(pred: str, constants: dict[str, object] | None = None) -> bool | None | str:
+    """`static_node` of a predicate's text; the simplified predicate as text."""
+    result = static_node(ast.parse(pred, mode="eval").body, constants)
+    return result if isinstance(result, bool) else ast.unparse(result)
+
+
+def static_node(pred: ast.expr, constants: dict[str, object] | None = None) -> bool | ast.expr:
     """Decide a check now where its literal parts allow: True/False, or the simplified predicate
-    text with the always-true conjuncts (and always-false disjuncts) removed. Module constants
-    count as literals: the generated module carries their values as of the transform."""
-    tree = ast.parse(pred, mode="eval").body
+    with the always-true conjuncts (and always-false disjuncts) removed. Module constants count
+    as literals: the generated module carries their values as of the transform."""
+    if isinstance(pred, ast.Constant) and type(pred.value) is bool:
+        return pred.value
     known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
-    result = _decide(tree, {"__builtins__": {}, "np": np, **known})
-    if isinstance(result, bool):
-        return result
-    return ast.unparse(result)
+    return _decide(pred, {"__builtins__": {}, "np": np, **known})
 
 
 def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
@@ -225,7 +229,8 @@ def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:
                 return other if side is neutral else side
         return ast.BinOp(left, node.op, right)
     try:
+        code_ = compile(ast.fix_missing_locations(ast.Expression(node)), "<check>", "eval")
         with np.errstate(all="ignore"):  # `np.inf - np.inf` in a literal check: no warning at transform time
-            return bool(eval(compile(ast.Expression(node), "<check>", "eval"), dict(names)))  # noqa: S307
+            return bool(eval(code_, dict(names)))  # noqa: S307
     except NameError:
         return node

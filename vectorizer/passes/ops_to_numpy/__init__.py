@@ -40,12 +40,16 @@ This is where the code becomes array code. Every operation goes through the tabl
 
 The runtime re-runs the original function on the first flagged lane (flag and patch).
 
-The parts: `lowering.Lowering` holds the state (lines, flags, statements) and its collaborators
-`exprs.Expressions`, `choices.Choices`, `fold.Folder`, `loops.Loops` and `arrays.ArrayOps`;
-`tidy` finishes the tree the lines are parsed into (core/pyast.py).
+The code is built as Python `ast` nodes (core/nodes.py: rule templates filled with nodes,
+masks as expressions), never as text: `lowering.Lowering` holds the state (its statements, a
+line each with its indentation, flags) and its collaborators `exprs.Expressions`,
+`choices.Choices`, `fold.Folder`, `loops.Loops` and `arrays.ArrayOps`; the statements become
+one tree (core/pyast.py's `build`), which `tidy` finishes.
 """
 
 from __future__ import annotations
+
+import ast
 
 import libcst as cst
 
@@ -54,6 +58,7 @@ from ...analysis.decisions import decided
 from ...analysis.liveness import Liveness
 from ...analysis.signs import sign_env
 from ...analysis.witnesses import Witnesses
+from ...core import nodes as n
 from ...core import pyast
 from ...core.pyast import ArrayCode
 from ..base import Context, func_body
@@ -62,9 +67,9 @@ from .tidy import drop_dead_assignments, settle_flag
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> ArrayCode:
-    """The lowered function as an `ast` tree (core/pyast.py): the lowering writes its lines, one
-    statement a line, and they are parsed once; the passes after it edit the tree, and its text
-    is printed once, at the end."""
+    """The lowered function as an `ast` tree (core/pyast.py): the lowering emits its statements
+    as nodes, and they become one tree; the passes after it edit the tree, and its text is
+    printed once, at the end."""
     facts = ctx.analyze(func)
     lower = Lowering(ctx, facts)
     lower.counters = counters(func)
@@ -83,8 +88,9 @@ def transform(func: cst.FunctionDef, ctx: Context) -> ArrayCode:
     flagged = lower.has_flags or bool(ctx.options.compact and ctx.loop_vars)  # compact_loops flags a loop's long tail
     if flagged:
         ctx.flag = lower.flag
-        shape = f"len({batched[0]})" if batched else "()"  # one flag per lane
-        lines.insert(init_line, f"    {lower.flag} = np.zeros({shape}, dtype=bool)")
-    code = pyast.parse(func.name.value, list(ctx.params), lines)
+        shape = n.call("len", n.name(batched[0])) if batched else ast.Tuple(elts=[], ctx=ast.Load())  # one flag per lane
+        lines.insert(init_line, (1, pyast.assign(lower.flag, n.fill("np.zeros({0}, dtype=bool)", shape))))
+    code = pyast.build(func.name.value, list(ctx.params), lines)
+    n.unshare(code.func)  # a node in two places is two nodes: the passes after this edit them in place
     drop_dead_assignments(code.func, settle_flag(code.func, lower.flag, flagged))
     return code

@@ -14,14 +14,14 @@ from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
 from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...analysis.witnesses import NEGATIVE_CHECK
-from ...core.text import literal, nesting
+from ...core import nodes as n
+from ...core.nodes import Mask
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
 from ...frontend.fence_exprs import int_method, tuple_call_item
 from ...rules import scalar as rules
 from ...runtime.exactmath import exact_template
 from ...runtime.helpers import HEAVY_CALLS
-from ..base import paren
 from .choices import decided_side
 from .fold import FoldRaised, NoFold
 from .loops import NP_SCALAR
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .lowering import Lowering
 
 
-MAX_NESTING = 50  # parentheses in one generated expression (CPython's parser stops at 200)
+MAX_NESTING = 50  # operations nested in one generated expression (CPython's parser stops at 200 brackets)
 
 
 class Expressions:
@@ -42,43 +42,44 @@ class Expressions:
         self.facts = low.facts
 
     # -- expressions -------------------------------------------------------------------------
-    def lower(self, node: cst.BaseExpression, mask: str | None) -> str:
-        text = self._fold_or_lower(node, mask)
+    def lower(self, node: cst.BaseExpression, mask: Mask) -> ast.expr:
+        out = self._fold_or_lower(node, mask)
         if node in self.low.witness_nodes:  # a sqrt's sign check tests it later: give it a name
-            text = self.low.witness_names[node] = self.low.temp(text)
-        elif text.count("(") > MAX_NESTING and nesting(text) > MAX_NESTING:
-            # A long chain `a + b + c + ...` comes out as `((a + b) + c) + ...`: past CPython's
-            # limit of 200 nested parentheses the module would not compile. A name for the
-            # operand so far keeps the order of evaluation (it is computed first either way).
-            text = self.low.temp(text)
-        return text
+            out = self.low.witness_names[node] = self.low.temp(out)
+        elif n.depth(out) > MAX_NESTING:
+            # A long chain `a + b + c + ...` nests an operation deeper each term: past CPython's
+            # limits (200 nested brackets, its recursion in the compiler) the module would not
+            # compile. A name for the operand so far keeps the order of evaluation (it is
+            # computed first either way).
+            out = self.low.temp(out)
+        return out
 
-    def _fold_or_lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+    def _fold_or_lower(self, node: cst.BaseExpression, mask: Mask) -> ast.expr:
         if isinstance(node, cst.Name) and node.value not in self.low.facts_locals() and node.value not in ("True", "False"):
             return self._lower(node, mask)  # a module constant keeps its name (emitted at module level)
         try:
-            return literal(self.low.folder.fold(node))
+            return n.const(self.low.folder.fold(node))
         except NoFold:
             return self._lower(node, mask)
         except FoldRaised:
-            self.low.check(mask, "True")  # every lane evaluating it raises: the re-run reports it
+            self.low.check(mask, n.constant(True))  # every lane evaluating it raises: the re-run reports it
             result = self.facts.vals[node].type
-            return literal({BOOL: False, INT: 0}.get(result, 0.0))  # type: ignore[call-overload]
+            return n.const({BOOL: False, INT: 0}.get(result, 0.0))  # type: ignore[call-overload]
 
-    def _lower(self, node: cst.BaseExpression, mask: str | None) -> str:
+    def _lower(self, node: cst.BaseExpression, mask: Mask) -> ast.expr:
         val = self.facts.val(node)
         if isinstance(node, cst.Name):
             glob_val = self.ctx.namespace.resolve(node.value) if node.value not in self.low.facts_locals() else None
             if glob_val is not None and glob_val.kind == "constant":
                 self.ctx.constants[node.value] = glob_val.value
-            return node.value
+            return n.name(node.value)
         if isinstance(node, cst.Attribute):
             if node.attr.value in rules.MATH_CONSTANTS and isinstance(node.value, cst.Name) \
                     and self.ctx.namespace.resolve(node.value.value).kind in ("math", "numpy"):
-                return rules.MATH_CONSTANTS[node.attr.value]
+                return n.fill(rules.MATH_CONSTANTS[node.attr.value])
             return self.low.arrays.attribute(node, mask)
         if self.is_numpy(node):
-            return paren(self.numpy_expr(node, mask))  # `-a` may be the operand of `**`
+            return self.numpy_expr(node, mask)
         if isinstance(node, cst.BinaryOperation):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
@@ -89,16 +90,16 @@ class Expressions:
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
                 lo, hi = rules.affine_range(c, d)
-                text = self.low.temp(self.lower(x, mask))
+                t = self.low.temp(self.lower(x, mask))
                 check = self.low.check if self.facts.val(x).batched else self.low.check_uniform
-                check(mask, f"({text} < {lo}) | ({text} > {hi})")
-                return f"({c} * {text} {'+' if d >= 0 else '-'} {abs(d)})"
+                check(mask, n.fill("({0} < {1}) | ({0} > {2})", t, n.const(lo), n.const(hi)))
+                return n.binop(n.binop(n.const(c), "*", t), "+" if d >= 0 else "-", n.const(abs(d)))
             return self.apply(impl, [node.left, node.right], mask)
         if isinstance(node, cst.UnaryOperation):
             op = UNOPS[type(node.operator)]
             operand = self.facts.val(node.expression)
             if op == "not" and not operand.batched:
-                return f"(not {paren(self.lower(node.expression, mask))})"
+                return n.unary("not", self.lower(node.expression, mask))
             return self.apply(rules.UNARY[op](operand.type, operand), [node.expression], mask)
         if isinstance(node, cst.BooleanOperation):
             return self.low.choices.boolean(node, mask)
@@ -155,7 +156,7 @@ class Expressions:
                 return name
         return None
 
-    def numpy_expr(self, node: cst.BaseExpression, mask: str | None) -> str:
+    def numpy_expr(self, node: cst.BaseExpression, mask: Mask) -> ast.expr:
         if isinstance(node, cst.BinaryOperation):
             return self.low.arrays.binary(node, mask)
         if isinstance(node, cst.UnaryOperation):
@@ -169,14 +170,13 @@ class Expressions:
             return self.low.arrays.length(node.args[0].value, mask)  # type: ignore[attr-defined]
         return self.low.arrays.call("np.abs" if name == "abs" else name, node, mask)  # type: ignore[arg-type]
 
-    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None,
-              extra: list[str] | None = None) -> str:
-        # Each operand parenthesized: a template may put it next to `**` (`-1 ** 0` is -1).
-        args = [paren(self.lower(o, mask)) for o in operands] + (extra or [])
+    def apply(self, impl: rules.Impl, operands: list[cst.BaseExpression], mask: Mask) -> ast.expr:
+        """The rule's template filled with the lowered operands, and its checks."""
+        args = [self.lower(o, mask) for o in operands]
         # An operand the expression uses twice is computed once.
         args = [self.low.temp(a) if impl.expr.count(f"{{{i}}}") > 1 else a for i, a in enumerate(args)]
         if not impl.checks:
-            return paren(self.on_mask(impl.expr.format(*args), impl, operands, mask))
+            return self.on_mask(n.fill(impl.expr, *args), impl, operands, mask)
         args = [self.low.temp(a) for a in args]
         uses_result = any("{r}" in c.pred for c in impl.checks)
         uniform = not any(self.facts.vals[o].batched for o in operands if o in self.facts.vals)
@@ -185,7 +185,7 @@ class Expressions:
             # Only some lanes get here, and the check flags them: the value must not raise for the
             # others, as Python's `1 / 0` would. NumPy scalars give inf/nan instead (unobserved).
             values = [self.as_numpy_scalar(a, o) for a, o in zip(args, operands)] + args[len(operands):]
-        result = self.on_mask(impl.expr.format(*values), impl, operands, mask)
+        result = self.on_mask(n.fill(impl.expr, *values), impl, operands, mask)
         if uses_result:
             result = self.low.temp(result, "r")
         for c in impl.checks:
@@ -195,46 +195,45 @@ class Expressions:
             if not uniform and c.pred == NEGATIVE_CHECK and operands[0] in self.low.witnesses:
                 self.low.check(mask, self.witness_test(operands[0]))
                 continue
-            (self.low.check_uniform if uniform else self.low.check)(mask, pred.format(*args, r=result))
-        return paren(result)
+            (self.low.check_uniform if uniform else self.low.check)(mask, n.fill(pred, *args, r=result))
+        return result
 
-    def witness_test(self, operand: cst.BaseExpression) -> str:
+    def witness_test(self, operand: cst.BaseExpression) -> ast.expr:
         """The lanes where a sqrt operand may be negative, by its witness (analysis/witnesses.py):
         a superset of those, which the scalar re-run settles. Every lane if a witness's value was
         not lowered to a name (it always is: that would be a vectorizer bug, slow but not wrong)."""
         tests = []
         for term in self.low.witnesses[operand]:
-            name = term.node.value if isinstance(term.node, cst.Name) else self.low.witness_names.get(term.node)
-            if name is None:
-                return "True"
-            tests.append(term.text(name))
-        return " | ".join(tests) if tests else "False"
+            value = n.name(term.node.value) if isinstance(term.node, cst.Name) else self.low.witness_names.get(term.node)
+            if value is None:
+                return n.constant(True)
+            tests.append(n.fill(term.text("{0}"), value))
+        return n.chain("|", tests) if tests else n.constant(False)
 
-    def on_mask(self, text: str, impl: rules.Impl, operands: list[cst.BaseExpression], mask: str | None) -> str:
+    def on_mask(self, expr: ast.expr, impl: rules.Impl, operands: list[cst.BaseExpression], mask: Mask) -> ast.expr:
         """A costly call (`np.exp(...)`, `_vz_power(...)`) of lanes under a batched mask, outside
         loops, as `_vz_masked(mask, fn, ...)`: computed on those lanes alone when at most half the
         lanes take the branch (runtime.masked). Lanes outside the mask are never read: a masked
         block's values reach other lanes only through a select on its mask."""
-        if mask is None or self.low.loop_depth or impl.result is not FLOAT or not text.startswith(("np.", "_vz_")):
-            return text
+        if mask is None or self.low.loop_depth or impl.result is not FLOAT or not isinstance(expr, ast.Call):
+            return expr
+        func = n.path(expr.func)  # np.exp, or a generated helper: _vz_erfc, _vz_power
+        if func is None or not func.startswith(("np.", "_vz_")):
+            return expr
         vals = [self.facts.vals.get(o) for o in operands]
         if not any(v is not None and v.batched for v in vals) or any(v is None or not isinstance(v.type, Type) for v in vals):
-            return text
-        call = ast.parse(text, mode="eval").body
-        if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args) \
-                or any(k.arg is None for k in call.keywords):
-            return text
-        func = ast.unparse(call.func)  # np.exp, or a generated helper: _vz_erfc, _vz_power
-        if (func.removeprefix("np.") if func.startswith("np.") else func) not in HEAVY_CALLS and func != "_vz_exact":
-            return text
-        parts = [mask, func, *map(ast.unparse, call.args), *(f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords)]
-        return f"_vz_masked({', '.join(parts)})"
+            return expr
+        if any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
+            return expr
+        if func.removeprefix("np.") not in HEAVY_CALLS and func != "_vz_exact":
+            return expr
+        return ast.Call(func=n.name("_vz_masked"), args=[mask, expr.func, *expr.args], keywords=expr.keywords)
 
-    def as_numpy_scalar(self, text: str, node: cst.BaseExpression) -> str:
+    def as_numpy_scalar(self, value: ast.expr, node: cst.BaseExpression) -> ast.expr:
         t = self.facts.vals[node].type if node in self.facts.vals else None
-        return f"np.{NP_SCALAR[t]}({text})" if t in NP_SCALAR else text
+        return n.call(f"np.{NP_SCALAR[t]}", value) if t in NP_SCALAR else value
 
-    def numpy_scalar(self, text: str, node: cst.BaseExpression, t: Type, batched_use: bool = False) -> str:
+    def numpy_scalar(self, value: ast.expr, node: cst.BaseExpression, t: Type, batched_use: bool = False) -> ast.expr:
         """A literal or module constant picked by a uniform select becomes a NumPy scalar, so the
         arithmetic that follows has NumPy's (checked) semantics, not Python's (which raises). So
         does any uniform value picked where the result is batched (`batched_use`: `v in T or x > 0`
@@ -244,30 +243,31 @@ class Expressions:
         do not flag the lanes; a Python float raises where a float64 gives inf."""
         val = self.facts.vals.get(node)
         if val is None or val.batched:
-            return text
+            return value
         if val.const is not None or self.low.folder.folded(node) is not None or (batched_use and isinstance(t, Type)):
             scalar = f"np.{NP_SCALAR[t]}" if isinstance(t, Type) else f"np.{t.dtype}"
-            return text if _calls(text, scalar) else f"{scalar}({text})"
-        return text
+            return value if n.calls(value, scalar) else n.call(scalar, value)
+        return value
 
-    def truthy(self, text: str, t: Type) -> str:
-        return rules.truthy(t).format(paren(text))
+    def truthy(self, value: ast.expr, t: Type) -> ast.expr:
+        return n.fill(rules.truthy(t), value)
 
-    def coerce(self, text: str, src: Type, dst: Type, mask: str | None) -> str:
+    def coerce(self, value: ast.expr, src: Type, dst: Type, mask: Mask) -> ast.expr:
         if src is dst or (src is FLOAT and dst is NUM):
-            return text
+            return value
         if dst is INT:  # from BOOL
-            return f"np.int64({text})"
+            return n.call("np.int64", value)
         if dst is NUM and src is BOOL:
-            return f"np.float64({text})"  # 0.0 or 1.0: exact
+            return n.call("np.float64", value)  # 0.0 or 1.0: exact
         if dst is NUM and src.is_intlike:
-            if text.lstrip("-").isdigit() and abs(int(text)) <= 2**53:
-                return repr(float(int(text)))  # an exact int literal: 0 -> 0.0
-            t = self.low.temp(text)
-            self.low.check(mask, rules.beyond_exact(t))
-            return f"np.float64({t})"
+            literal = n.int_literal(value)
+            if literal is not None and abs(literal) <= 2**53:
+                return n.const(float(literal))  # an exact int literal: 0 -> 0.0
+            t = self.low.temp(value)
+            self.low.check(mask, n.fill(rules.beyond_exact("{0}"), t))
+            return n.call("np.float64", t)
         if dst is FLOAT:
-            return f"np.float64({text})"
+            return n.call("np.float64", value)
         raise AssertionError((src, dst))
 
     def exactly(self, impl: rules.Impl, node: cst.CSTNode) -> rules.Impl:
@@ -288,7 +288,7 @@ class Expressions:
         func = node.func
         return method if method is not None and not isinstance(self.facts.val(func.value).type, ArrayType) else None  # type: ignore[attr-defined]
 
-    def call(self, node: cst.Call, mask: str | None) -> str:
+    def call(self, node: cst.Call, mask: Mask) -> ast.expr:
         method = self.int_method(node)
         if method is not None:  # n.bit_length(): the receiver is the operand
             receiver = node.func.value  # type: ignore[attr-defined]
@@ -317,21 +317,13 @@ class Expressions:
             impl = rules.without_unit_checks(impl, within_unit(operands[0], self.call_name, self.low.signs))
         return self.apply(impl, operands, mask)
 
-    def subscript(self, node: cst.Subscript, mask: str | None) -> str:
+    def subscript(self, node: cst.Subscript, mask: Mask) -> ast.expr:
         item = tuple_call_item(node)
         if item is not None:  # math.modf(x)[1]: a constant index of a tuple-valued call
-            return f"{paren(self.lower(node.value, mask))}[{item}]"
+            return n.subscript(self.lower(node.value, mask), [n.const(item)])
         seq = self.lower(node.value, mask)
         size = len(self.facts.val(node.value).type.items)  # type: ignore[union-attr]
         index = self.low.temp(self.lower(node.slice[0].slice.value, mask))  # type: ignore[attr-defined]
-        self.low.check(mask, f"({index} < {-size}) | ({index} >= {size})")
-        return f"np.take({seq}, np.clip({index}, {-size}, {size - 1}))"
+        self.low.check(mask, n.fill("({0} < {1}) | ({0} >= {2})", index, n.const(-size), n.const(size)))
+        return n.fill("np.take({0}, np.clip({1}, {2}, {3}))", seq, index, n.const(-size), n.const(size - 1))
 
-
-def _calls(text: str, func: str) -> bool:
-    """Whether the expression `text` is a call of `func` (`np.int64(...)`): nothing to wrap."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
-        return False
-    return isinstance(tree, ast.Call) and ast.unparse(tree.func) == func
