@@ -11,6 +11,7 @@ does.
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 import warnings
@@ -249,10 +250,10 @@ def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
                  reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
     parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
-    sources = kernels.sources
+    sources = kernels.sources  # the one printing of the lane functions
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm.", "_vz_pow(", "_vz_hypot("))
+    calls_math = calls_libm(kernels.functions)
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not kernels.infallible
@@ -289,9 +290,20 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
     result = emit.result_types(first.result)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
-                               kernels.constants, origin)
+                               kernels.constants, origin, kernels.main)
     return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, kernels.text(),
                      dict(kernels.constants))
+
+
+def calls_libm(functions: list[ast.FunctionDef]) -> bool:
+    """Whether lane functions call the C library's math (`math.*`, vector math, C's pow or
+    hypot): the cost class of the parallel threshold (codegen/numba_module.py)."""
+    for node in (n for f in functions for n in ast.walk(f)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("math", "_vz_lm"):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_vz_pow", "_vz_hypot"):
+            return True
+    return False
 
 
 def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,

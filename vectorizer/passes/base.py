@@ -208,12 +208,18 @@ def static_check(pred: str, constants: dict[str, object] | None = None) -> bool 
     """Decide a check now where its literal parts allow: True/False, or the simplified predicate
     text with the always-true conjuncts (and always-false disjuncts) removed. Module constants
     count as literals: the generated module carries their values as of the transform."""
-    tree = ast.parse(pred, mode="eval").body
-    known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
-    result = _decide(tree, {"__builtins__": {}, "np": np, **known})
+    result = static_check_tree(ast.parse(pred, mode="eval").body, constants)
     if isinstance(result, bool):
         return result
     return ast.unparse(result)
+
+
+def static_check_tree(tree: ast.expr, constants: dict[str, object] | None = None) -> bool | ast.expr:
+    """`static_check` of a predicate's tree (lane code's nodes): True/False, or the tree with the
+    conjuncts and disjuncts decided now left out."""
+    known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
+    ast.fix_missing_locations(ast.Expression(body=tree))  # compile() wants positions; built nodes have none
+    return _decide(tree, {"__builtins__": {}, "np": np, **known})
 
 
 def _decide(node: ast.expr, names: dict[str, object]) -> bool | ast.expr:

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ...analysis.recursion import calls_any
+from ...core.lanenodes import Comment, clone
 from ...core.tree import walk
 from ...errors import SourceLocation, VectorizeError
 from ..base import Context
@@ -71,6 +72,7 @@ class JaxKernels:
 
     sources: list[str]
     constants: dict[str, object]
+    main: str  # the main lane function's name (the last of `sources`)
 
     def text(self) -> str:
         return "\n\n".join(self.sources)
@@ -90,25 +92,23 @@ def refuse_recursion(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
 
 
 def transform(kernels: LaneKernels, ctx: Context) -> JaxKernels:
-    sources = kernels.sources
-    names = [_name_of(src) for src in sources]
+    functions = kernels.functions
+    names = [f.name for f in functions]
     callees = frozenset(names[:-1])
     constants = frozenset(kernels.constants)
     uniform_params = ctx.uniform_params  # one value for every lane (pipeline.lower_jax)
     out = []
-    for src, name in zip(sources, names):
+    for func, name in zip(functions, names):
         main = name == names[-1]
         fallible = not kernels.infallible if main else name not in kernels.never_fail
-        out.append(lower_function(src, ctx, callees, constants | (uniform_params if main else frozenset()), main, fallible))
-    return JaxKernels(out, dict(kernels.constants))
+        out.append(lower_function(func, ctx, callees, constants | (uniform_params if main else frozenset()), main, fallible))
+    return JaxKernels(out, dict(kernels.constants), names[-1])
 
 
-def lower_function(source: str, ctx: Context, callees: frozenset[str], uniform: frozenset[str], main: bool,
+def lower_function(lane: ast.FunctionDef, ctx: Context, callees: frozenset[str], uniform: frozenset[str], main: bool,
                    fallible: bool) -> str:
-    tree = ast.parse(source)
-    fn = tree.body[0]
-    assert isinstance(fn, ast.FunctionDef)
-    _attach_comments(fn, source)
+    fn = clone(lane)  # the lowering below takes the lane's nodes apart
+    _attach_comments(fn)
     params = [a.arg for a in fn.args.args]
     live_param = None if main else ctx.namer.fresh("_path")
     reassigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -123,36 +123,31 @@ def lower_function(source: str, ctx: Context, callees: frozenset[str], uniform: 
     return f"def {fn.name}({signature}):\n" + "\n".join(lowering.out.lines) + "\n"
 
 
-def _name_of(source: str) -> str:
-    return source.split("def ", 1)[1].split("(", 1)[0].strip()
+def _attach_comments(fn: ast.FunctionDef) -> None:
+    """Each statement gets the comment lines right above it as printed (`comments`: the lane
+    code's `Comment` statements, taken out of its blocks) and the user's line it comes from
+    (`origin`: the last origin comment above it or around it)."""
 
-
-def _attach_comments(fn: ast.FunctionDef, source: str) -> None:
-    """Each statement gets the comment lines right above it (`comments`) and the user's line it
-    comes from (`origin`: the last origin comment above it or around it)."""
-    lines = source.splitlines()
-
-    def above(lineno: int) -> list[str]:
-        out = []
-        i = lineno - 2
-        while i >= 0 and lines[i].strip().startswith("#"):
-            out.append(lines[i].strip())
-            i -= 1
-        return out[::-1]
-
-    def visit(stmts: list[ast.stmt], origin: tuple | None) -> None:
+    def visit(stmts: list[ast.stmt], origin: tuple | None, pending: list[str]) -> list[str]:
+        """Take the comments out of `stmts`; the comments left after its last statement (the
+        printed lines above whatever comes next)."""
+        code = [s for s in stmts if not isinstance(s, Comment)]
         for s in stmts:
-            s.comments = above(s.lineno)  # type: ignore[attr-defined]
+            if isinstance(s, Comment):
+                pending.append(s.text.strip())
+                continue
+            s.comments, pending = pending, []  # type: ignore[attr-defined]
             for c in s.comments:  # type: ignore[attr-defined]
                 found = _ORIGIN.match(c)
                 if found:
                     origin = (int(found.group(1)), found.group(2), found.group(3))
             s.origin = origin  # type: ignore[attr-defined]
-            for block in ("body", "orelse"):
-                if isinstance(getattr(s, block, None), list):
-                    visit(getattr(s, block), origin)
+            for block in (getattr(s, b) for b in ("body", "orelse") if getattr(s, b, None)):
+                pending = visit(block, origin, [])  # an `else:` line ends the body's: the last block's go on
+        stmts[:] = code
+        return pending
 
-    visit(fn.body, None)
+    visit(fn.body, None, [])
 
 
 def _refusal(s: ast.stmt, refusal: Refusal, ctx: Context) -> VectorizeError:
