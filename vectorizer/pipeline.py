@@ -289,9 +289,10 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
         raise
     result = emit.result_types(first.result)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
+    sources = kernels.sources  # the one printing of the JAX lane functions
+    source = jax_module.module(parsed.name, params, result, first.returns_tuple, sources,
                                kernels.constants, origin, kernels.main)
-    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, kernels.text(),
+    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, "\n\n".join(sources),
                      dict(kernels.constants))
 
 

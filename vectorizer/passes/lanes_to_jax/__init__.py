@@ -29,14 +29,15 @@ After::
             n_2 = 3 * n + 1
             n = _vz.select(_if_1, n_1, n_2)
             ...
-            return (n, steps, _failed, _done, _live,)
-        n, steps, _failed, _done, _live = _vz.while_loop(_body, (n, steps, _failed, _done, _live,))
+            return (n, steps, _failed, _done, _live)
+        n, steps, _failed, _done, _live = _vz.while_loop(_body, (n, steps, _failed, _done, _live))
         _out = _vz.put(_out, (steps, False), _done)
         _done = True
         return _vz.result(_out, _failed, True)
 
 Two phases: structure.py (exits become flags, `for` becomes `while`), functional.py (`if`
-becomes selects, `while` a `lax.while_loop`), with exprs.py for expressions. Values are the
+becomes selects, `while` a `lax.while_loop`), with exprs.py for expressions; both are tree
+transforms, from the lane functions' `ast` trees to the JAX ones (core/lanenodes.py prints them). Values are the
 runtime's (backends/jax/approx.py): each float carries a bound on its distance from CPython's, so
 a decision (a test, a check, int()) the bound cannot settle flags its lane (`_vz.decide`), which
 the host re-runs with the scalar function, as every flagged lane. The origin comments of the lane
@@ -54,13 +55,14 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ...analysis.recursion import calls_any
+from ...core import lanenodes
 from ...core.lanenodes import Comment, clone
 from ...core.tree import walk
 from ...errors import SourceLocation, VectorizeError
 from ..base import Context
 from ..ops_to_lanes import LaneKernels
 from .exprs import Refusal
-from .functional import Functional, Lines, Scope
+from .functional import Functional, Scope
 from .structure import VZ, Structure
 
 _ORIGIN = re.compile(r"#\s*line (\d+)(?: \(([^)]*)\))?: ?(.*)")
@@ -68,11 +70,19 @@ _ORIGIN = re.compile(r"#\s*line (\d+)(?: \(([^)]*)\))?: ?(.*)")
 
 @dataclass(frozen=True)
 class JaxKernels:
-    """The JAX lane functions of one specialization (callees first, the main one last)."""
+    """The JAX lane functions of one specialization (callees first, the main one last), as
+    `ast` trees (core/lanenodes.py), printed once where the module is assembled."""
 
-    sources: list[str]
+    functions: list[ast.FunctionDef]
     constants: dict[str, object]
-    main: str  # the main lane function's name (the last of `sources`)
+
+    @property
+    def main(self) -> str:
+        return self.functions[-1].name
+
+    @property
+    def sources(self) -> list[str]:
+        return [lanenodes.text(f) for f in self.functions]
 
     def text(self) -> str:
         return "\n\n".join(self.sources)
@@ -102,11 +112,11 @@ def transform(kernels: LaneKernels, ctx: Context) -> JaxKernels:
         main = name == names[-1]
         fallible = not kernels.infallible if main else name not in kernels.never_fail
         out.append(lower_function(func, ctx, callees, constants | (uniform_params if main else frozenset()), main, fallible))
-    return JaxKernels(out, dict(kernels.constants), names[-1])
+    return JaxKernels(out, dict(kernels.constants))
 
 
 def lower_function(lane: ast.FunctionDef, ctx: Context, callees: frozenset[str], uniform: frozenset[str], main: bool,
-                   fallible: bool) -> str:
+                   fallible: bool) -> ast.FunctionDef:
     fn = clone(lane)  # the lowering below takes the lane's nodes apart
     _attach_comments(fn)
     params = [a.arg for a in fn.args.args]
@@ -117,10 +127,8 @@ def lower_function(lane: ast.FunctionDef, ctx: Context, callees: frozenset[str],
     body.append(ast.Return(ast.Call(ast.Attribute(ast.Name(VZ), result),
                                     [ast.Name(state.out), ast.Name(state.failed), ast.Constant(fallible)], [])))
     lowering = Functional(ctx.namer, state, callees, lambda s, r: _refusal(s, r, ctx))
-    lowering.out = Lines()
     lowering.block(body, Scope({p: p for p in params} | ({live_param: live_param} if live_param else {})), frozenset())
-    signature = ", ".join(([live_param] if live_param else []) + params)
-    return f"def {fn.name}({signature}):\n" + "\n".join(lowering.out.lines) + "\n"
+    return lanenodes.function(fn.name, ([live_param] if live_param else []) + params, lowering.out)
 
 
 def _attach_comments(fn: ast.FunctionDef) -> None:
