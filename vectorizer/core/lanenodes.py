@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from .pyast import Comment
 from .text import literal
 
 __all__ = ["Comment", "assign", "call", "const", "dotted", "expression", "fail_return", "fill", "function",
-           "is_call_of", "is_fail_return", "is_number", "name", "store", "target", "template", "text"]
+           "is_call_of", "is_fail_return", "is_number", "name", "statements", "store", "target", "template",
+           "text"]
 
 _HOLE = "__vz_hole_{}__"
 _HOLES = tuple(_HOLE.format(i) for i in range(16))
@@ -127,6 +128,15 @@ def is_fail_return(node: ast.stmt) -> bool:
         and value.elts[1].value is True
 
 
+def statements(block: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a block and of the blocks under it, in order (not their expressions)."""
+    for s in block:
+        yield s
+        for inner in (getattr(s, "body", None), getattr(s, "orelse", None)):
+            if isinstance(inner, list):
+                yield from statements(inner)
+
+
 # -- templates -----------------------------------------------------------------------------------
 @lru_cache(maxsize=4096)
 def template(text: str) -> ast.expr:
@@ -147,29 +157,27 @@ def fill(tree: str | ast.expr, *args: ast.expr, r: ast.expr | None = None,
     `invert(args[i])` holds (scalar code's `not` of a bool: ops_to_lanes/scalarize.py)."""
     used: set[int] = set()
 
-    def hole(node: ast.Name) -> ast.expr | None:
-        at = _INDEX.get(node.id)
-        arg = (args[at] if at < len(args) else None) if at is not None else r if node.id == _R else None
-        if arg is None:
-            return None
-        if id(arg) in used:
-            return clone(arg)
-        used.add(id(arg))
-        return arg
-
     def copy(node):
-        if isinstance(node, ast.Name):
-            found = hole(node)
-            return found if found is not None else ast.Name(id=node.id, ctx=node.ctx)
-        if isinstance(node, ast.UnaryOp) and invert is not None and isinstance(node.op, ast.Invert):
+        kind = _KINDS.get(type(node))
+        if kind is None:
+            kind = _kind(type(node))
+        if kind == _ATOM:
+            return node
+        if kind == _LIST:
+            return [copy(n) for n in node]
+        if kind == _NAME:
+            at = _INDEX.get(node.id)
+            arg = (args[at] if at < len(args) else None) if at is not None else r if node.id == _R else None
+            if arg is None:
+                return ast.Name(id=node.id, ctx=node.ctx)
+            if id(arg) in used:
+                return clone(arg)
+            used.add(id(arg))
+            return arg
+        if invert is not None and kind == _UNARY and type(node.op) is ast.Invert:
             operand = copy(node.operand)
             return ast.UnaryOp(op=ast.Not() if invert(operand) else ast.Invert(), operand=operand)
-        if isinstance(node, list):
-            return [copy(n) for n in node]
-        if not isinstance(node, ast.AST) or isinstance(node, ast.expr_context | ast.operator | ast.unaryop
-                                                        | ast.cmpop | ast.boolop):
-            return node
-        return type(node)(**{f: copy(getattr(node, f)) for f in node._fields if hasattr(node, f)})
+        return type(node)(**{f: copy(getattr(node, f, None)) for f in node._fields})
 
     return copy(template(tree) if isinstance(tree, str) else tree)
 
@@ -177,17 +185,32 @@ def fill(tree: str | ast.expr, *args: ast.expr, r: ast.expr | None = None,
 def clone(node):
     """A deep copy of a tree of nodes (faster than copy.deepcopy; attributes other than fields
     and a statement's line, such as marks, are not kept)."""
-    if isinstance(node, list):
-        return [clone(n) for n in node]
-    if not isinstance(node, ast.AST) or isinstance(node, ast.expr_context | ast.operator | ast.unaryop | ast.cmpop
-                                                    | ast.boolop):
+    kind = _KINDS.get(type(node))
+    if kind is None:
+        kind = _kind(type(node))
+    if kind == _ATOM:
         return node
+    if kind == _LIST:
+        return [clone(n) for n in node]
     if isinstance(node, Comment):
         return Comment(text=node.text)
-    new = type(node)(**{f: clone(getattr(node, f)) for f in node._fields if hasattr(node, f)})
+    new = type(node)(**{f: clone(getattr(node, f, None)) for f in node._fields})
     if isinstance(node, ast.stmt):
         new.lineno = getattr(node, "lineno", 0)  # ast.unparse reads an assignment's line
     return new
+
+
+_ATOM, _LIST, _NAME, _UNARY, _NODE = range(5)
+_KINDS: dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    """How `fill` and `clone` copy a value of class `cls` (kept per class: a lookup a node)."""
+    kind = _LIST if cls is list else _NAME if cls is ast.Name else _UNARY if cls is ast.UnaryOp else \
+        _NODE if issubclass(cls, ast.AST) and not issubclass(cls, ast.expr_context | ast.operator | ast.unaryop
+                                                               | ast.cmpop | ast.boolop) else _ATOM
+    _KINDS[cls] = kind
+    return kind
 
 
 # -- printing ------------------------------------------------------------------------------------

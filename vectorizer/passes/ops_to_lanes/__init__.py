@@ -118,7 +118,7 @@ def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: st
         lanes.decided = decided(func, facts, lanes.exprs.call_name)
     lanes.block(func_body(func))
     lane = lanenodes.function(name, list(ctx.params), lanes.body)
-    if not any(lanenodes.is_fail_return(n) for n in ast.walk(lane) if isinstance(n, ast.Return)):
+    if not any(lanenodes.is_fail_return(s) for s in lanenodes.statements(lane.body)):
         lane = _ValueAlone().visit(lane)
         if main:
             module.infallible = True
@@ -136,6 +136,9 @@ class _ValueAlone(ast.NodeTransformer):
                 and value.elts[1].value is False:
             return ast.Return(value=value.elts[0])
         return node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        return super().generic_visit(node) if isinstance(node, ast.stmt) else node  # no return in an expression
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> LaneKernels:
