@@ -11,7 +11,6 @@ does.
 
 from __future__ import annotations
 
-import ast
 import os
 import sys
 import warnings
@@ -253,7 +252,7 @@ def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     sources = kernels.sources  # the one printing of the lane functions
     result = emit.result_types(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    calls_math = calls_libm(kernels.functions)
+    calls_math = kernels.calls_libm()
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not kernels.infallible
@@ -294,17 +293,6 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
                                kernels.constants, origin, kernels.main)
     return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, "\n\n".join(sources),
                      dict(kernels.constants))
-
-
-def calls_libm(functions: list[ast.FunctionDef]) -> bool:
-    """Whether lane functions call the C library's math (`math.*`, vector math, C's pow or
-    hypot): the cost class of the parallel threshold (codegen/numba_module.py)."""
-    for node in (n for f in functions for n in ast.walk(f)):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("math", "_vz_lm"):
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_vz_pow", "_vz_hypot"):
-            return True
-    return False
 
 
 def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,

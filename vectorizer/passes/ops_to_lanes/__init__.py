@@ -78,6 +78,16 @@ class LaneKernels:
     def text(self) -> str:
         return "\n\n".join(self.sources)
 
+    def calls_libm(self) -> bool:
+        """Whether the functions call the C library's math (`math.*`, vector math, C's pow or
+        hypot): the cost class of the parallel threshold (codegen/numba_module.py)."""
+        for node in (n for f in self.functions for n in ast.walk(f)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("math", "_vz_lm"):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_vz_pow", "_vz_hypot"):
+                return True
+        return False
+
 
 class LaneModule:
     """The lane functions of one specialization (the function and its callees) and constants."""
