@@ -1,8 +1,11 @@
 #!/usr/bin/env python
 """Generation time of the NumPy route: `pipeline.lower` on every golden fixture and every function
-of the first corpus, nothing else (no import, no disk cache, no run of the generated code).
+of the first corpus, nothing else (no import, no disk cache, no run of the generated code); with
+`--route numba` (or `jax`), `pipeline.lower_lanes` (`lower_jax`, with exact=False) on the same
+calls, and the tail counted from `ops_to_lanes` on.
 
-    python scripts/bench_generation.py [--runs 7] [--no-corpus] [--json out.json] [--dump DIR]
+    python scripts/bench_generation.py [--route numpy] [--runs 7] [--no-corpus] [--regressions]
+                                       [--json out.json] [--dump DIR]
 
 Each function's `lower` call is timed `--runs` times in this process (CPU time of the process, so
 that other processes on a shared machine count less) and its median kept; the report gives the
@@ -102,27 +105,79 @@ def corpus_calls() -> list[tuple[str, tuple, dict]]:
     return calls
 
 
-def dump(calls: list[tuple[str, tuple, dict]], folder: Path) -> None:
-    """Each call's generated module, or the first line of its refusal, in folder/<id>.py."""
+ROUTES = {"numpy": ("lower", "NUMPY_PASSES", "ops_to_numpy"), "numba": ("lower_lanes", "LANE_PASSES", "ops_to_lanes"),
+          "jax": ("lower_jax", "JAX_PASSES", "ops_to_lanes")}  # route -> (lowering, its passes, the tail's first)
+
+
+def lowering(route: str):
+    """The pipeline function of a route, called with `lower`'s arguments."""
     import vectorizer.pipeline as pipeline
 
+    run = getattr(pipeline, ROUTES[route][0])
+    if route != "jax":
+        return run
+
+    def jax(parsed, namespace, params, options, **kwargs):
+        return run(parsed, namespace, params, options.replace(exact=False), **kwargs)
+    return jax
+
+
+def regression_calls() -> list[tuple[str, tuple, dict]]:
+    """(file, lower's arguments, its keywords) for every fuzz regression (tests/fuzz/regressions/),
+    caught as corpus_calls catches them: most are functions of numbers, which the lane routes
+    take (most goldens take arrays)."""
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
+    import vectorizer.pipeline as pipeline
+    from tests.fuzz import harness
+    from vectorizer import vectorize
+
+    caught: list[tuple[tuple, dict]] = []
+    real = pipeline.lower
+
+    def recording(*args, **kwargs):
+        caught.append((args, kwargs))
+        return real(*args, **kwargs)
+
+    pipeline.lower = recording
+    calls = []
+    try:
+        for path in sorted(harness.REGRESSIONS.glob("reg_*.py")):
+            caught.clear()
+            try:
+                reg = harness.read_regression(path)
+                f = harness._import(f"vzbench_{path.stem}", path).f
+                vectorize(f, backend="numpy", fallback="error")(*reg.args)
+            except Exception:  # noqa: BLE001, S110 - refused or raising: its lower call, if any, is still timed
+                pass
+            calls += [(path.stem, args, kwargs) for args, kwargs in caught[:1]]
+    finally:
+        pipeline.lower = real
+    return calls
+
+
+def dump(calls: list[tuple[str, tuple, dict]], folder: Path, route: str = "numpy") -> None:
+    """Each call's generated module, or the first line of its refusal, in folder/<id>.py."""
+    lower = lowering(route)
     folder.mkdir(parents=True, exist_ok=True)
     for label, args, kwargs in calls:
         try:
-            text = pipeline.lower(*args, **kwargs).source
+            text = lower(*args, **kwargs).source
         except Exception as exc:  # noqa: BLE001 - a refusal is an output too
             text = f"# {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}\n"
         (folder / f"{label}.py").write_text(text)
 
 
-def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float]:
+def timed(calls: list[tuple[str, tuple, dict]], runs: int, route: str = "numpy") -> tuple[float, float]:
     """(sum of the median times of lower, the same for its tail), in seconds."""
     import vectorizer.pipeline as pipeline
 
     clock = time.process_time
     front = [0.0]
-    names = [p.name for p in pipeline.NUMPY_PASSES]
-    cut = names.index("ops_to_numpy")
+    _, passes_name, first = ROUTES[route]
+    passes = getattr(pipeline, passes_name)
+    lower = lowering(route)
+    names = [p.name for p in passes]
+    cut = names.index(first)
 
     def clocked(run):
         def wrapper(*args, **kwargs):
@@ -133,9 +188,9 @@ def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float
                 front[0] += clock() - start
         return wrapper
 
-    saved, start_fn = list(pipeline.NUMPY_PASSES), pipeline.start
+    saved, start_fn = list(passes), pipeline.start
     for i in range(cut):
-        pipeline.NUMPY_PASSES[i] = dataclasses.replace(saved[i], run=clocked(saved[i].run))
+        passes[i] = dataclasses.replace(saved[i], run=clocked(saved[i].run))
     pipeline.start = clocked(start_fn)  # the analysis before the passes
     total = tail = 0.0
     try:
@@ -145,7 +200,7 @@ def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float
                 front[0] = 0.0
                 start = clock()
                 try:
-                    pipeline.lower(*args, **kwargs)
+                    lower(*args, **kwargs)
                 except Exception:  # noqa: BLE001, S110 - a refusal costs time too
                     pass
                 spent = clock() - start
@@ -154,15 +209,17 @@ def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float
             total += statistics.median(whole)
             tail += statistics.median(rest)
     finally:
-        pipeline.NUMPY_PASSES[:] = saved
+        passes[:] = saved
         pipeline.start = start_fn
     return total, tail
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--route", choices=sorted(ROUTES), default="numpy")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-corpus", action="store_true")
+    parser.add_argument("--regressions", action="store_true", help="time the fuzz regressions' functions too")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--dump", type=Path)
     args = parser.parse_args()
@@ -171,16 +228,18 @@ def main() -> None:
     import vectorizer
 
     sets = {"goldens": golden_calls()}
+    if args.regressions:
+        sets["regressions"] = regression_calls()
     if not args.no_corpus:
         sets["corpus"] = corpus_calls()
-    out = {"vectorizer": os.path.dirname(vectorizer.__file__), "runs": args.runs}
+    out = {"vectorizer": os.path.dirname(vectorizer.__file__), "route": args.route, "runs": args.runs}
     for label, calls in sets.items():
         if args.dump:
-            dump(calls, args.dump / label)
-        total, tail = timed(calls, args.runs)
+            dump(calls, args.dump / label, args.route)
+        total, tail = timed(calls, args.runs, args.route)
         out[label] = {"functions": len(calls), "seconds": round(total, 4), "tail_seconds": round(tail, 4)}
-        print(f"{label}: {len(calls)} functions, lower {total * 1e3:.1f} ms (sum of medians), "
-              f"tail (ops_to_numpy on, and the module's emission) {tail * 1e3:.1f} ms")
+        print(f"{label}: {len(calls)} functions, {ROUTES[args.route][0]} {total * 1e3:.1f} ms (sum of medians), "
+              f"tail ({ROUTES[args.route][2]} on, and the module's emission) {tail * 1e3:.1f} ms")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
 

@@ -250,11 +250,10 @@ def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
                  reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
-    sources = kernels.sources
+    sources = kernels.sources  # the one printing of the lane functions
     result = emit.result_kinds(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    names = emit.code_names(*sources)
-    calls_math = bool(names.read & {"math", "_vz_lm"} or names.called & {"_vz_pow", "_vz_hypot"})
+    calls_math = kernels.calls_libm()
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not kernels.infallible
@@ -289,9 +288,10 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
         raise
     result = emit.result_kinds(first.result)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
-    source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
-                               kernels.constants, origin)
-    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, kernels.text(),
+    sources = kernels.sources  # the one printing of the JAX lane functions
+    source = jax_module.module(parsed.name, params, result, first.returns_tuple, sources,
+                               kernels.constants, origin, kernels.main)
+    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, "\n\n".join(sources),
                      dict(kernels.constants))
 
 

@@ -7,6 +7,7 @@ for the NumPy backend's vector math, tests/backends/test_vecmath.py, which measu
 
 from __future__ import annotations
 
+import ast
 import math
 import subprocess
 import sys
@@ -72,31 +73,38 @@ def _lane_f(x, y):
 '''
 
 
+def _renamed(source: str, vector: bool) -> str:
+    """A lane function's text after the pass's renaming (the pass edits the tree in place)."""
+    tree = ast.parse(source)
+    lane_vector_math.rename(tree, vector)
+    return ast.unparse(tree)
+
+
 def test_the_pass_renames_the_marked_calls():
     """ops_to_lanes marks (`_vz_fast.<fn>`) the approximate calls whose values decide nothing
     (with exact=False); the pass gives them vector math, or LLVM's pow for a cheap exponent."""
-    out = lane_vector_math.rename(LANE, vector=True)
+    out = _renamed(LANE, vector=True)
     assert "_vz_lm.exp(x)" in out and "_vz_lm.pow(float(y), float(0.687))" in out
     assert "_vz_lm.cbrt(x)" in out
     assert "if math.log(y) > 3.0:" in out  # not marked: a check's test (and a decision) stays put
     assert "math.pow(float(x), float(2))" in out  # x * x for LLVM: NumPy's value there, and cheap
     assert "_vz_hypot(x, y)" in out  # never marked: hypot's overflow check reads its result (vecmath.py)
     assert "_vz_fast" not in out
-    scalar = lane_vector_math.rename(LANE, vector=False)  # no vector math: C's functions, LLVM's pow
+    scalar = _renamed(LANE, vector=False)  # no vector math: C's functions, LLVM's pow
     assert "math.exp(x)" in scalar and "math.pow(float(y), float(0.687))" in scalar and "_vz_cbrt(x)" in scalar
     assert "_vz_lm" not in scalar and "_vz_fast" not in scalar
 
 
 def test_the_pass_keeps_vector_math_out_of_lane_code_with_loops():
     loop = LANE.replace("    r = _vz_fast", "    while x < 0.0:\n        x = x + 1.0\n    r = _vz_fast")
-    assert not lane_vector_math.vector_math_here([loop])
+    assert not lane_vector_math.vector_math_here([ast.parse(loop)])
 
 
 def test_the_pass_falls_back_with_a_warning_where_vector_math_cannot_run(monkeypatch):
     monkeypatch.setattr(vecmath, "unavailable", lambda: "vector_math=True needs a CPU with AVX2")
     monkeypatch.setattr(jit, "_warned", set())
     with pytest.warns(jit.JitWarning, match="needs a CPU with AVX2; the C library's functions run instead"):
-        assert not lane_vector_math.vector_math_here([LANE])
+        assert not lane_vector_math.vector_math_here([ast.parse(LANE)])
 
 
 def _driver(vf, name):

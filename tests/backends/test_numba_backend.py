@@ -966,6 +966,6 @@ def test_an_overflow_test_opening_a_branch_runs_before_the_if():
     a = np.array([4, 3, 2**62, 2**62 + 2, -(2**62)])  # the even ones beyond 3e18 are flagged, then exact
     check(vf, collatz_step, a)
     lane = vf.source.split("def _lane_collatz_step")[1].split("\n\n")[0]
-    assert lane.index("3074457345618258602") < lane.index("if ((a % 2) == 0):"), lane
+    assert lane.index("3074457345618258602") < lane.index("\n    if a % 2 == 0:"), lane
     with pytest.raises(VectorizeOverflowError, match="int64"):  # 3 * a + 1 beyond int64, exactly
         vf(np.array([3, 2**62 + 1]))

@@ -36,12 +36,12 @@ def test_straight_line_calls_are_renamed_and_checks_stay():
     on = Options(exact=False)
     assert after("lane_vector_math", model, lanes=True, options=on, s=F, k=F, t=F) == (
         "def _lane_model(s, k, t):\n"
-        "    t_1 = (-t)\n"
+        "    t_1 = -t\n"
         "    if t_1 > 709.7:\n"
         "        return (0.0, True)\n"
         "    if s <= 0:\n"
         "        return (0.0, True)\n"
-        "    return ((s * _vz_lm.exp(t_1) - k * _vz_lm.log(s)), False)\n"
+        "    return (s * _vz_lm.exp(t_1) - k * _vz_lm.log(s), False)\n"
     )
     # A loop keeps LLVM from vectorizing the driver: the C library's functions stay.
     assert "_vz_lm" not in after("lane_vector_math", looped, lanes=True, options=on, x=F, n=UI)
@@ -64,7 +64,7 @@ def test_exact_false_lets_llvm_have_the_pows_that_decide_nothing():
     assert exact == after("ops_to_lanes", powers, lanes=True, x=F, n=UI) and exact.count("_vz_pow(") == 3
     fast = after("lane_vector_math", powers, lanes=True, options=Options(exact=False, vector_math=False), x=F, n=UI)
     assert fast.count("_vz_pow(") == 1 and fast.count("math.pow(") == 2 and "_vz_fast" not in fast
-    assert "if ((_vz_pow(float(x), float(0.5))) > 3.0):" in fast
+    assert "if _vz_pow(float(x), float(0.5)) > 3.0:" in fast
 
 
 @pytest.mark.numba

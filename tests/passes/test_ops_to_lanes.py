@@ -28,15 +28,15 @@ def test_checks_become_early_returns_in_the_users_control_flow():
     assert after("ops_to_lanes", collatz, lanes=True, n=I) == (
         "def _lane_collatz(n):\n"
         "    steps = 0\n"
-        "    while (n != 1):\n"
-        "        if ((n % 2) == 0):\n"
-        "            c = (n // 2)\n"
+        "    while n != 1:\n"
+        "        if n % 2 == 0:\n"
+        "            c = n // 2\n"
         "        else:\n"
         "            if (n < -3074457345618258602) | (n > 3074457345618258602):\n"
         "                return (0, True)\n"
-        "            c = (3 * n + 1)\n"
+        "            c = 3 * n + 1\n"
         "        n = c\n"
-        "        steps = (steps + 1)\n"
+        "        steps = steps + 1\n"
         "    return (steps, False)\n"
     )
 
@@ -44,10 +44,10 @@ def test_checks_become_early_returns_in_the_users_control_flow():
 def test_a_lazy_operand_with_checks_becomes_an_if_block():
     # Only the side Python evaluates runs; its check stays (a lane cannot see the guard's value).
     assert body(after("ops_to_lanes", ratio, lanes=True, a=F, b=F)) == (
-        "if (b != 0):\n"
+        "if b != 0:\n"
         "    if b == 0:\n"
         "        return (0.0, True)\n"
-        "    c = (a / b)\n"
+        "    c = a / b\n"
         "else:\n"
         "    c = 0.0\n"
         "y = c\n"

@@ -53,14 +53,14 @@ def test_collatz_runs_two_iterations_per_check():
     text = after("ops_to_lanes", collatz, lanes=True, n=I)
     assert body(text).startswith(
         "steps = 0\n"
-        "while (n != 1):\n"
+        "while n != 1:\n"
         "    # covers this iteration and the next (unrolled below)\n")
-    step = ("    if ((n % 2) == 0):\n"
-            "        n = (n // 2)\n"
+    step = ("    if n % 2 == 0:\n"
+            "        n = n // 2\n"
             "    else:\n"
-            "        n = (3 * n + 1)\n"
-            "    steps = (steps + 1)\n")
-    assert body(text).endswith(step + "    if not (n != 1):\n        break\n" + step + "return (steps, False)\n")
+            "        n = 3 * n + 1\n"
+            "    steps = steps + 1\n")
+    assert body(text).endswith(step + "    if not n != 1:\n        break\n" + step + "return (steps, False)\n")
     # After one step from the narrowed range, n is still within the one-iteration check; the
     # range is the widest that is, to the search's 2**-40.
     low, high = _bound(text)
@@ -81,14 +81,14 @@ def test_collatz_runs_two_iterations_per_check():
     "if (f < -5) | (f > 5):\n    return (0.0, True)\nf = (f + 1)\n",
 ])
 def test_loops_that_do_not_qualify_keep_their_text(source):
-    lines = ["        " + ln for ln in source.splitlines()]
-    assert unroll_twice(lines, "(n != 1)", ["n", "m", "k"], "return (0, True)", "        ") is None
+    body = ast.parse(source).body  # the loop's body as ops_to_lanes builds it
+    assert unroll_twice(body, ast.parse("n != 1", mode="eval").body, ["n", "m", "k"]) is None
 
 
 def test_a_check_that_already_covers_two_iterations_is_left_alone():
     # n only shrinks: the one-iteration range holds at the next top without narrowing
-    lines = ["    if (n < -5) | (n > 5):", "        return (0, True)", "    n = (n // 2)"]
-    assert unroll_twice(lines, "(n != 0)", ["n"], "return (0, True)", "    ") is None
+    body = ast.parse("if (n < -5) | (n > 5):\n    return (0, True)\nn = n // 2\n").body
+    assert unroll_twice(body, ast.parse("n != 0", mode="eval").body, ["n"]) is None
 
 
 @pytest.mark.parametrize("expr, env, expected", [

@@ -213,10 +213,12 @@ def static_check(pred: str, constants: dict[str, object] | None = None) -> bool 
 def static_node(pred: ast.expr, constants: dict[str, object] | None = None) -> bool | ast.expr:
     """Decide a check now where its literal parts allow: True/False, or the simplified predicate
     with the always-true conjuncts (and always-false disjuncts) removed. Module constants count
-    as literals: the generated module carries their values as of the transform."""
+    as literals: the generated module carries their values as of the transform. `pred` is the
+    array code's or the lane code's node."""
     if isinstance(pred, ast.Constant) and type(pred.value) is bool:
         return pred.value
     known = {k: v for k, v in (constants or {}).items() if type(v) in (int, float, bool)}
+    ast.fix_missing_locations(ast.Expression(body=pred))  # compile() wants positions; built nodes have none
     return _decide(pred, {"__builtins__": {}, "np": np, **known})
 
 

@@ -17,73 +17,52 @@ pass gives each one its function:
 
 Before::
 
-    return ((s * _vz_fast.exp(t_1) - k * _vz_fast.log(s)), False)
+    return (s * _vz_fast.exp(t_1) - k * _vz_fast.log(s), False)
 
 After (straight-line, vector math available)::
 
-    return ((s * _vz_lm.exp(t_1) - k * _vz_lm.log(s)), False)
+    return (s * _vz_lm.exp(t_1) - k * _vz_lm.log(s), False)
 
-numba_module.py inlines the lane functions of code that uses `_vz_lm` into the drivers and
+A tree transform: each marked call's function node is replaced (the lane functions are
+`ast.FunctionDef` trees, ops_to_lanes/__init__.py). numba_module.py inlines the lane functions of code that uses `_vz_lm` into the drivers and
 imports it. With exact=True nothing is marked and this pass changes nothing.
 """
 
 from __future__ import annotations
 
 import ast
-import dataclasses
+from collections.abc import Iterable
 
 from ..backends.numba.vecmath import FUNCTIONS
+from ..core.lanenodes import dotted
 from .base import Context
 from .ops_to_lanes import LaneKernels
 from .vector_math import cheap_exponent
 
 NAMES = {mvec: arity for mvec, arity, _ in FUNCTIONS.values()}  # math's names are libmvec's
-
-
-def splice(text: str, renames: list[tuple[int, int, int, str]]) -> str:
-    """`text` with each (line, start column, end column in UTF-8 bytes, new text) replaced."""
-    lines = text.split("\n")
-    for line, start, end, new in sorted(renames, reverse=True):
-        data = lines[line - 1].encode()
-        lines[line - 1] = (data[:start] + new.encode() + data[end:]).decode()
-    return "\n".join(lines)
-
-
 _OTHERWISE = {"pow": "math.pow", "cbrt": "_vz_cbrt", "exp2": "_vz_exp2"}  # else `math.<fn>`
 
 
-def _renames(tree: ast.AST, vector: bool) -> list[tuple[int, int, int, str]]:
-    """(line, start column, end column in UTF-8 bytes, new text) of each `_vz_fast.<fn>`."""
-    found: list[tuple[int, int, int, str]] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "_vz_fast"):
-            continue
-        name = node.func.attr
+def marked(tree: ast.AST) -> list[ast.Call]:
+    """The calls `_vz_fast.<fn>(...)` of a tree."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "_vz_fast"]
+
+
+def rename(func: ast.AST, vector: bool) -> None:
+    """Give each `_vz_fast` call of a lane function its function, in place."""
+    for node in marked(func):
+        name = node.func.attr  # type: ignore[attr-defined]
         if vector and name in NAMES and NAMES[name] == len(node.args) and not (name == "pow" and cheap_exponent(node.args[1])):
-            new = f"_vz_lm.{name}"
+            node.func = dotted(f"_vz_lm.{name}")
         else:
-            new = _OTHERWISE.get(name, f"math.{name}")
-        fn = node.func
-        assert fn.end_lineno == fn.lineno and fn.end_col_offset is not None
-        found.append((fn.lineno, fn.col_offset, fn.end_col_offset, new))
-    return found
+            node.func = dotted(_OTHERWISE.get(name, f"math.{name}"))
 
 
-def rename(source: str, vector: bool) -> str:
-    """One lane function's source with its `_vz_fast` calls given their functions."""
-    return splice(source, _renames(ast.parse(source), vector))
-
-
-def vector_math_here(sources: list[str]) -> bool:
-    """Vector math can run for these lane functions (see `_vector_math_here`)."""
-    return _vector_math_here([ast.parse(src) for src in sources])
-
-
-def _vector_math_here(trees: list[ast.AST]) -> bool:
+def vector_math_here(functions: Iterable[ast.AST]) -> bool:
     """Straight-line lane code on a machine where vector math runs (after one JitWarning where
     it does not)."""
-    if any(isinstance(node, ast.While | ast.For) for tree in trees for node in ast.walk(tree)):
+    if any(isinstance(node, ast.While | ast.For) for tree in functions for node in ast.walk(tree)):
         return False
     from ..backends.numba import jit, vecmath
 
@@ -97,8 +76,8 @@ def _vector_math_here(trees: list[ast.AST]) -> bool:
 def transform(kernels: LaneKernels, ctx: Context) -> LaneKernels:
     if ctx.options.exact:
         return kernels
-    trees = [ast.parse(src) for src in kernels.sources]
-    marked = any(_renames(tree, False) for tree in trees)
-    vector = marked and ctx.options.vector_math and _vector_math_here(trees)
-    sources = [splice(src, _renames(tree, vector)) for src, tree in zip(kernels.sources, trees)]
-    return dataclasses.replace(kernels, sources=sources)
+    functions = kernels.functions
+    vector = any(marked(f) for f in functions) and ctx.options.vector_math and vector_math_here(functions)
+    for f in functions:
+        rename(f, vector)
+    return kernels

@@ -5,8 +5,9 @@ Each `Pass` says, besides its name and `run(code, ctx) -> code`:
 
 * `takes` / `gives`: the code form it reads and returns (`TREE`, a libcst `FunctionDef`, up to
   the lowering; then `ARRAY_AST`, the array function as a Python `ast` tree, core/pyast.py's
-  `ArrayCode`, printed once at the end; `LANES`, the lane functions' sources; `JAX`, their JAX
-  lowering). Each pass takes what the one before it gives.
+  `ArrayCode`, printed once at the end; `LANES`, the lane functions as `ast` trees too (ops_to_lanes'
+  `LaneKernels`, core/lanenodes.py); `JAX`, their JAX lowering). Each pass takes what the one
+  before it gives.
 * `needs`: the `Context` fields it reads that an earlier pass of its list must have filled
   (`if_to_select` reads `ctx.loop_masks`, which `while_to_masked` writes).
 * `writes`: the `Context` fields it fills or changes.

@@ -20,6 +20,8 @@ Runs first in LANE_PASSES, so on the function and on every callee (LANE_CALLEE_P
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from ..errors import VectorizeError
@@ -42,7 +44,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
             name = _numpy_name(node, ctx)
             arg = reduced(name, node, facts)
             if arg is not None:
-                element_of(name, arg, Element(facts, lambda n: "x", refuse))  # type: ignore[arg-type]
+                element_of(name, arg, Element(facts, lambda n: ast.Name(id="x", ctx=ast.Load()), refuse))  # type: ignore[arg-type]
                 return
             if any(is_array(facts.vals.get(a.value)) for a in node.args) and not _is_len(node, ctx):
                 raise refuse(node, f"{'np.' + name if name else 'this call'} of an array on the Numba backend "

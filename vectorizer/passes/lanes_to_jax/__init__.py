@@ -29,14 +29,15 @@ After::
             n_2 = 3 * n + 1
             n = _vz.select(_if_1, n_1, n_2)
             ...
-            return (n, steps, _failed, _done, _live,)
-        n, steps, _failed, _done, _live = _vz.while_loop(_body, (n, steps, _failed, _done, _live,))
+            return (n, steps, _failed, _done, _live)
+        n, steps, _failed, _done, _live = _vz.while_loop(_body, (n, steps, _failed, _done, _live))
         _out = _vz.put(_out, (steps, False), _done)
         _done = True
         return _vz.result(_out, _failed, True)
 
 Two phases: structure.py (exits become flags, `for` becomes `while`), functional.py (`if`
-becomes selects, `while` a `lax.while_loop`), with exprs.py for expressions. Values are the
+becomes selects, `while` a `lax.while_loop`), with exprs.py for expressions; both are tree
+transforms, from the lane functions' `ast` trees to the JAX ones (core/lanenodes.py prints them). Values are the
 runtime's (backends/jax/approx.py): each float carries a bound on its distance from CPython's, so
 a decision (a test, a check, int()) the bound cannot settle flags its lane (`_vz.decide`), which
 the host re-runs with the scalar function, as every flagged lane. The origin comments of the lane
@@ -54,12 +55,14 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ...analysis.recursion import calls_any
+from ...core import lanenodes
+from ...core.lanenodes import Comment, clone
 from ...core.tree import walk
 from ...errors import SourceLocation, VectorizeError
 from ..base import Context
 from ..ops_to_lanes import LaneKernels
 from .exprs import Refusal
-from .functional import Functional, Lines, Scope
+from .functional import Functional, Scope
 from .structure import VZ, Structure
 
 _ORIGIN = re.compile(r"#\s*line (\d+)(?: \(([^)]*)\))?: ?(.*)")
@@ -67,10 +70,19 @@ _ORIGIN = re.compile(r"#\s*line (\d+)(?: \(([^)]*)\))?: ?(.*)")
 
 @dataclass(frozen=True)
 class JaxKernels:
-    """The JAX lane functions of one specialization (callees first, the main one last)."""
+    """The JAX lane functions of one specialization (callees first, the main one last), as
+    `ast` trees (core/lanenodes.py), printed once where the module is assembled."""
 
-    sources: list[str]
+    functions: list[ast.FunctionDef]
     constants: dict[str, object]
+
+    @property
+    def main(self) -> str:
+        return self.functions[-1].name
+
+    @property
+    def sources(self) -> list[str]:
+        return [lanenodes.text(f) for f in self.functions]
 
     def text(self) -> str:
         return "\n\n".join(self.sources)
@@ -90,25 +102,23 @@ def refuse_recursion(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
 
 
 def transform(kernels: LaneKernels, ctx: Context) -> JaxKernels:
-    sources = kernels.sources
-    names = [_name_of(src) for src in sources]
+    functions = kernels.functions
+    names = [f.name for f in functions]
     callees = frozenset(names[:-1])
     constants = frozenset(kernels.constants)
     uniform_params = ctx.uniform_params  # one value for every lane (pipeline.lower_jax)
     out = []
-    for src, name in zip(sources, names):
+    for func, name in zip(functions, names):
         main = name == names[-1]
         fallible = not kernels.infallible if main else name not in kernels.never_fail
-        out.append(lower_function(src, ctx, callees, constants | (uniform_params if main else frozenset()), main, fallible))
+        out.append(lower_function(func, ctx, callees, constants | (uniform_params if main else frozenset()), main, fallible))
     return JaxKernels(out, dict(kernels.constants))
 
 
-def lower_function(source: str, ctx: Context, callees: frozenset[str], uniform: frozenset[str], main: bool,
-                   fallible: bool) -> str:
-    tree = ast.parse(source)
-    fn = tree.body[0]
-    assert isinstance(fn, ast.FunctionDef)
-    _attach_comments(fn, source)
+def lower_function(lane: ast.FunctionDef, ctx: Context, callees: frozenset[str], uniform: frozenset[str], main: bool,
+                   fallible: bool) -> ast.FunctionDef:
+    fn = clone(lane)  # the lowering below takes the lane's nodes apart
+    _attach_comments(fn)
     params = [a.arg for a in fn.args.args]
     live_param = None if main else ctx.namer.fresh("_path")
     reassigned = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -117,42 +127,35 @@ def lower_function(source: str, ctx: Context, callees: frozenset[str], uniform: 
     body.append(ast.Return(ast.Call(ast.Attribute(ast.Name(VZ), result),
                                     [ast.Name(state.out), ast.Name(state.failed), ast.Constant(fallible)], [])))
     lowering = Functional(ctx.namer, state, callees, lambda s, r: _refusal(s, r, ctx))
-    lowering.out = Lines()
     lowering.block(body, Scope({p: p for p in params} | ({live_param: live_param} if live_param else {})), frozenset())
-    signature = ", ".join(([live_param] if live_param else []) + params)
-    return f"def {fn.name}({signature}):\n" + "\n".join(lowering.out.lines) + "\n"
+    return lanenodes.function(fn.name, ([live_param] if live_param else []) + params, lowering.out)
 
 
-def _name_of(source: str) -> str:
-    return source.split("def ", 1)[1].split("(", 1)[0].strip()
+def _attach_comments(fn: ast.FunctionDef) -> None:
+    """Each statement gets the comment lines right above it as printed (`comments`: the lane
+    code's `Comment` statements, taken out of its blocks) and the user's line it comes from
+    (`origin`: the last origin comment above it or around it)."""
 
-
-def _attach_comments(fn: ast.FunctionDef, source: str) -> None:
-    """Each statement gets the comment lines right above it (`comments`) and the user's line it
-    comes from (`origin`: the last origin comment above it or around it)."""
-    lines = source.splitlines()
-
-    def above(lineno: int) -> list[str]:
-        out = []
-        i = lineno - 2
-        while i >= 0 and lines[i].strip().startswith("#"):
-            out.append(lines[i].strip())
-            i -= 1
-        return out[::-1]
-
-    def visit(stmts: list[ast.stmt], origin: tuple | None) -> None:
+    def visit(stmts: list[ast.stmt], origin: tuple | None, pending: list[str]) -> list[str]:
+        """Take the comments out of `stmts`; the comments left after its last statement (the
+        printed lines above whatever comes next)."""
+        code = [s for s in stmts if not isinstance(s, Comment)]
         for s in stmts:
-            s.comments = above(s.lineno)  # type: ignore[attr-defined]
+            if isinstance(s, Comment):
+                pending.append(s.text.strip())
+                continue
+            s.comments, pending = pending, []  # type: ignore[attr-defined]
             for c in s.comments:  # type: ignore[attr-defined]
                 found = _ORIGIN.match(c)
                 if found:
                     origin = (int(found.group(1)), found.group(2), found.group(3))
             s.origin = origin  # type: ignore[attr-defined]
-            for block in ("body", "orelse"):
-                if isinstance(getattr(s, block, None), list):
-                    visit(getattr(s, block), origin)
+            for block in (getattr(s, b) for b in ("body", "orelse") if getattr(s, b, None)):
+                pending = visit(block, origin, [])  # an `else:` line ends the body's: the last block's go on
+        stmts[:] = code
+        return pending
 
-    visit(fn.body, None)
+    visit(fn.body, None, [])
 
 
 def _refusal(s: ast.stmt, refusal: Refusal, ctx: Context) -> VectorizeError:

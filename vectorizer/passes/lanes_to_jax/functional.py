@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...analysis.names import Namer
+from ...core.lanenodes import Comment, assign, clone, dotted, function, name
 from .exprs import Expressions, Refusal
 from .structure import VZ, State, call
 
@@ -55,45 +56,38 @@ class Scope:
         return Scope(dict(self.env), True, [*self.path, test])
 
 
-class Lines:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.depth = 1
-
-    def emit(self, text: str) -> None:
-        for line in text.splitlines():
-            self.lines.append("    " * self.depth + line)
-
-
 class Functional:
     def __init__(self, namer: Namer, state: State, callees: frozenset[str], locate: Callable[[ast.stmt, Refusal], Exception]) -> None:
         self.namer = namer
         self.state = state
         self.callees = callees
         self.locate = locate  # a Refusal at a statement -> the user's error
-        self.out = Lines()
+        self.out: list[ast.stmt] = []  # the block being written
 
     # -- helpers ---------------------------------------------------------------------------------
-    def expr(self, node: ast.expr, scope: Scope) -> str:
+    def expr(self, node: ast.expr, scope: Scope) -> ast.expr:
         def path() -> ast.expr:
-            return call("active", ast.Name(scope.env[self.state.done]), *scope.path)
+            return call("active", name(scope.env[self.state.done]), *scope.path)
 
-        def name_of(name: str) -> str:
-            return scope.env.get(name, name)
+        def name_of(name_: str) -> str:
+            return scope.env.get(name_, name_)
 
-        return ast.unparse(Expressions(name_of, self.callees, path).convert(node))
+        return Expressions(name_of, self.callees, path).convert(node)
 
-    def bind(self, name: str, scope: Scope) -> str:
-        new = self.namer.fresh(name) if scope.branch else name
-        scope.env[name] = new
+    def bind(self, name_: str, scope: Scope) -> str:
+        new = self.namer.fresh(name_) if scope.branch else name_
+        scope.env[name_] = new
         return new
+
+    def emit(self, targets: list[str], value: ast.expr, unpack: bool = False) -> None:
+        """`a, b = value` (`a, = value` with `unpack`)."""
+        self.out.append(assign(targets if unpack or len(targets) != 1 else targets[0], value))
 
     # -- statements ------------------------------------------------------------------------------
     def block(self, stmts: list[ast.stmt], scope: Scope, later: frozenset[str]) -> None:
         for i, s in enumerate(stmts):
             after = later | reads(stmts[i + 1:])
-            for comment in getattr(s, "comments", []):
-                self.out.emit(comment)
+            self.out += [Comment(text=c) for c in getattr(s, "comments", [])]
             try:
                 self.statement(s, scope, after)
             except Refusal as refusal:
@@ -107,9 +101,9 @@ class Functional:
         elif isinstance(s, ast.While):
             self.while_(s, scope, later)
         elif isinstance(s, ast.Return):
-            self.out.emit(f"return {self.expr(s.value, scope)}")  # type: ignore[arg-type]
+            self.out.append(ast.Return(value=self.expr(s.value, scope)))  # type: ignore[arg-type]
         elif isinstance(s, ast.Expr):
-            self.out.emit(f"{self.namer.fresh('_unused')} = {self.expr(s.value, scope)}")
+            self.emit([self.namer.fresh("_unused")], self.expr(s.value, scope))
         elif not isinstance(s, ast.Pass):
             raise Refusal(f"the statement {ast.unparse(s).splitlines()[0]!r}")
 
@@ -123,50 +117,48 @@ class Functional:
             raise Refusal(f"the assignment to {ast.unparse(target)!r}")
         value = self.expr(s.value, scope)
         if _constant(s.value):  # a device value, so that arithmetic on it is XLA's (no Python error at trace)
-            value = f"{VZ}.exact({value})"
+            value = call("exact", value)
         bound = [self.bind(n, scope) for n in names]
-        unpack = "," if isinstance(target, ast.Tuple) and len(bound) == 1 else ""
-        self.out.emit(f"{', '.join(bound)}{unpack} = {value}")
+        self.emit(bound, value, unpack=isinstance(target, ast.Tuple))
 
     def decide(self, test: ast.expr, scope: Scope) -> str:
         """Emit the decision of a user test; the name holding its truth."""
-        name = self.namer.fresh("_if")
+        fresh = self.namer.fresh("_if")
         st = self.state
         value = self.expr(test, scope)
         failed, done = scope.env[st.failed], scope.env[st.done]
-        targets = [name, self.bind(st.failed, scope), self.bind(st.done, scope)]
-        scope.env[name] = name
-        self.out.emit(f"{', '.join(targets)} = {VZ}.decide({value}, {failed}, {done})")
-        return name
+        targets = [fresh, self.bind(st.failed, scope), self.bind(st.done, scope)]
+        scope.env[fresh] = fresh
+        self.emit(targets, call("decide", value, name(failed), name(done)))
+        return fresh
 
     def if_(self, s: ast.If, scope: Scope, later: frozenset[str]) -> None:
         if getattr(s, "internal", False):
             test = self.namer.fresh("_if")
-            self.out.emit(f"{test} = {self.expr(s.test, scope)}")
+            self.emit([test], self.expr(s.test, scope))
             scope.env[test] = test
         else:
             test = self.decide(s.test, scope)
-        then, other = scope.child(ast.Name(test)), scope.child(call("not_", ast.Name(test)))
+        then, other = scope.child(name(test)), scope.child(call("not_", name(test)))
         self.block(s.body, then, later)
         self.block(s.orelse, other, later)
-        for name in _order(then.env, other.env):
-            t, e = then.env.get(name), other.env.get(name)
-            if name not in later or (t == e == scope.env.get(name)):
+        for n in _order(then.env, other.env):
+            t, e = then.env.get(n), other.env.get(n)
+            if n not in later or (t == e == scope.env.get(n)):
                 continue
-            merged = self.bind(name, scope)
-            sides = [t or f"{VZ}.UNDEF", e or f"{VZ}.UNDEF"]
-            self.out.emit(f"{merged} = {VZ}.select({test}, {sides[0]}, {sides[1]})")
+            merged = self.bind(n, scope)
+            self.emit([merged], call("select", name(test), _value(t), _value(e)))
 
-    def live(self, s: ast.While, scope: Scope, outer: bool) -> str:
+    def live(self, s: ast.While, scope: Scope, outer: bool) -> ast.expr:
         """The loop's test as it is decided: the user's (or an exact one), its conjuncts, and at
         the loop's start the path it runs on."""
-        test = self.expr(s.test, scope) if getattr(s, "exact_test", False) else self.decide(s.test, scope)
+        test = self.expr(s.test, scope) if getattr(s, "exact_test", False) else name(self.decide(s.test, scope))
         parts = [test] + [self.expr(c, scope) for c in getattr(s, "conjuncts", [])]
         if outer:
-            parts += [ast.unparse(p) for p in scope.path]
+            parts += [clone(p) for p in scope.path]
         out = parts[-1]
         for p in reversed(parts[:-1]):
-            out = f"{VZ}.and_({p}, {out})"
+            out = call("and_", p, out)
         return out
 
     def while_(self, s: ast.While, scope: Scope, later: frozenset[str]) -> None:
@@ -178,20 +170,28 @@ class Functional:
         carry = [n for n in _order_set(s.body, bound) if (n in later or n in exposed or n in loop_reads and n in scope.env)
                  and n not in (st.failed, st.done)]
         carry += [st.failed, st.done]  # the runtime reads (failed, done, live) at the carry's end
-        start = self.live(s, scope, outer=True)
-        self.out.emit(f"{live} = {start}")
+        self.emit([live], self.live(s, scope, outer=True))
         body_name = self.namer.fresh("_body")
-        self.out.emit(f"def {body_name}(_carry):")
-        self.out.depth += 1
-        self.out.emit(f"{', '.join([*carry, live])} = _carry")
-        inner = Scope({**scope.env, **{n: n for n in carry}, live: live}, False, [ast.Name(live)])
+        outside, self.out = self.out, []
+        self.emit([*carry, live], name("_carry"))
+        inner = Scope({**scope.env, **{n: n for n in carry}, live: live}, False, [name(live)])
         self.block(s.body, inner, frozenset(loop_reads))
-        self.out.emit(f"{live} = {self.live(s, inner, outer=False)}")
-        self.out.emit(f"return ({', '.join(inner.env.get(n, f'{VZ}.UNDEF') for n in carry)}, {inner.env[live]},)")
-        self.out.depth -= 1
-        init = [scope.env.get(n, f"{VZ}.UNDEF") for n in carry]
+        self.emit([live], self.live(s, inner, outer=False))
+        self.out.append(ast.Return(value=_tuple([_value(inner.env.get(n)) for n in carry] + [name(inner.env[live])])))
+        body, self.out = self.out, outside
+        self.out.append(function(body_name, ["_carry"], body))
+        init = [_value(scope.env.get(n)) for n in carry]
         results = [self.bind(n, scope) for n in carry]
-        self.out.emit(f"{', '.join([*results, live])} = {VZ}.while_loop({body_name}, ({', '.join([*init, live])},))")
+        self.emit([*results, live], call("while_loop", name(body_name), _tuple([*init, name(live)])))
+
+
+def _value(bound: str | None) -> ast.expr:
+    """A name's value, or `_vz.UNDEF` where it has none (a side that does not bind it)."""
+    return name(bound) if bound is not None else dotted(f"{VZ}.UNDEF")
+
+
+def _tuple(items: list[ast.expr]) -> ast.Tuple:
+    return ast.Tuple(elts=items, ctx=ast.Load())
 
 
 # -- names ---------------------------------------------------------------------------------------
@@ -260,8 +260,8 @@ def exposed_reads(s: ast.While) -> set[str]:
 def _order(*envs: dict[str, str]) -> list[str]:
     seen: dict[str, None] = {}
     for env in envs:
-        for name in env:
-            seen.setdefault(name, None)
+        for n in env:
+            seen.setdefault(n, None)
     return list(seen)
 
 

@@ -17,13 +17,13 @@ After::
         steps = 0
         while n != 1:
             if n % 2 == 0:
-                t = n // 2
+                c = n // 2
             else:
-                if abs(float(3) * float(n)) >= 9.2e+18:
+                if (n < -3074457345618258602) | (n > 3074457345618258602):
                     return (0, True)
-                ...
-            n = t
-            ...
+                c = 3 * n + 1
+            n = c
+            steps = steps + 1
         return (steps, False)
 
 A zero-divisor check of `b - a` goes where a comparison on the path rules out `a == b` (`if b <=
@@ -34,15 +34,19 @@ Laziness is kept: an operand of `and`/`or`/`x if c else y` whose checks need sta
 `~` -> `not`, `np.sin` -> `math.sin`, ...), so both backends flag the same lanes. Calls to other
 functions of the module go to their own lane functions (one per argument-type signature).
 
+Each lane function is an `ast.FunctionDef` (core/lanenodes.py: statements and expressions built
+as nodes, comments as `Comment` statements), printed once, where a module is assembled.
+
 The parts: `lane.Lane` lowers one lane function's statements and holds its state, with the
-collaborator `exprs.LaneExpressions` for expressions (`scalarize` turns array check text into
-scalar text, `numpy_calls` lowers NumPy functions on numbers, `unroll` runs two iterations of a
-loop under one narrowed range check); `LaneModule` collects the lane functions of the callees.
-The pass returns `LaneKernels`, which `lane_vector_math` edits.
+collaborator `exprs.LaneExpressions` for expressions (`scalarize` turns the array templates of
+checks into scalar trees, `numpy_calls` lowers NumPy functions on numbers, `unroll` runs two
+iterations of a loop under one narrowed range check); `LaneModule` collects the lane functions of
+the callees. The pass returns `LaneKernels`, which `lane_vector_math` edits.
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import libcst as cst
@@ -50,6 +54,7 @@ import libcst as cst
 from ...analysis.counters import counters, positive
 from ...analysis.decisions import decided
 from ...analysis.facts import Facts
+from ...core import lanenodes
 from ...core.types import Val
 from ..base import Context, func_body
 from .lane import Lane
@@ -57,23 +62,38 @@ from .lane import Lane
 
 @dataclass(frozen=True)
 class LaneKernels:
-    """What the pass makes of one specialization: the lane functions' sources (the callees'
-    first, the main one `_lane_<name>` last) and the module constants they read."""
+    """What the pass makes of one specialization: the lane functions (the callees' first, the
+    main one `_lane_<name>` last) and the module constants they read."""
 
-    sources: list[str]
+    functions: list[ast.FunctionDef]
     constants: dict[str, object]
     infallible: bool  # the main lane never fails: no flag array
     never_fail: frozenset[str] = frozenset()  # callees' lane functions that return their value alone
 
+    @property
+    def sources(self) -> list[str]:
+        """Each function's text, printed now (at emission: print once, keep the text)."""
+        return [lanenodes.text(f) for f in self.functions]
+
     def text(self) -> str:
         return "\n\n".join(self.sources)
+
+    def calls_libm(self) -> bool:
+        """Whether the functions call the C library's math (`math.*`, vector math, C's pow or
+        hypot): the cost class of the parallel threshold (codegen/numba_module.py)."""
+        for node in (n for f in self.functions for n in ast.walk(f)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("math", "_vz_lm"):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_vz_pow", "_vz_hypot"):
+                return True
+        return False
 
 
 class LaneModule:
     """The lane functions of one specialization (the function and its callees) and constants."""
 
     def __init__(self) -> None:
-        self.functions: dict[tuple, tuple[str, str]] = {}  # (callee, param types) -> (name, source)
+        self.functions: dict[tuple, tuple[str, ast.FunctionDef | None]] = {}  # (callee, param types) -> (name, function)
         self.constants: dict[str, object] = {}
         self.infallible = False  # the main lane never fails: no flag array
         self.never_fail: set[str] = set()  # lane functions of callees that return their value alone
@@ -89,7 +109,7 @@ class LaneModule:
         key = (glob.name, tuple((v.type, v.batched, v.one_d) for v in params.values()))  # type: ignore[union-attr]
         if key not in self.functions:
             name = ctx.namer.fresh(f"_lane_{glob.name}")
-            self.functions[key] = (name, "")
+            self.functions[key] = (name, None)
             child = ctx.child(glob.name, {n: Val(v.type, False, numpy=v.one_d is not False,  # type: ignore[union-attr]
                                                  zero_d=v.one_d, one_d=v.one_d) for n, v in params.items()}, parsed=parsed)
             func = ctx.prepare_callee(child)  # type: ignore[misc]  # the lanes passes before this one
@@ -97,7 +117,7 @@ class LaneModule:
         return self.functions[key][0]
 
 
-def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> str:
+def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> ast.FunctionDef:
     """One lane function. Lanes return (value, failed); one that can never fail returns the
     value alone: the main lane's driver loop is then simple enough for LLVM to vectorize, and a
     callee's caller has no exit to test after the call (a loop calling it stays one block)."""
@@ -108,20 +128,32 @@ def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: st
     if main and not ctx.options.exact:
         lanes.decided = decided(func, facts, lanes.exprs.call_name)
     lanes.block(func_body(func))
-    lines = lanes.lines
-    if not any(lanes.fail in line for line in lines):
-        lines = [ln[: ln.index("return ")] + "return " + ln.strip()[len("return ("): -len(", False)")]
-                 if ln.strip().startswith("return (") and ln.endswith(", False)") else ln for ln in lines]
+    lane = lanenodes.function(name, list(ctx.params), lanes.body)
+    if not any(lanenodes.is_fail_return(s) for s in lanenodes.statements(lane.body)):
+        lane = _ValueAlone().visit(lane)
         if main:
             module.infallible = True
         else:
             module.never_fail.add(name)
-    params = ", ".join(ctx.params)
-    return f"def {name}({params}):\n" + "\n".join(lines) + "\n"
+    return lane
+
+
+class _ValueAlone(ast.NodeTransformer):
+    """`return (value, False)` -> `return value`: a lane that never fails returns its value alone."""
+
+    def visit_Return(self, node: ast.Return) -> ast.Return:
+        value = node.value
+        if isinstance(value, ast.Tuple) and len(value.elts) == 2 and isinstance(value.elts[1], ast.Constant) \
+                and value.elts[1].value is False:
+            return ast.Return(value=value.elts[0])
+        return node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        return super().generic_visit(node) if isinstance(node, ast.stmt) else node  # no return in an expression
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> LaneKernels:
     module = LaneModule()
     main = lower_lane(func, ctx, module, f"_lane_{ctx.name}", main=True)
-    sources = [src for _, src in module.functions.values()] + [main]
-    return LaneKernels(sources, module.constants, module.infallible, frozenset(module.never_fail))
+    functions = [f for _, f in module.functions.values() if f is not None] + [main]
+    return LaneKernels(functions, module.constants, module.infallible, frozenset(module.never_fail))

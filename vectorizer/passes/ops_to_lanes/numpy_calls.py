@@ -18,15 +18,16 @@ np.tanh (NumPy's own SIMD tanh differs from the C library's on ~17% of inputs), 
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...core.lanenodes import call, fill
 from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
 from ...errors import VectorizeError
 from ...rules import scalar as rules
-from ..base import paren
 
 if TYPE_CHECKING:
     from .exprs import LaneExpressions
@@ -73,8 +74,8 @@ _CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64", "int64", 
 _ALIASES = {"mod": "remainder"}
 
 
-def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
-    """Lane text of `np.<name>(...)` on numbers, with NumPy's value."""
+def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
+    """Lane code of `np.<name>(...)` on numbers, with NumPy's value."""
     args = [a.value for a in node.args]
     name = _ALIASES.get(name, name)
     if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
@@ -92,34 +93,37 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
                              hint="convert with int(...) or float(...) first, or use backend='numpy'")
     if name == "where":
         cond, yes, no = (exprs.expr(a) for a in args)
-        return f"({exprs.coerce(yes, types[1], result)} if {exprs.truthy(cond, types[0])} else {exprs.coerce(no, types[2], result)})"
+        return ast.IfExp(test=exprs.truthy(cond, types[0]), body=exprs.coerce(yes, types[1], result),
+                         orelse=exprs.coerce(no, types[2], result))
     if name in ("abs", "absolute") and types[0] is BOOL:
         return exprs.expr(args[0])
     if result is INT or (result is BOOL and all(t is INT for t in types)):
         return _ints(exprs, name, args, types)
-    texts = [exprs.lane.temp(exprs.expr(a)) for a in args]
+    values = [exprs.lane.temp(exprs.expr(a)) for a in args]
     if name in ("floor", "ceil", "trunc") and types[0] is INT:  # NumPy keeps the int: exact below 2**53
-        exprs.lane.check(rules.beyond_exact(texts[0]))
-    ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(texts, types)]
+        exprs.lane.check(rules.beyond_exact("{0}"), values[0])
+    ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(values, types)]
     if name in _LIBM:
         if name in LIBM_TWINS and differs_from_libm(name):
             raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this CPU "
                                  "gives other last bits than the C library's, which lane code calls",
                                  hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
-        return f"{_LIBM[name]}({', '.join(ops)})"
+        return call(_LIBM[name], *ops)
     if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
-        return paren(_FLOAT["minimum"].format(exprs.lane.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
+        return fill(_FLOAT["minimum"], exprs.lane.temp(fill(_FLOAT["maximum"], *ops[:2])), ops[2])
     if name in _FLOAT:
-        return paren(_FLOAT[name].format(*ops))
+        return fill(_FLOAT[name], *ops)
     raise VectorizeError(f"np.{name} on numbers is not supported on the Numba backend",
                          hint="use backend='numpy' (or 'auto')")
 
 
 # NumPy's array `**` takes these of a float array for an exponent of 2, 0.5 or -1 (exact here).
 _SHORTCUTS = {2: "{0} * {0}", 0.5: "np.sqrt({0})", -1: "1.0 / {0}"}
+_ARRAY_POWER = (f"{_SHORTCUTS[2]} if {{1}} == 2.0 else ({_SHORTCUTS[0.5]} if {{1}} == 0.5 else "
+                f"({_SHORTCUTS[-1]} if {{1}} == -1.0 else {{0}} ** {{1}}))")
 
 
-def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> str:
+def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> ast.expr:
     """`x ** y` where x or y is a 0-d array (np.asarray of a number) and x a float: NumPy's array
     power, its shortcuts for an exponent of 2, 0.5 or -1 and np.power's kernel elsewhere (the C
     library's pow only where NumPy runs its baseline loop on this CPU: core/numpy_kernels.py)."""
@@ -127,21 +131,20 @@ def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> str:
     exponent = exprs.facts.val(node.right)
     const = exponent.const
     if isinstance(const, int | float) and not isinstance(const, bool) and const in _SHORTCUTS:
-        return paren(_SHORTCUTS[const].format(x))
+        return fill(_SHORTCUTS[const], x)
     if differs_from_libm("power"):
         raise VectorizeError("'**' of a 0-d array (np.asarray of a number) on the Numba backend: NumPy's own kernel "
                              "for it on this CPU gives other last bits than the C library's, which lane code calls",
                              hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
     y = exprs.lane.temp(_as_float(exprs.expr(node.right), exprs.facts.type(node.right)))
-    return (f"({_SHORTCUTS[2].format(x)} if {y} == 2.0 else ({_SHORTCUTS[0.5].format(x)} if {y} == 0.5 else "
-            f"({_SHORTCUTS[-1].format(x)} if {y} == -1.0 else {x} ** {y})))")
+    return fill(_ARRAY_POWER, x, y)
 
 
-def _as_float(text: str, t: Type) -> str:
-    return text if t is FLOAT else f"float({text})"
+def _as_float(value: ast.expr, t: Type) -> ast.expr:
+    return value if t is FLOAT else call("float", value)
 
 
-def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], types: list[Type]) -> str:
+def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], types: list[Type]) -> ast.expr:
     if name in ("negative", "abs", "absolute"):
         impl = rules.UNARY["-"](INT, exprs.facts.val(args[0])) if name == "negative" else rules.CALLS["abs"]([exprs.facts.val(args[0])])
         return exprs.apply(impl, args[:1])
@@ -152,15 +155,15 @@ def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], typ
         return exprs.apply(rules.BINARY[_INT_OPS[name]](INT, INT, *vals), pair)
     ops = [exprs.lane.temp(exprs.expr(a)) for a in args]
     if name in _INT:
-        return paren(_INT[name].format(*ops))
+        return fill(_INT[name], *ops)
     if name == "clip":
-        low = exprs.lane.temp(_INT["maximum"].format(*ops[:2]))
-        return paren(_INT["minimum"].format(low, ops[2]))
+        low = exprs.lane.temp(fill(_INT["maximum"], *ops[:2]))
+        return fill(_INT["minimum"], low, ops[2])
     raise VectorizeError(f"np.{name} of ints on the Numba backend",
                          hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
 
 
-def method(exprs: LaneExpressions, node: cst.Call) -> str:
+def method(exprs: LaneExpressions, node: cst.Call) -> ast.expr:
     """`x.item()` / `x.astype(dtype=...)` of a NumPy value of a number (rules/array_one_d.py): on a
     lane, the number (converted). NumPy's float-to-int cast is the CPU's conversion, which Numba's
     int() of a NaN, an infinity or a value out of range does not give: refused."""
@@ -171,7 +174,7 @@ def method(exprs: LaneExpressions, node: cst.Call) -> str:
                              "values out of range is the CPU's, which lane code does not reproduce",
                              hint="use backend='numpy' (or 'auto'), or int(x) for Python's conversion")
     if src is FLOAT and dst is BOOL:
-        return f"({exprs.expr(receiver)} != 0.0)"  # NaN is true, as in NumPy
+        return fill("{0} != 0.0", exprs.expr(receiver))  # NaN is true, as in NumPy
     if src is INT and dst is BOOL:
-        return f"({exprs.expr(receiver)} != 0)"
+        return fill("{0} != 0", exprs.expr(receiver))
     return exprs.coerce(exprs.expr(receiver), src, dst)

@@ -1,11 +1,18 @@
-"""NumPy expression text (a check or template of `rules.py`, valid on arrays) as scalar text that
-Numba compiles with libm calls: `np.where(c, a, b)` -> `a if c else b`, `~` on a bool -> `not`,
-`np.sin` -> `math.sin`, `_vz_power` -> C's pow, NumPy's erf/erfc -> libm's."""
+"""A NumPy template of `rules.py` (a check or an operation, valid on arrays) as a scalar tree that
+Numba compiles with libm calls, a tree transform: `np.where(c, a, b)` -> `a if c else b`, `~` on
+a bool -> `not`, `np.sin` -> `math.sin`, `_vz_power` -> C's pow, NumPy's erf/erfc -> libm's::
+
+    np.where(~(x < 0), np.sin(x), 0.0)   ->   math.sin(x) if not x < 0 else 0.0
+
+A template is transformed once (its holes `{0}`... are the lane's nodes, already scalar) and
+filled per use (core/lanenodes.py)."""
 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
+from ...core.lanenodes import call, dotted, fill
 from ...runtime import special
 
 _NP_TO_MATH = {
@@ -19,7 +26,7 @@ _NP_SCALAR = {"int64": "int", "float64": "float", "bool_": "bool", "abs": "abs",
 
 
 class _Scalarize(ast.NodeTransformer):
-    """NumPy expression text (valid on arrays) -> scalar text Numba compiles with libm calls."""
+    """NumPy expression (valid on arrays) -> scalar code Numba compiles with libm calls."""
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
@@ -35,45 +42,40 @@ class _Scalarize(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id == "_vz_power":  # runtime.power -> libm's pow
             return _pow(node.args)
         if isinstance(f, ast.Name) and f.id in special.HELPERS:  # NumPy's erf/erfc -> libm's
-            return ast.Call(_math(f.id.removeprefix("_vz_")), node.args, [])
+            return call(f"math.{f.id.removeprefix('_vz_')}", *node.args)
         if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np"):
             return node
         name = f.attr
         if name == "where":
             return ast.IfExp(node.args[0], node.args[1], node.args[2])
         if name in ("multiply", "power") and node.keywords:
-            a, b = (ast.Call(ast.Name("float"), [x], []) for x in node.args)
+            a, b = (call("float", x) for x in node.args)
             return ast.BinOp(a, ast.Mult(), b) if name == "multiply" else _pow(node.args)
         if name == "take":
-            return ast.Subscript(node.args[0], node.args[1])
+            return ast.Subscript(node.args[0], node.args[1], ast.Load())
         if name == "clip":
-            inner = ast.Call(ast.Name("max"), [node.args[0], node.args[1]], [])
-            return ast.Call(ast.Name("min"), [inner, node.args[2]], [])
+            return call("min", call("max", node.args[0], node.args[1]), node.args[2])
         if name in ("floor_divide", "remainder"):
             return ast.BinOp(node.args[0], ast.FloorDiv() if name == "floor_divide" else ast.Mod(), node.args[1])
         if name == "divmod":
-            return ast.Call(ast.Name("divmod"), node.args, [])
+            return call("divmod", *node.args)
         if name == "power":
             return _pow(node.args)
         if name == "hypot":
-            return ast.Call(ast.Name("_vz_hypot"), node.args, [])
+            return call("_vz_hypot", *node.args)
         if name in ("cbrt", "exp2"):  # C's, as math.cbrt and exp2: Numba's np.cbrt is a pow LLVM may fold
-            return ast.Call(ast.Name(f"_vz_{name}"), [ast.Call(ast.Name("float"), [a], []) for a in node.args], [])
+            return call(f"_vz_{name}", *(call("float", a) for a in node.args))
         if name in _NP_TO_MATH:
-            return ast.Call(_math(_NP_TO_MATH[name]), node.args, [])
+            return call(f"math.{_NP_TO_MATH[name]}", *node.args)
         if name in _NP_SCALAR:
-            return ast.Call(ast.Name(_NP_SCALAR[name]), node.args, [])
+            return call(_NP_SCALAR[name], *node.args)
         return node  # np.floor, np.rint, np.fmod, np.nextafter...: Numba has scalar versions
 
 
 def _pow(args: list[ast.expr]) -> ast.Call:
     """C's pow, which CPython calls, where Numba's math.pow would let LLVM turn pow(x, 2.0) into
     x * x (codegen/numba_helpers.py)."""
-    return ast.Call(ast.Name("_vz_pow"), [ast.Call(ast.Name("float"), [a], []) for a in args], [])
-
-
-def _math(name: str) -> ast.Attribute:
-    return ast.Attribute(ast.Name("math"), name)
+    return call("_vz_pow", *(call("float", a) for a in args))
 
 
 def _is_boolish(node: ast.AST) -> bool:
@@ -81,30 +83,39 @@ def _is_boolish(node: ast.AST) -> bool:
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("isinf", "isnan", "isfinite"))
 
 
-def scalar(text: str) -> str:
-    """The scalar form of NumPy expression text."""
-    return ast.unparse(_Scalarize().visit(ast.parse(text, mode="eval")))
-
-
 # exact=False: the libm-class calls a template may compute approximately, by what lane code calls
 # them (`math.exp`, C's pow `_vz_pow`, cbrt `_vz_cbrt` and exp2 `_vz_exp2`) -> the marker's name.
-_FAST = {**{f"math.{n}": n for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-                                      "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf",
-                                      "erfc", "atan2")},
-         "_vz_pow": "pow", "_vz_cbrt": "cbrt", "_vz_exp2": "exp2"}
+_FAST = {**{("math", n): n for n in ("exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+                                     "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf",
+                                     "erfc", "atan2")},
+         ("_vz_pow",): "pow", ("_vz_cbrt",): "cbrt", ("_vz_exp2",): "exp2"}
 
 
-def scalar_marked(template: str, args: list[str]) -> str:
-    """`scalar(template.format(*args))` with the template's own libm-class calls (not those in
-    `args`) written `_vz_fast.<fn>(...)`: values exact=False may compute approximately, which
-    passes/lane_vector_math.py renames to vector math or LLVM's functions (never hypot, whose
-    overflow check reads its result)."""
-    names = [f"__vz_arg{i}__" for i in range(len(args))]
-    tree = ast.parse(scalar(template.format(*names)), mode="eval")
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and ast.unparse(node.func) in _FAST:
-            node.func = ast.Attribute(ast.Name("_vz_fast"), _FAST[ast.unparse(node.func)])
-    out = ast.unparse(tree)
-    for name, arg in zip(names, args):
-        out = out.replace(name, arg)
-    return out
+def _path(func: ast.expr) -> tuple[str, ...]:
+    """("math", "exp") for `math.exp`, ("_vz_pow",) for `_vz_pow`, () for anything else."""
+    if isinstance(func, ast.Name):
+        return (func.id,)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return (func.value.id, func.attr)
+    return ()
+
+
+@lru_cache(maxsize=4096)
+def _scalar_template(template: str, marked: bool) -> ast.expr:
+    """A template of rules.py (holes `{0}`... `{r}`) in scalar form; with `marked`, its own
+    libm-class calls written `_vz_fast.<fn>(...)` (the holes' are the operands' own)."""
+    tree = _Scalarize().visit(fill(template))
+    if marked:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _path(node.func) in _FAST:
+                node.func = dotted(f"_vz_fast.{_FAST[_path(node.func)]}")
+    return tree
+
+
+def scalar(template: str, *args: ast.expr, r: ast.expr | None = None, marked: bool = False) -> ast.expr:
+    """The scalar form of a NumPy template of rules.py over the lane's nodes `args` (and the
+    result `r`): `np.where(c, a, b)` -> `a if c else b`, `~` of a bool -> `not`... With `marked`
+    (exact=False: values that decide nothing), the template's own libm-class calls are written
+    `_vz_fast.<fn>(...)`, which passes/lane_vector_math.py renames to vector math or LLVM's
+    functions (never hypot, whose overflow check reads its result)."""
+    return fill(_scalar_template(template, marked), *args, r=r, invert=_is_boolish)

@@ -8,7 +8,7 @@ Before (one lane; `_N` float64, `_I` int64, module-level arrays)::
 After: the lane's numbers are computed (with their Python checks) in the lane, and a helper
 computes every element with NumPy's own arithmetic, then reduces them as NumPy does::
 
-    suma = _vz_table_sum(n, (sigma - 1.09), _I)
+    suma = _vz_table_sum(n, sigma - 1.09, _I)
 
     def _vz_table_sum(a0, s1, a2):
         out = np.empty(27, dtype=np.float64)
@@ -32,12 +32,15 @@ mixed in one variable (`num`).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from ...analysis.facts import BINOPS, UNOPS, Facts
+from ...core.lanenodes import assign, call, const, dotted, fill, function, store, target
+from ...core.lanenodes import name as name_
 from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
 from ...errors import VectorizeError
 from ...rules.tables import REDUCTIONS as _REDUCTIONS
@@ -62,42 +65,42 @@ def reduced(name: str | None, node: cst.Call, facts: Facts) -> cst.BaseExpressio
     return arg if is_array(facts.vals.get(arg)) else None
 
 
-def element_of(name: str, arg: cst.BaseExpression, builder: Element) -> tuple[str, Type, int]:
-    """(element text, element type, size) of the reduced array `arg`, or the builder's refusal."""
+def element_of(name: str, arg: cst.BaseExpression, builder: Element) -> tuple[ast.expr, Type, int]:
+    """(element, element type, size) of the reduced array `arg`, or the builder's refusal."""
     shape = builder.facts.val(arg).type.shape  # type: ignore[union-attr]
     if len(shape) != 1 or shape[0] is None:
         raise builder.refuse(arg, f"np.{name} of an array of shape {shape} on the Numba backend (tables of "
                              "one length only)")
-    text, t, _ = builder.element(arg)
+    element, t, _ = builder.element(arg)
     if t is BOOL:
         raise builder.refuse(arg, f"np.{name} of a bool array on the Numba backend")
-    return text, t, shape[0]
+    return element, t, shape[0]
 
 
-def reduction(exprs: LaneExpressions, node: cst.Call) -> str | None:
-    """Lane text of `np.sum(E)` / `np.prod(E)` of an array expression; None if `node` is no such call."""
+def reduction(exprs: LaneExpressions, node: cst.Call) -> ast.expr | None:
+    """Lane code of `np.sum(E)` / `np.prod(E)` of an array expression; None if `node` is no such call."""
     name = exprs.numpy_function(node)
     arg = reduced(name, node, exprs.facts)
     if arg is None:
         return None
     builder = Element(exprs.facts, exprs.expr, lambda n, m: refusal(exprs, n, m))
-    text, t, size = element_of(name, arg, builder)  # type: ignore[arg-type]
+    element, t, size = element_of(name, arg, builder)  # type: ignore[arg-type]
     helper = exprs.ctx.namer.fresh(f"_vz_table_{name}")
-    params = ", ".join(p for p, _ in builder.params)
     dtype = "float64" if t is FLOAT else "int64"
-    body = [f"def {helper}({params}):",
-            f"    out = np.empty({size}, dtype=np.{dtype})",
-            f"    for k in range({size}):",
-            f"        out[k] = {text}"]
-    if name == "sum" and t is FLOAT:
-        body.append(f"    return 0.0 + _vz_pairwise_sum(out, 0, {size})")  # NumPy starts from the identity
+    each = lambda *body: ast.For(target=store("k"), iter=call("range", const(size)), body=list(body),  # noqa: E731
+                                 orelse=[], lineno=0)
+    body: list[ast.stmt] = [
+        assign("out", call("np.empty", const(size), keywords=[ast.keyword(arg="dtype", value=dotted(f"np.{dtype}"))])),
+        each(assign(target(fill("out[k]")), element))]
+    if name == "sum" and t is FLOAT:  # NumPy starts from the identity
+        body.append(ast.Return(value=fill("0.0 + _vz_pairwise_sum(out, 0, {0})", const(size))))
     else:
         op, start = _REDUCTIONS[name]  # type: ignore[index]
-        start += ".0" if t is FLOAT else ""
-        body += [f"    acc = {start}", f"    for k in range({size}):", f"        acc = acc {op} out[k]", "    return acc"]
-    exprs.lane.module.functions[("table", helper)] = (helper, "\n".join(body) + "\n")
+        body += [assign("acc", const(float(start) if t is FLOAT else int(start))),
+                 each(assign("acc", fill(f"acc {op} out[k]"))), ast.Return(value=name_("acc"))]
+    exprs.lane.module.functions[("table", helper)] = (helper, function(helper, [p for p, _ in builder.params], body))
     exprs.lane.module.never_fail.add(helper)
-    return f"{helper}({', '.join(arg_text for _, arg_text in builder.params)})"
+    return call(helper, *(value for _, value in builder.params))
 
 
 def refuse_array(exprs: LaneExpressions, node: cst.BaseExpression) -> None:
@@ -113,24 +116,24 @@ def refusal(exprs: LaneExpressions, node: cst.CSTNode, message: str) -> Vectoriz
 
 
 class Element:
-    """The element `k` of an array expression, as Numba text over the helper's parameters.
-    `lower` gives the lane's text of a number operand; `refuse(node, message)` the error
+    """The element `k` of an array expression, as an expression over the helper's parameters.
+    `lower` gives the lane's expression of a number operand; `refuse(node, message)` the error
     (passes/table_lanes.py runs this on the user's tree first, to refuse with a location)."""
 
-    def __init__(self, facts: Facts, lower: Callable[[cst.BaseExpression], str],
+    def __init__(self, facts: Facts, lower: Callable[[cst.BaseExpression], ast.expr],
                  refuse: Callable[[cst.CSTNode, str], VectorizeError]) -> None:
         self.facts = facts
         self.lower = lower
         self.refuse = refuse
-        self.params: list[tuple[str, str]] = []  # (helper parameter, the lane's text for it)
+        self.params: list[tuple[str, ast.expr]] = []  # (helper parameter, the lane's value for it)
 
-    def param(self, text: str) -> str:
-        name = f"p{len(self.params)}"
-        self.params.append((name, text))
-        return name
+    def param(self, value: ast.expr) -> ast.Name:
+        param = f"p{len(self.params)}"
+        self.params.append((param, value))
+        return name_(param)
 
-    def element(self, node: cst.BaseExpression) -> tuple[str, Type, bool]:
-        """(text, element type, weak): weak for a Python number (NumPy's weak scalar promotion)."""
+    def element(self, node: cst.BaseExpression) -> tuple[ast.expr, Type, bool]:
+        """(element, its type, weak): weak for a Python number (NumPy's weak scalar promotion)."""
         val = self.facts.val(node)
         if not is_array(val):
             t = val.type
@@ -138,25 +141,25 @@ class Element:
                 raise self.refuse(node, f"a {getattr(t, 'value', t)} value combined with an array on the Numba backend")
             return self.param(self.lower(node)), t, True  # the lane's own checks, in the lane
         if isinstance(node, cst.Name):
-            return f"{self.param(self.lower(node))}[k]", val.type.elem, False  # type: ignore[union-attr]
+            return fill("{0}[k]", self.param(self.lower(node))), val.type.elem, False  # type: ignore[union-attr]
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
             op = BINOPS[type(node.operator)]
             left, right = self.element(node.left), self.element(node.right)
             return self.binary(node, op, left, right)
         if isinstance(node, cst.UnaryOperation) and UNOPS.get(type(node.operator)) in ("-", "+"):
-            text, t, weak = self.element(node.expression)
+            value, t, weak = self.element(node.expression)
             if t is BOOL:
                 raise self.refuse(node, "a sign of a bool array on the Numba backend")
-            return (f"(-{text})" if UNOPS[type(node.operator)] == "-" else text), t, weak
+            return (fill("-{0}", value) if UNOPS[type(node.operator)] == "-" else value), t, weak
         raise self.refuse(node, f"{type(node).__name__} inside np.sum / np.prod of arrays on the Numba backend "
                       "(supported: + - * / ** of module-level 1-D arrays and numbers)")
 
-    def binary(self, node: cst.CSTNode, op: str, left: tuple[str, Type, bool], right: tuple[str, Type, bool]
-               ) -> tuple[str, Type, bool]:
+    def binary(self, node: cst.CSTNode, op: str, left: tuple[ast.expr, Type, bool], right: tuple[ast.expr, Type, bool]
+               ) -> tuple[ast.expr, Type, bool]:
         found = element_op(op, left[1], right[1], right[2])  # rules/tables.py: NumPy's semantics per element
         if isinstance(found, str):
             raise self.refuse(node, f"{found} on the Numba backend")
         template, result = found
-        return template.format(left[0], right[0]), result, False
+        return fill(template, left[0], right[0]), result, False
 
 __all__ = ["REDUCTIONS", "Element", "element_of", "is_array", "reduced", "reduction", "refuse_array"]

@@ -6,33 +6,33 @@ arithmetic over the body shows that a narrower range at the top of an iteration 
 checked names within their checks' ranges at the top of the next one, that narrower check covers
 both, and the second iteration runs without it. Before::
 
-    while (n != 1):
+    while n != 1:
         if (n < -3074457345618258602) | (n > 3074457345618258602):
             return (0, True)
-        if ((n % 2) == 0):
-            n = (n // 2)
+        if n % 2 == 0:
+            n = n // 2
         else:
-            n = (3 * n + 1)
-        steps = (steps + 1)
+            n = 3 * n + 1
+        steps = steps + 1
 
 After::
 
-    while (n != 1):
+    while n != 1:
         # covers this iteration and the next (unrolled below)
         if (n < -1024819115205154133) | (n > 1024819115205154133):
             return (0, True)
-        if ((n % 2) == 0):
-            n = (n // 2)
+        if n % 2 == 0:
+            n = n // 2
         else:
-            n = (3 * n + 1)
-        steps = (steps + 1)
-        if not (n != 1):
+            n = 3 * n + 1
+        steps = steps + 1
+        if not n != 1:
             break
-        if ((n % 2) == 0):
-            n = (n // 2)
+        if n % 2 == 0:
+            n = n // 2
         else:
-            n = (3 * n + 1)
-        steps = (steps + 1)
+            n = 3 * n + 1
+        steps = steps + 1
 
 A lane between the two ranges is flagged where it was not, and re-run by the scalar function, as
 every flagged lane is: the values and exceptions do not change. Only an innermost loop of the
@@ -43,10 +43,9 @@ range keeps at least 1/64 of the old one.
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections.abc import Iterable
 
-from ..base import paren
+from ...core.lanenodes import Comment, clone, const, fail_return, fill, is_fail_return
 
 I64 = (-(2**63), 2**63 - 1)
 _STEPS = 1 << 40  # the scale of the narrower range is searched to 1/_STEPS of the old one
@@ -79,11 +78,10 @@ def _one_side(node: ast.expr) -> tuple[str, int | None, int | None] | None:
     return None
 
 
-def range_check(node: ast.stmt, fail: str) -> list[tuple[str, int | None, int | None]] | None:
-    """The sides of `if (v < L) | (v > H): <fail>` (or one side): None for any other statement.
-    `fail` is the failing return as ast.unparse writes it."""
-    if not (isinstance(node, ast.If) and not node.orelse and len(node.body) == 1
-            and ast.unparse(node.body[0]) == fail):
+def range_check(node: ast.stmt) -> list[tuple[str, int | None, int | None]] | None:
+    """The sides of `if (v < L) | (v > H): return (<zeros>, True)` (or one side): None for any
+    other statement."""
+    if not (isinstance(node, ast.If) and not node.orelse and len(node.body) == 1 and is_fail_return(node.body[0])):
         return None
     test = node.test
     parts = [test.left, test.right] if isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitOr) else [test]
@@ -136,7 +134,7 @@ def _run(stmts: list[ast.stmt], env: dict[str, Interval | None]) -> dict[str, In
     for s in stmts:
         if isinstance(s, _EXITS):
             return None
-        if isinstance(s, ast.Pass | ast.Expr):
+        if isinstance(s, ast.Pass | ast.Expr | Comment):
             continue
         if isinstance(s, ast.Assign):
             for target in s.targets:
@@ -174,24 +172,27 @@ def _covers(checks: dict[str, list[int | None]], body: list[ast.stmt], scale: in
     return True
 
 
-def unroll_twice(body: list[str], test: str, ints: Iterable[str], fail: str, indent: str) -> list[str] | None:
-    """The lines of a `while test:` body (indented by `indent`) that run two iterations under
-    narrower checks, or None where the loop does not qualify."""
-    tree = ast.parse(textwrap.dedent("\n".join(body)))
-    stmts = tree.body
+def unroll_twice(body: list[ast.stmt], test: ast.expr, ints: Iterable[str]) -> list[ast.stmt] | None:
+    """The statements of a `while test:` body that run two iterations under narrower checks, or
+    None where the loop does not qualify."""
     n_checks = 0
     checks: dict[str, list[int | None]] = {}
-    failing = ast.unparse(ast.parse(fail).body[0])
-    for s in stmts:
-        sides = range_check(s, failing)
+    fail: ast.stmt | None = None
+    first = len(body)  # the first statement after the checks (comments among them skipped)
+    for at, s in enumerate(body):
+        if isinstance(s, Comment):
+            continue
+        sides = range_check(s)
         if sides is None:
+            first = at
             break
         n_checks += 1
+        fail = s.body[0]  # type: ignore[attr-defined]
         for name, lo, hi in sides:
             bounds = checks.setdefault(name, [None, None])
             bounds[0] = lo if bounds[0] is None or (lo is not None and lo > bounds[0]) else bounds[0]
             bounds[1] = hi if bounds[1] is None or (hi is not None and hi < bounds[1]) else bounds[1]
-    rest = stmts[n_checks:]
+    rest = [s for s in body[first:] if not isinstance(s, Comment)]
     around_zero = all((lo is None or lo <= 0) and (hi is None or hi >= 0) for lo, hi in checks.values())
     if not rest or not around_zero or not checks or not set(checks) <= set(ints) or any(isinstance(n, ast.While | ast.For) for s in rest for n in ast.walk(s)):
         return None
@@ -204,12 +205,17 @@ def unroll_twice(body: list[str], test: str, ints: Iterable[str], fail: str, ind
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (mid, high) if _covers(checks, rest, mid) else (low, mid)
-    first = rest[0].lineno - 1  # the body's line of the first statement after the checks
-    lines = [indent + "# covers this iteration and the next (unrolled below)"]
+    assert isinstance(fail, ast.Return) and isinstance(fail.value, ast.Tuple)
+    value = fail.value.elts[0]
+    zeros, many = (value.elts, True) if isinstance(value, ast.Tuple) else ([value], False)
+    narrowed: list[ast.stmt] = [Comment(text="# covers this iteration and the next (unrolled below)")]
     for name, (lo, hi) in checks.items():
-        sides = [f"({name} < {_scaled(lo, low, 0)})" if lo is not None else "",
-                 f"({name} > {_scaled(hi, low, 1)})" if hi is not None else ""]
-        lines += [indent + "if " + " | ".join(s for s in sides if s) + ":", indent + "    " + fail]
-    comments = [ln for ln in body[:first] if ln.lstrip().startswith("#")]
+        sides = [fill("{0} < {1}", ast.Name(id=name, ctx=ast.Load()), const(_scaled(lo, low, 0))) if lo is not None else None,
+                 fill("{0} > {1}", ast.Name(id=name, ctx=ast.Load()), const(_scaled(hi, low, 1))) if hi is not None else None]
+        tests = [t for t in sides if t is not None]
+        either = tests[0] if len(tests) == 1 else ast.BinOp(left=tests[0], op=ast.BitOr(), right=tests[1])
+        narrowed.append(ast.If(test=either, body=[fail_return(clone(zeros), many)], orelse=[]))
+    comments = [s for s in body[:first] if isinstance(s, Comment)]
     after = body[first:]
-    return comments + lines + after + [indent + f"if not {paren(test)}:", indent + "    break"] + comments + after
+    stop = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=clone(test)), body=[ast.Break()], orelse=[])
+    return comments + narrowed + after + [stop] + clone(comments) + clone(after)
