@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sys
 
-from . import numba_intmath, numba_tables
+from . import numba_intmath, numba_tables, numba_ufuncs
 
 LIBM = '''
 def _vz_libm(name, arity):
@@ -291,4 +291,7 @@ def helper_source(code: str) -> str:
     intmath = numba_intmath.intmath_source(code)  # math.remainder, comb, factorial...
     if intmath:
         parts.append(intmath)
+    ufuncs = numba_ufuncs.ufunc_source(code)  # np.sin of a number: NumPy's own loop
+    if ufuncs:
+        parts.append(ufuncs)
     return "\n\n\n".join(parts)

@@ -11,8 +11,9 @@ NumPy route makes through its compiled loops, without its extra passes over memo
 
 * NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
   and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
-  cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy
-  runs AVX-512 kernels, np.exp, np.log, np.sin... too: `NUMPY_SIMD_FUNCTIONS`), and uniform tables
+  cannot reproduce (np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy runs
+  AVX-512 kernels, np.exp, np.log, np.sin... too, `NUMPY_SIMD_FUNCTIONS`, but only where lane
+  code cannot call NumPy's own loop for them: backends/numba/ufuncloops.py), and uniform tables
   used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..backends.numba import ufuncloops
 from ..errors import VectorizeError
 from ..frontend.namespace import Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
@@ -50,7 +52,7 @@ SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
 # NumPy's, so on such a CPU only the NumPy route gives it.
 NUMPY_SIMD_FUNCTIONS = frozenset({
     "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
-    "arctan2", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "cbrt"})
+    "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt"})
 # exact=False: NumPy's SIMD math in a fixed loop runs on the NumPy route up to this many threads.
 SIMD_LOOP_MAX_THREADS = 4
 
@@ -145,9 +147,11 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
                 return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
             if kind == "numpy" and node.attr.value in REFUSED:
                 return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
-            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS:
+            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS \
+                    and ufuncloops.unavailable(node.attr.value):
                 return (f"np.{node.attr.value} on numbers: this CPU's NumPy computes it with AVX-512 kernels, whose "
-                        "values lane code (the C library) does not give: the NumPy route")
+                        "values lane code (the C library) does not give, and NumPy's loop for it cannot be called "
+                        "from lane code here: the NumPy route")
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:

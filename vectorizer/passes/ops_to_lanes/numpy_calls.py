@@ -3,17 +3,19 @@ semantics, not Python's. NumPy raises nothing (np.log(0.0) is -inf, np.arcsin(2.
 there are no Python checks, and the lane computes what NumPy computes on the lane's scalars:
 
 * the C library's function where NumPy calls it on this CPU (sqrt, exp, log, sin, arcsin,
-  arctan2, fmod...), as core/numpy_kernels.py measures per process: where NumPy runs its own
-  SIMD kernel instead (exp, power, sin... on AVX-512 CPUs), the function is refused here and the
-  NumPy backend runs it with NumPy's values,
+  arctan2, fmod...), as core/numpy_kernels.py measures per process;
+* where NumPy runs its own SIMD kernel instead (exp, sin, tanh... on AVX-512 CPUs), that kernel:
+  `_vz_ufunc_sin(x)` calls NumPy's float64 inner loop on one element (backends/numba/
+  ufuncloops.py finds it in this process and checks it gives np.sin's bits; ufunclane.py is the
+  call); where that loop cannot be found or fails its checks, the function is refused here and
+  the NumPy backend runs it with NumPy's values,
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
   on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where.
 
 Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
 rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
 NumPy result lane code cannot reproduce is refused (`backend="auto"` then keeps NumPy code):
-np.tanh (NumPy's own SIMD tanh differs from the C library's on ~17% of inputs), np.power
-(NumPy's scalar fast paths for some exponents, its int errors), and bool arithmetic.
+np.power (NumPy's scalar fast paths for some exponents, its int errors), and bool arithmetic.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...backends.numba import ufuncloops
 from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
 from ...errors import VectorizeError
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
 _LIBM = {
     "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "math.expm1", "exp2": "np.exp2", "log": "math.log",
     "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin", "cos": "math.cos",
-    "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
+    "tan": "math.tan", "tanh": "math.tanh", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
     "cosh": "math.cosh", "arcsinh": "math.asinh", "arccosh": "math.acosh", "arctanh": "math.atanh",
     "cbrt": "_vz_cbrt", "rint": "np.rint", "arctan2": "math.atan2", "hypot": "math.hypot",
     "copysign": "math.copysign", "fmod": "np.fmod",
@@ -63,8 +66,7 @@ _INT = {
 }
 # np.min(x) and the like of a number: that number (utm's `mathlib.min(x)` on a scalar).
 _REDUCTIONS = frozenset({"min", "max", "amin", "amax", "nanmin", "nanmax"})
-REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% of inputs",
-           "power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
+REFUSED = {"power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
                     "negative int exponents"}
 
 
@@ -102,10 +104,14 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
         exprs.lane.check(rules.beyond_exact(texts[0]))
     ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(texts, types)]
     if name in _LIBM:
-        if name in LIBM_TWINS and differs_from_libm(name):
-            raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this CPU "
-                                 "gives other last bits than the C library's, which lane code calls",
-                                 hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+        if name in LIBM_TWINS and differs_from_libm(name):  # NumPy's own kernel: call it, if it passes the checks
+            why = ufuncloops.unavailable(name)
+            if why:
+                raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this "
+                                     "CPU gives other last bits than the C library's, which lane code calls",
+                                     hint=f"use backend='numpy' (or 'auto'), which calls NumPy itself (NumPy's loop "
+                                          f"cannot be called from lane code here: {why})")
+            return f"_vz_ufunc_{name}({', '.join(ops)})"
         return f"{_LIBM[name]}({', '.join(ops)})"
     if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
         return paren(_FLOAT["minimum"].format(exprs.lane.temp(_FLOAT["maximum"].format(*ops[:2])), ops[2]))
