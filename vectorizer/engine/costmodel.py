@@ -11,9 +11,10 @@ NumPy route makes through its compiled loops, without its extra passes over memo
 
 * NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
   and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
-  cannot reproduce (np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy runs
-  AVX-512 kernels, np.exp, np.log, np.sin... too, `NUMPY_SIMD_FUNCTIONS`, but only where lane
-  code cannot call NumPy's own loop for them: backends/numba/ufuncloops.py), and uniform tables
+  cannot reproduce (np.power where NumPy's loop cannot be called: passes/ops_to_lanes/
+  numpy_calls.py; on a CPU where NumPy runs AVX-512 kernels, np.exp, np.log, np.sin... too,
+  `NUMPY_SIMD_FUNCTIONS`, but only where lane code cannot call NumPy's own loop for them:
+  backends/numba/ufuncloops.py), and uniform tables
   used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
@@ -145,7 +146,7 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
             kind = namespace.resolve(node.value.value).kind
             if kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
                 return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
-            if kind == "numpy" and node.attr.value in REFUSED:
+            if kind == "numpy" and node.attr.value in REFUSED and ufuncloops.unavailable(node.attr.value):
                 return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
             if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS \
                     and ufuncloops.unavailable(node.attr.value):

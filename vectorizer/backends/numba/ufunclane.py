@@ -16,10 +16,10 @@ name, so a kernel from Numba's cache calls the loop of the process that loads it
 another CPU dispatch's (NPY_DISABLE_CPU_FEATURES) or sit at another address.
 
 The intrinsic calls the loop with one element: the arguments and the result in a stack array
-(allocated once, in the function's entry block), `args` pointing into it, dimensions {1}, steps
-{8, ...}: one element, as NumPy's own call of np.sin on a number runs it. Measured on the shared
-2-core AVX-512 VM while loaded (scripts/probe_ufuncloops.py, 1 thread, noisy): exp 36-84 ns a
-call, against 7-9 for the C library's exp and ~1 ns a lane for np.exp on an array (NumPy's SIMD
+(allocated once, in the function's entry block), `args` pointing into it, dimensions {1}, every
+step 0, as NumPy's own call on numbers (0-d operands) runs it. Measured on the shared 2-core
+AVX-512 VM while loaded (scripts/probe_ufuncloops.py, 1 thread, noisy): exp 36-84 ns a call,
+against 7-9 for the C library's exp and ~1 ns a lane for np.exp on an array (NumPy's SIMD
 kernels pay a fixed cost a call that one element cannot spread); sin and cos about the C
 library's cost (60-80 ns there, loaded), log 45-110, tanh 155, arctan2 190.
 """
@@ -70,7 +70,7 @@ def lane_loop(name: str, data: bool) -> Any:
             if k < nin:
                 builder.store(context.cast(builder, args[k], signature.args[k], types.float64), slot)
             builder.store(builder.bitcast(slot, byte_pointer), builder.gep(pointers, [ir.Constant(ir.IntType(32), k)]))
-            builder.store(ir.Constant(intp, 8), builder.gep(steps, [ir.Constant(ir.IntType(32), k)]))
+            builder.store(ir.Constant(intp, 0), builder.gep(steps, [ir.Constant(ir.IntType(32), k)]))
         extra = ir.Constant(byte_pointer, None)
         if data:  # its address, declared as a function's: resolved like the loop's, by name
             marker = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),

@@ -15,7 +15,9 @@ there are no Python checks, and the lane computes what NumPy computes on the lan
 Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
 rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
 NumPy result lane code cannot reproduce is refused (`backend="auto"` then keeps NumPy code):
-np.power (NumPy's scalar fast paths for some exponents, its int errors), and bool arithmetic.
+np.power of ints (its int errors), np.power of floats where NumPy's loop cannot be called (it
+is called as NumPy's call on numbers runs it, with its shortcuts for some exponents), and bool
+arithmetic.
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
     name = _ALIASES.get(name, name)
     if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
         return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
-    if name in REFUSED or any(a.keyword is not None for a in node.args):
+    power_loop = name == "power" and exprs.facts.type(node) is FLOAT and not ufuncloops.unavailable(name)
+    if (name in REFUSED and not power_loop) or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
         raise VectorizeError(f"np.{name} on numbers on the Numba backend: {why}",
                              hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
@@ -103,6 +106,8 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> str:
     if name in ("floor", "ceil", "trunc") and types[0] is INT:  # NumPy keeps the int: exact below 2**53
         exprs.lane.check(rules.beyond_exact(texts[0]))
     ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(texts, types)]
+    if power_loop:  # NumPy's loop as its call on numbers runs it: its shortcuts (x * x for 2.0) included
+        return f"_vz_ufunc_power({', '.join(ops)})"
     if name in _LIBM:
         if name in LIBM_TWINS and differs_from_libm(name):  # NumPy's own kernel: call it, if it passes the checks
             why = ufuncloops.unavailable(name)
