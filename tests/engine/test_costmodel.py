@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from vectorizer.api import prepare
-from vectorizer.backends.numba import ufuncloops
 from vectorizer.engine import chunks
 from vectorizer.engine.costmodel import (
     SIMD_LOOP_MAX_THREADS,
@@ -145,10 +144,8 @@ def test_exact_routes_do_not_depend_on_the_machine(func, simd, threads):
     """exact=True (the default): Numba's lane kernels wherever lane code computes the function,
     on every machine; NumPy only where it cannot (gamma, here or in a callee)."""
     route = choose(*prepare(func), exact=True, threads=threads, simd_math=simd)
-    # np.exp on numbers: NumPy's AVX-512 kernel's value, which lane code gives by calling NumPy's
-    # loop (backends/numba/ufuncloops.py), else only the NumPy route
-    own = func is numpy_exp_user and simd and bool(ufuncloops.unavailable("exp"))
-    assert route == ("numpy" if func in NUMPY_ONLY or own else "numba"), route.why
+    # np.exp on numbers: NumPy's AVX-512 kernel, which the NumPy route runs on whole arrays (lane code: one number a call)
+    assert route == ("numpy" if func in NUMPY_ONLY or (func is numpy_exp_user and simd) else "numba"), route.why
     assert route.why and isinstance(route, str)
     if func in NUMPY_ONLY:
         assert "math.gamma is CPython's own algorithm" in route.why
@@ -161,8 +158,7 @@ def test_inexact_routes_depend_on_simd_math_and_cores(func):
     scale with the cores); without those kernels (AVX2), Numba."""
     for threads in (1, 2, SIMD_LOOP_MAX_THREADS, SIMD_LOOP_MAX_THREADS + 1, 13):
         on_avx512 = choose(*prepare(func), exact=False, threads=threads, simd_math=True)
-        own = func is numpy_exp_user and bool(ufuncloops.unavailable("exp"))
-        expected = "numpy" if func in NUMPY_ONLY or own or (
+        expected = "numpy" if func in NUMPY_ONLY or func is numpy_exp_user or (
             func in SIMD_LOOPS and threads <= SIMD_LOOP_MAX_THREADS) else "numba"
         assert on_avx512 == expected, (threads, on_avx512.why)
         assert choose(*prepare(func), exact=False, threads=threads, simd_math=False) == \

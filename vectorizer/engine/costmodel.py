@@ -10,11 +10,12 @@ NumPy route makes through its compiled loops, without its extra passes over memo
 (docs/runs/2026-12-05-exact-default.md). So:
 
 * NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
-  and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
-  cannot reproduce (np.power where NumPy's loop cannot be called: passes/ops_to_lanes/
-  numpy_calls.py; on a CPU where NumPy runs AVX-512 kernels, np.exp, np.log, np.sin... too,
-  `NUMPY_SIMD_FUNCTIONS`, but only where lane code cannot call NumPy's own loop for them:
-  backends/numba/ufuncloops.py), and uniform tables
+  and math.lgamma (CPython's own algorithms), NumPy functions on numbers that lane code computes
+  with NumPy's own loop one number at a time (np.power always; on a CPU where NumPy runs AVX-512
+  kernels, np.exp, np.log, np.sin, np.tanh... too: `NUMPY_SIMD_FUNCTIONS`): NumPy's SIMD kernels
+  take ~1-3 ns a lane on whole arrays, one call for one number ~40-80 ns (backends/numba/
+  ufunclane.py), or where lane code cannot call that loop, refuses them (passes/ops_to_lanes/
+  numpy_calls.py), and uniform tables
   used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
@@ -146,13 +147,8 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
             kind = namespace.resolve(node.value.value).kind
             if kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
                 return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
-            if kind == "numpy" and node.attr.value in REFUSED and ufuncloops.unavailable(node.attr.value):
-                return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
-            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS \
-                    and ufuncloops.unavailable(node.attr.value):
-                return (f"np.{node.attr.value} on numbers: this CPU's NumPy computes it with AVX-512 kernels, whose "
-                        "values lane code (the C library) does not give, and NumPy's loop for it cannot be called "
-                        "from lane code here: the NumPy route")
+            if kind == "numpy" and (node.attr.value in REFUSED or simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS):
+                return f"np.{node.attr.value} on numbers: {_lane_numpy(node.attr.value)}: the NumPy route"
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:
@@ -164,6 +160,15 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
                 if found is not None:
                     return found
     return None
+
+
+def _lane_numpy(name: str) -> str:
+    """What lane code does with `np.<name>` of numbers where NumPy runs its own kernel."""
+    why = ufuncloops.unavailable(name)
+    if why:
+        return f"lane code cannot give NumPy's values ({why})"
+    return ("NumPy's own kernel, which the NumPy route runs on whole arrays (~1-3 ns a lane on AVX-512) and lane "
+            "code one number a call (~40-80 ns)")
 
 
 def _walk(node: cst.CSTNode):
