@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from oracle import check
 from strategies import arrays, floats
 
-from vectorizer import vectorize
+from vectorizer import VectorizeError, vectorize
 from vectorizer.backends.numba import ufuncloops
 from vectorizer.core.numpy_kernels import LIBM_TWINS, differs_from_libm
 
@@ -172,7 +172,7 @@ AVX2_SCRIPT = textwrap.dedent("""
     sys.path.insert(0, {root!r})
     import ufuncloop_cases as m
     from numpy._core._multiarray_umath import __cpu_targets_info__ as targets
-    from vectorizer import vectorize
+    from vectorizer import VectorizeError, vectorize
     from vectorizer.backends.numba import ufuncloops
     rng = np.random.default_rng(5)
     same = lambda g, w: bool(((g.view(np.int64) == w.view(np.int64)) | (np.isnan(g) & np.isnan(w))).all())
@@ -224,3 +224,18 @@ def test_hostile_values_cover_the_edges():
     edges = ufuncloops.hostile()
     assert np.isnan(edges).any() and np.isinf(edges).any() and (edges == 0).sum() >= 2
     assert any(0 < abs(v) < 2.2250738585072014e-308 for v in edges) and math.copysign(1.0, edges[5]) < 0
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "tanh", "arctan2", "power"])
+def test_jax_backend_computes_numpys_functions_with_its_own(defined, name):
+    """backend='jax' translates lane code: `_vz_ufunc_sin` becomes its sin (XLA's bound); np.power
+    of numbers stays refused there, by name."""
+    pytest.importorskip("jax")
+    if name == "power":
+        with pytest.raises(VectorizeError, match=r"np\.power on the JAX backend"):
+            vectorize(defined.f_power, backend="jax", exact=False, fallback="error")(np.ones(3), np.ones(3))
+        return
+    rng = np.random.default_rng(2)
+    columns = [rng.uniform(0.1, 3.0, 500) for _ in range(getattr(np, name).nin)]
+    f = getattr(defined, f"f_{name}")
+    check(vectorize(f, backend="jax", exact=False, fallback="error"), f, *columns, rel=1e-12)

@@ -117,3 +117,15 @@ def test_numpy_functions_the_numba_backend_cannot_reproduce_are_refused(name, tm
     with np.errstate(all="ignore"):
         check(auto, f, F[0])
     assert auto.backend == "numpy"
+
+
+@pytest.mark.xfail(strict=True, reason="a known NumPy-backend bug (found by issue 51's ufuncloops work): NumPy's power loop "
+                   "takes shortcuts (1.0 / x for -1.0, x * x for 2.0, sqrt for 0.5, 1.0 for 0.0, x for 1.0) only where "
+                   "the exponent's step is 0, as in the scalar function's call on numbers, not for an array of "
+                   "exponents, so np.power(x, y) of a batched y gives other bits on some lanes")
+def test_numpy_backend_power_of_a_batched_exponent_is_numpys_call_on_numbers(tmp_path):
+    f = make(tmp_path, "np.power(x, y)", 2)
+    x = np.abs(F[0][:20_000]) + 0.5
+    y = np.where(np.arange(x.size) % 2 == 0, -1.0, 2.0)
+    with np.errstate(all="ignore"):
+        check(vectorize(f, backend="numpy", fallback="error"), f, x, y)
