@@ -119,13 +119,18 @@ def test_numpy_functions_the_numba_backend_cannot_reproduce_are_refused(name, tm
     assert auto.backend == "numpy"
 
 
-@pytest.mark.xfail(strict=True, reason="a known NumPy-backend bug (found by issue 51's ufuncloops work): NumPy's power loop "
-                   "takes shortcuts (1.0 / x for -1.0, x * x for 2.0, sqrt for 0.5, 1.0 for 0.0, x for 1.0) only where "
-                   "the exponent's step is 0, as in the scalar function's call on numbers, not for an array of "
-                   "exponents, so np.power(x, y) of a batched y gives other bits on some lanes")
-def test_numpy_backend_power_of_a_batched_exponent_is_numpys_call_on_numbers(tmp_path):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_power_of_a_batched_exponent_is_numpys_call_on_numbers(tmp_path, backend):
+    """NumPy's power loop takes shortcuts (1.0 / x for -1.0, x * x for 2.0, sqrt for 0.5, 1.0
+    for 0.0, x for 1.0) only where the exponent's step is 0, as in the scalar function's call on
+    numbers, not for an array of exponents: both backends give each lane the call's bits."""
     f = make(tmp_path, "np.power(x, y)", 2)
     x = np.abs(F[0][:20_000]) + 0.5
-    y = np.where(np.arange(x.size) % 2 == 0, -1.0, 2.0)
+    y = np.array([-1.0, 2.0, 0.5, 0.0, 1.0, 1.7, 3.0])[np.arange(x.size) % 7]
+    x[:8] = [0.9999999999999999, 0.0, -0.0, np.nan, np.inf, -2.0, 1e300, 5e-324]
+    if backend == "numba":
+        pytest.importorskip("numba")
+    vf = vectorize(f, backend=backend, fallback="error")
     with np.errstate(all="ignore"):
-        check(vectorize(f, backend="numpy", fallback="error"), f, x, y)
+        check(vf, f, x, y)
+    assert vf.backend == backend
