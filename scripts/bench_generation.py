@@ -133,10 +133,10 @@ def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float
                 front[0] += clock() - start
         return wrapper
 
-    saved, start_fn = list(pipeline.NUMPY_PASSES), pipeline._start
+    saved, start_fn = list(pipeline.NUMPY_PASSES), pipeline.start
     for i in range(cut):
         pipeline.NUMPY_PASSES[i] = dataclasses.replace(saved[i], run=clocked(saved[i].run))
-    pipeline._start = clocked(start_fn)  # the analysis before the passes
+    pipeline.start = clocked(start_fn)  # the analysis before the passes
     total = tail = 0.0
     try:
         for _, args, kwargs in calls:
@@ -155,7 +155,7 @@ def timed(calls: list[tuple[str, tuple, dict]], runs: int) -> tuple[float, float
             tail += statistics.median(rest)
     finally:
         pipeline.NUMPY_PASSES[:] = saved
-        pipeline._start = start_fn
+        pipeline.start = start_fn
     return total, tail
 
 

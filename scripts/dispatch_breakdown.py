@@ -4,7 +4,7 @@
 For each call named (default: mul_add(x, y) and mul_add(x, 0.5) at 1e3 lanes) it times, in a
 tight loop on the CPU clock, the fastest of 7 repeats of 20,000 calls: the whole call, the plans'
 dispatch (`fastpath.run(Plans, args)`), the plan alone, the kernel under `_quietly` (NumPy's
-quiet error state), the kernel alone, the flag test and `_fresh_result` on its result, and the
+quiet error state), the kernel alone, the flag test and `fresh_result` on its result, and the
 expression written with NumPy by hand. Differences between rows are the cost of each layer.
 Complements scripts/dispatch_overhead.py (interleaved candidates, medians over rounds).
 
@@ -65,8 +65,8 @@ def breakdown(name: str, f, hand, args: tuple) -> None:
             ("the plan alone", (lambda: sub.call(args)) if mixed else (lambda: fastpath.run(sub, args))),
             ("_quietly(kernel, args)", lambda: fastpath._quietly(sub.fn, kargs)),
             ("kernel(*args)", lambda: sub.fn(*kargs)),
-            ("_any(flag)", lambda: flag is not None and fastpath._any(flag)),
-            ("_fresh_result", lambda: fastpath._fresh_result(result, dtype, 1000, args, [])),
+            ("any_flagged(flag)", lambda: flag is not None and fastpath.any_flagged(flag)),
+            ("fresh_result", lambda: fastpath.fresh_result(result, dtype, 1000, args, [])),
             ("NumPy by hand", lambda: hand(*args))]
     print(name)
     for label, fn in rows:

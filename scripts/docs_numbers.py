@@ -34,9 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The runs of the exact default (issue 50): the same commit, NumPy's AVX-512 kernels and AVX2 ones.
-RUNS = {"AVX-512": ROOT / "docs/runs/2026-12-05-exact-default-avx512.json",
-        "AVX2": ROOT / "docs/runs/2026-12-05-exact-default-avx2.json"}
-RUN_PAGE = ROOT / "docs/runs/2026-12-05-exact-default.md"  # what the runs are, their conditions, the misses
+RUNS = {"AVX-512": ROOT / "docs/runs/2026-12-06-exact-default-avx512.json",
+        "AVX2": ROOT / "docs/runs/2026-12-06-exact-default-avx2.json"}
+RUN_PAGE = ROOT / "docs/runs/2026-12-06-exact-default.md"  # what the runs are, their conditions, the misses
 SIZES = {"1e5": 100_000, "1e6": 1_000_000}
 # A configuration: its title, its README name, its variant in the runs, its baseline among the
 # runs' `ratios` (scripts/bench.py's BASELINES: the faster of their variants in each round), that
@@ -91,13 +91,28 @@ def _x(value: float) -> str:
     return f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
 
 
+def _loads(runs: list[dict]) -> list[float]:
+    """The 1-minute load averages the runs recorded as they started and ended."""
+    return [r["machine"]["load_average"][0] for r in runs] + [r["machine"].get("load_average_end", [0])[0] for r in runs]
+
+
+def _idle(runs: list[dict]) -> bool:
+    """No more runnable threads than cores while the runs ran: only the benchmark's own."""
+    return max(_loads(runs)) <= min(r["machine"]["usable_cores"] for r in runs)
+
+
 def _provenance(link: str) -> str:
-    """Where the figures come from, and how far to trust them."""
+    """Where the figures come from, and how far to trust them: the load the runs record decides
+    between "idle" and "provisional"."""
     runs = [load(k) for k in RUNS]
     repeats = {r["config"]["repeats"] for r in runs}
     cores = {r["machine"]["usable_cores"] for r in runs}
-    return (f"Provisional: {' and '.join(RUNS)} runs on a loaded, shared {'/'.join(map(str, sorted(cores)))}-vCPU VM, "
-            f"{'/'.join(map(str, sorted(repeats)))} interleaved repeats ([the runs]({link})). "
+    loads = _loads(runs)
+    idle = _idle(runs)
+    state = (f"{' and '.join(RUNS)} runs on an idle {'/'.join(map(str, sorted(cores)))}-vCPU VM (1-minute load "
+             f"{min(loads):.1f}-{max(loads):.1f}: the benchmark's own threads)") if idle else \
+        f"Provisional: {' and '.join(RUNS)} runs on a loaded, shared {'/'.join(map(str, sorted(cores)))}-vCPU VM"
+    return (f"{state}, {'/'.join(map(str, sorted(repeats)))} interleaved repeats or more ([the runs]({link})). "
             "\"time ÷\" is the median over the rounds of the two variants' ratio in each round; "
             "below 1× vectorizer is faster. The Python loop was not timed in these runs.")
 
@@ -281,8 +296,8 @@ def chart(folder: Path) -> Path:
     axes[0].set_yticks(range(len(kernels)), kernels, fontsize=9)
     axes[0].invert_yaxis()
     cores = run["machine"]["usable_cores"]
-    fig.suptitle(f"1,000,000 lanes; {cores} vCPUs (shared, loaded), NumPy AVX-512; provisional, "
-                 f"{run['created'][:10]}", fontsize=9, x=0.55)
+    state = "idle" if _idle([run]) else "shared, loaded; provisional"
+    fig.suptitle(f"1,000,000 lanes; {cores} vCPUs ({state}), NumPy AVX-512, {run['created'][:10]}", fontsize=9, x=0.55)
     handles = [h for ax in axes for h in ax.get_legend_handles_labels()[0]]
     labels = [t for ax in axes for t in ax.get_legend_handles_labels()[1]]
     fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=7.5, frameon=False, bbox_to_anchor=(0.54, 0.955))

@@ -1,35 +1,39 @@
-"""`@vectorize`: the decorator, its specializations, backends, the disk cache and the fallback.
+"""`@vectorize`: the decorator and the function it makes, its call path and what it shows.
 
 A `VectorizedFunction` specializes the scalar function on each call's argument kinds (bool / int /
 float), on which arguments are uniform (one value for every lane) and on uniform options that are
-not numbers (None, str, enums: engine/statics.py). Each specialization's module is found in the
-disk cache by a content hash (the sources of the function and of all it reaches, in any module,
-the globals it reads, the options, the versions); only a miss imports the compiler.
+not numbers (None, str, enums: engine/statics.py); the specializations themselves (a kernel per
+key, per generation of the module globals, through the disk cache) are specializations.py's.
 
 Module globals are read at each call, as the scalar function reads them: the specializations
 belong to a `fingerprint.Generation`, valid while the module binds the names the function reads
 (its helpers' too) to the same objects. A call that sees another binding makes a new generation:
 new values, new content hash, code generated again or found in the cache.
+
+Other modules read a VectorizedFunction through its public methods and properties
+(`parameter_names`, `specialization()`, `route()`, `generated()`, `last_verdict()`...), never
+its attributes.
 """
 
 from __future__ import annotations
 
-import builtins
 import functools
 import inspect
 import os
 import types
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .core import cache, faceslots
+import numpy as np
+
+from .core import faceslots
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
-from .engine.fingerprint import Generation, Generations, Watch, engine_fingerprint
+from .engine.fingerprint import Generation, Watch
 from .engine.inputs import InputError, RefusedNumber, canonical
 from .engine.kernels import Kernel, Key, Route, engine_bug
-from .engine.patch import kernel_failed
+from .engine.patch import Result, kernel_failed
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -40,6 +44,10 @@ from .errors import (
 from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
 from .options import Options, disabled, exactness
+from .specializations import Specialization, Specializations
+
+if TYPE_CHECKING:
+    from .frontend.namespace import Namespace
 
 
 class VectorizedFunction:
@@ -49,9 +57,9 @@ class VectorizedFunction:
     otypes: str | list | None = None
     signature: str | None = None
     cache: bool = False  # an attribute: the module `cache` (the disk cache) is unaffected
-    _explain: bool | str | os.PathLike = False  # vectorize(f, explain=...): report each new specialization
 
-    def __init__(self, func: types.FunctionType, options: Options) -> None:
+    def __init__(self, func: types.FunctionType, options: Options,
+                 explain: bool | str | os.PathLike = False) -> None:
         func = as_def(func)  # a lambda: a copy named as the `def` it stands for (frontend/lambdas.py)
         self.scalar = func
         self.options = options
@@ -61,18 +69,71 @@ class VectorizedFunction:
         self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                                for p in self.__signature__.parameters.values())
         self._arity = len(self._names) if self._positional else -1  # a call of this many arguments binds no names
-        self._variadic = [f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}" for p in self.__signature__.parameters.values()
-                          if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        # Per generation (the globals as one call read them): kernels: dict[Key, Kernel | VectorizeError].
-        self._generations = Generations(func)
+        self._variadic = tuple(f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}"
+                               for p in self.__signature__.parameters.values()
+                               if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+        self._explain = explain  # vectorize(f, explain=...): report each new specialization
+        self._made = Specializations(func, self._names)  # the kernels, per generation of the globals
+        self._generations = self._made.generations
         self._last: Key | None = None
         self._fast: fastpath.Plans | None = None  # the short paths for calls like the last ones
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
         self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
-        self._specs: dict[Key, tuple[dict, dict]] = {}  # key -> (parameter values, helper values)
-        self._helpers: tuple[object, dict] | None = None  # (generation, its pure zero-argument helpers)
         if options.fallback == "error" and not disabled():
-            self._prepare(self._generations.current())  # refuse unsupported syntax now, at decoration
+            self._made.prepared(self._generations.current())  # refuse unsupported syntax now, at decoration
+
+    # -- what other modules read (faces/explain.py, vmap, npcompat, the CLI) ------------------
+    @property
+    def parameter_names(self) -> tuple[str, ...]:
+        """The scalar function's parameters, in order: a batched call gives one value for each."""
+        return tuple(self._names)
+
+    @property
+    def variadic(self) -> tuple[str, ...]:
+        """Its `*args` / `**kwargs` parameters as spelled ("*args"): a batched call refuses them."""
+        return self._variadic
+
+    @property
+    def explain_option(self) -> bool | str | os.PathLike:
+        """vectorize(f, explain=...): True reports each new specialization on stderr, a path
+        writes it there as HTML, False (the default) reports nothing."""
+        return self._explain
+
+    @property
+    def last_key(self) -> Key | None:
+        """The key of the specialization the last call used (None before a call)."""
+        return self._last
+
+    def last_verdict(self) -> Kernel | VectorizeError | None:
+        """The engine's verdict on the last call's specialization, as the globals are now: its
+        kernel, or the VectorizeError it runs element by element for; None before a call."""
+        return self._generations.current().kernels.get(self._last) if self._last is not None else None
+
+    def forget_last_call(self) -> None:
+        """Forget which specialization the last call used: `last_verdict()` is then the next call's."""
+        self._last = None
+
+    def specialization(self, key: Key | None = None) -> Specialization:
+        """What the code of `key` is made for (the annotations' key when None: every argument batched)."""
+        return self._made.specialization(self._annotated_key() if key is None else key)
+
+    def route(self, key: Key | None) -> Route:
+        """The backend `key`'s kernel is made for, with its reason (`Route.why`); raises
+        VectorizeError for backend="numba" without Numba."""
+        return self._made.route(key, self.options)
+
+    def namespace(self) -> Namespace:
+        """The module globals as the function reads them now (frontend/namespace.py)."""
+        return self._generations.current().namespace
+
+    def generated(self, key: Key, backend: str = "numpy") -> Kernel | VectorizeError:
+        """The kernel of `key` for `backend`, made from the globals as they are now (from the disk
+        cache when it has it); a refusal is returned, or raised with fallback="error"."""
+        return self._made.build(self._generations.current(), key, backend, self.options)
+
+    def refusal(self) -> VectorizeError | None:
+        """Why the source cannot be vectorized as the globals are now (the fence's refusal), else None."""
+        return self._made.refusal()
 
     def watch(self) -> Watch:
         """The module globals the current specializations were made from (fingerprint.Watch)."""
@@ -97,12 +158,12 @@ class VectorizedFunction:
         a `Route` whose `.why` says why (the cost model's reason, for backend="auto")."""
         if disabled():
             return Route("python", "VECTORIZER_DISABLE is set: the scalar function, lane by lane")
-        kernel = self._generations.current().kernels.get(self._last) if self._last is not None else None
+        kernel = self.last_verdict()
         if isinstance(kernel, VectorizeError):
             return Route("python", f"refused ({kernel.message}): the scalar function, lane by lane")
         if isinstance(kernel, Kernel):
             return kernel.backend if isinstance(kernel.backend, Route) else Route(kernel.backend)
-        return self._resolve_backend(None)
+        return self.route(None)
 
     @property
     def source(self) -> str:
@@ -129,6 +190,7 @@ class VectorizedFunction:
     def __get__(self, obj, objtype=None):
         return self if obj is None else functools.partial(self, obj)
 
+    # -- the call ------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._cycle is None:
             self._cycle = reentry.cycle_codes(self.scalar)
@@ -164,11 +226,11 @@ class VectorizedFunction:
             if self.options.fallback == "error" or example_ndims is not None or isinstance(exc, RefusedNumber):
                 raise VectorizeInputError(str(exc)) from None
             # numpy.vectorize's semantics for objects (None, strings, complex): element by element
-            return _face().objects_element_by_element(self, values, str(exc))
+            return self._objects_element_by_element(values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
         gen = self._generations.current()  # the module globals as this call reads them
-        helpers = self._helper_values(gen) if not disabled() else {}
+        helpers = self._made.helper_values(gen) if not disabled() else {}
         if fixed or helpers:
             batch.scalar = statics.lane_function(self.scalar, fixed)  # type: ignore[attr-defined]
         if disabled() or helpers is None:  # a helper raised: the loop raises it where a lane calls it
@@ -179,21 +241,21 @@ class VectorizedFunction:
             key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self._names)
         if helpers:
             key += tuple(statics.entry(v, h) for h, v in helpers.items())
-        self._specs.setdefault(key, (fixed, helpers))  # what _lower specializes this key on
+        self._made.specs.setdefault(key, (fixed, helpers))  # what the lowering specializes this key on
         kernel = self._kernel(gen, key)
         self._last = key
         if isinstance(kernel, VectorizeError):
             if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
                 # not numbers, as before specializations: numpy.vectorize's semantics for objects
                 why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
-                return _face().objects_element_by_element(self, values, why)
+                return self._objects_element_by_element(values, why)
             self._warn(gen, kernel)
             return self._per_element(batch)
         try:
             result = self._run(kernel, batch)
         except kernels.jit().compile_errors() as exc:  # Numba could not type the lane code: use NumPy's
             why = f"Numba could not compile the lane code ({type(exc).__name__}): the NumPy route"
-            gen.kernels[key] = kernel = self._build(gen, key, Route("numpy", why))  # type: ignore[assignment]
+            gen.kernels[key] = kernel = self._made.build(gen, key, Route("numpy", why), self.options)  # type: ignore[assignment]
             if self.options.backend == "numba":
                 kernels.jit().warn_once(f"compile:{self.__qualname__}", f"vectorizer: Numba could not compile "
                                         f"{self.__qualname__} ({type(exc).__name__}); using the NumPy backend")
@@ -225,12 +287,23 @@ class VectorizedFunction:
         return kernels.per_element(getattr(batch, "scalar", self.scalar), batch,
                                    self._result_structure() if batch.size == 0 else None)
 
-    def _helper_values(self, gen: Generation) -> dict[str, object] | None:
-        """Each pure zero-argument helper's value now (engine/statics.py), None if one raised."""
-        if self._helpers is None or self._helpers[0] is not gen:
-            g = self.scalar.__globals__
-            self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
-        return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
+    def _objects_element_by_element(self, values: list[Any], why: str) -> Any:
+        """A call whose arguments are not all numbers (objects, strings, None), after the function's
+        FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
+        it, broadcast), but for those the engine takes as one value for every lane (a tuple given
+        to a parameter whose default is a tuple, an option object: passed whole, engine/statics.py
+        `Plan.whole`), and the scalar function run on each lane's Python values (`.tolist()`), as
+        a loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first
+        call passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0
+        twice, and it converts every result to the first one's type (a later None becomes nan)."""
+        self._warn(self._generations.current(), why)
+        whole = self._plan.whole(self._names, values)  # one value for every lane (a tuple option): passed as it is
+        try:
+            batch = Batch([n for n in self._names if n not in whole],
+                          [np.asarray(v) for n, v in zip(self._names, values) if n not in whole])
+        except ValueError as exc:  # shapes that do not broadcast
+            raise VectorizeValueError(str(exc)) from None
+        return kernels.per_element(statics.lane_function(self.scalar, whole) if whole else self.scalar, batch, None)
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
         """(returns a tuple?, result kinds) without running a lane: from a specialization that
@@ -238,98 +311,22 @@ class VectorizedFunction:
         gen = self._generations.current()
         for kernel in list(gen.kernels.values()):
             if isinstance(kernel, Kernel):
-                return kernel.returns_tuple, tuple(t.partition(":")[0] for t in kernel.result_types)
+                return kernel.returns_tuple, tuple(Result(t).kind for t in kernel.result_types)
         from .frontend.arity import static_structure
         return static_structure(self.scalar, gen.namespace)
 
-    # -- specializations ---------------------------------------------------------------------
     def _kernel(self, gen: Generation, key: Key) -> Kernel | VectorizeError:
-        found = gen.kernels.get(key)
-        if found is None:
-            backend = self._resolve_backend(key, gen)
-            auto_lanes = self.options.backend == "auto" and backend == "numba"
-            try:
-                found = self._build(gen, key, backend)
-            except VectorizeError as exc:  # fallback="error": the NumPy route may still take it
-                if not auto_lanes:
-                    raise
-                found = exc
-            if auto_lanes and isinstance(found, VectorizeError):
-                why = f"the lane code refuses it ({found.message}): the NumPy route"
-                numpy = self._build(gen, key, Route("numpy", why))  # with fallback="error", its refusal raises
-                found = numpy if isinstance(numpy, Kernel) else found
-            gen.kernels[key] = found
-            if self._explain:
-                explain_face().announce(self, key)
-            gen.rewatch()
-        return found
+        return self._made.kernel(gen, key, self.options, self._announce if self._explain else None)
 
-    def _resolve_backend(self, key: Key | None, gen: Generation | None = None) -> Route:
-        return kernels.resolve_backend(self.options.backend, key, lambda k: self._auto_choice(gen, k))
-
-    def _auto_choice(self, gen: Generation | None, key: Key) -> Route:
-        gen = gen or self._generations.current()
-        return kernels.remembered_choice(gen.content, self.options, key, lambda: self._prepare_or_none(gen))
-
-    def _build(self, gen: Generation, key: Key, backend: str) -> Kernel | VectorizeError:
-        """The kernel for `key` from this generation's globals (its namespace decides the code, its
-        content hash the cache entry: both read the same values)."""
-        options = kernels.lowering_options(self.options, backend)  # exact=True needs Numba's loops
-        cache_key = cache.cache_key(gen.content, backend, options.key() + kernels.machine_key(options), repr(key),
-                                    engine_fingerprint())
-        # VECTORIZER_DUMP_AFTER prints the passes, so they run even when the cache has the result.
-        dumped = self._lower(gen, key, backend) if os.environ.get("VECTORIZER_DUMP_AFTER") else None
-        found = kernels.load(cache_key, backend, self.scalar, lambda: dumped or self._lower(gen, key, backend))
-        kernels.warn_if_inexact(self.options, backend, found)  # once a process, where Numba is missing
-        return found
-
-    def _lower(self, gen: Generation, key: Key, backend: str):
-        from .core.types import ArrayType, Val, type_of_dtype
-
-        try:
-            parsed, namespace = self._prepare(gen)  # before the compiler's import: no source, no compiler
-            from .pipeline import Statics, lower, lower_jax, lower_lanes
-
-            params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
-                      for n, (kind, uniform, shape) in zip(self._names, key) if kind in "bif"}
-            fixed, helpers = self._specs.get(key, ({}, {}))
-            spec = Statics(fixed, helpers)
-            options = kernels.lowering_options(self.options, backend)
-            lowering = {"numba": lower_lanes, "jax": lower_jax}.get(backend, lower)
-            return lowering(parsed, namespace, params, options, statics=spec)
-        except VectorizeError as exc:
-            if self.options.fallback == "error":
-                raise
-            return exc
-        except MemoryError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - an engine bug: refused visibly, never the user's call crashing
-            error = engine_bug("transforming", self.scalar, exc)
-            if self.options.fallback == "error":
-                raise error from exc
-            return error
-
-    def _prepare(self, gen: Generation):
-        if gen.prepared is None:
-            gen.prepared = prepare(self.scalar, gen.namespace)
-            gen.rewatch()
-        return gen.prepared
-
-    def _prepare_or_none(self, gen: Generation):
-        try:
-            return self._prepare(gen)
-        except VectorizeError:
-            return None
+    def _announce(self, key: Key) -> None:
+        explain_face().announce(self, key)
 
     def _annotated_key(self) -> Key:
-        key, fixed = statics.annotated_key(self.__signature__)
-        if fixed:
-            self._specs.setdefault(key, (fixed, {}))
-        return key
+        return self._made.annotated_key(self.__signature__)
 
     def _warn(self, gen: Generation, error: VectorizeError | str) -> None:
         """One FallbackWarning per function and values of its globals, carrying every problem of
-        `error` (a reason given as text: object inputs, faces/npcompat.py)."""
+        `error` (a reason given as text: object inputs)."""
         if not gen.warned:
             what = f"{self.scalar.__qualname__} runs element by element (slow, exact)"
             gen.warned.append(error if isinstance(error, str) else error.message)
@@ -337,7 +334,7 @@ class VectorizedFunction:
             warnings.warn(warning, stacklevel=user_stacklevel())
 
 
-# numpy.vectorize's parameters, non-function callables and object inputs are served by a face
+# numpy.vectorize's parameters and non-function callables are served by a face
 # (faces/npcompat.py), the explain report by faces/explain.py: vectorizer/__init__ binds the slots
 # of core/faceslots.py to functions that import them on first use, so that api.py imports no face.
 numpy_face: Callable[[], Any] = lambda: faceslots.numpy_face()
@@ -383,8 +380,7 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
             f = f.scalar
         if not isinstance(f, types.FunctionType) or hasattr(f, "__wrapped__"):  # methods, partials, decorated: npcompat
             return _face().foreign(f, options, otypes, doc, excluded, cache, signature)
-        vf = VectorizedFunction(f, options)
-        vf._explain = explain
+        vf = VectorizedFunction(f, options, explain)
         if otypes is None and doc is None and excluded is None and not cache and signature is None and not vf._variadic:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
         return _face().NumpyVectorized(vf, otypes, doc, excluded, cache, signature)

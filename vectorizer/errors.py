@@ -86,6 +86,14 @@ class VectorizeError(Exception):
     def __reduce__(self):  # pickling (multiprocessing): Exception's would call __init__(rendered text)
         return _restore, (type(self), self.args, self.__dict__)
 
+    def reword(self, message: str | None = None, hint: str | None = None) -> None:
+        """Change the message and/or the hint in place, and the text `str()` gives with them."""
+        if message is not None:
+            self.message = message
+        if hint is not None:
+            self.hint = hint
+        self.args = (self._render(),)
+
     def _render(self) -> str:
         head = f"error[{self.code}]: {self.message}"
         if self.location is not None:

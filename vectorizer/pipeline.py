@@ -24,10 +24,11 @@ from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer, in_users_words
+from .analysis.one_d import refuse_result
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
 from .core.pyast import ArrayCode
-from .core.types import ArrayType, TupleType, Val
+from .core.types import ArrayType, ResultKind, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
 from .frontend.namespace import Namespace
@@ -207,7 +208,7 @@ class Generated:
 
     source: str  # the generated module
     name: str  # the kernel's name in it
-    result: tuple[str, ...]  # how each returned value is stored (see emit.result_types)
+    result: tuple[ResultKind, ...]  # how each returned value is stored
     returns_tuple: bool
     function: str  # the kernel's `def` alone (Numba: its lane functions, drivers and entry point)
     constants: dict[str, object]  # module constants it reads
@@ -224,11 +225,11 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=False, statics=statics)
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
     code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, ctx)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)
     source = _noted(source, statics)
@@ -247,12 +248,13 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
 
 def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
     kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
     sources = kernels.sources
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)
-    calls_math = any(lib in "".join(sources) for lib in ("math.", "_vz_lm.", "_vz_pow(", "_vz_hypot("))
+    names = emit.code_names(*sources)
+    calls_math = bool(names.read & {"math", "_vz_lm"} or names.called & {"_vz_pow", "_vz_hypot"})
     cost = "loops" if has_loops else "math" if calls_math else "arithmetic"
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     flagged = not kernels.infallible
@@ -275,7 +277,7 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
     # The lane passes write CPython's operations (no `_vz_fast` marks, no vector math): lanes_to_jax
     # maps each to XLA's, with the bound measured for it (backends/jax/approx.py).
     options = options.replace(backend="numba", exact=True, vector_math=False)
-    parsed, first, ctx = _start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
+    parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=("_vz",), statics=statics,
                                 backend="the JAX backend")
     ctx.prepare_callee = _prepare_jax_callee
     ctx.uniform_params = frozenset(n for n, v in params.items() if not v.batched)
@@ -283,10 +285,9 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
         kernels: lanes_to_jax.JaxKernels = run_passes(JAX_PASSES, parsed.func, ctx)
     except VectorizeError as exc:  # the per-lane passes it shares with Numba name that backend
         if "the Numba backend" in exc.message:
-            exc.message = exc.message.replace("the Numba backend", "the JAX backend (its per-lane form is the Numba backend's)")
-            exc.args = (exc._render(),)
+            exc.reword(exc.message.replace("the Numba backend", "the JAX backend (its per-lane form is the Numba backend's)"))
         raise
-    result = emit.result_types(first.result)
+    result = emit.result_kinds(first.result)
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     source = jax_module.module(parsed.name, params, result, first.returns_tuple, kernels.sources,
                                kernels.constants, origin)
@@ -298,16 +299,17 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
               *, lanes: bool = False) -> Any:
     """The code after the pass `last` of the NumPy list (or with `lanes`, of LANE_PASSES): the
     passes up to and including it, as `lower` runs them (tests/passes/ read each pass this way)."""
-    parsed, _, ctx = _start(parsed, namespace, params, options, lanes=lanes)
+    parsed, _, ctx = start(parsed, namespace, params, options, lanes=lanes)
     return run_passes(prefix(LANE_PASSES if lanes else NUMPY_PASSES, last), parsed.func, ctx)
 
 
-def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
-           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
-           backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
+def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
+          lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
+          backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
     """The user's tree with its kind checks folded (before the analysis, which types literals, not
     isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
-    the context the passes share."""
+    the context the passes share: what every lowering starts from, and what the explain report
+    (faces/explain.py) reads the analysis of a specialization from."""
     variants = Variants()  # callees specialized on static arguments, this lowering's (frontend/static_calls.py)
     parsed = _specialized(parsed, namespace, statics, variants, params)
     parsed = static_checks.fold(parsed, namespace, params)
@@ -316,7 +318,10 @@ def _start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val],
     helpers = statics.helpers if statics is not None else {}
     callees.rewrite = lambda callee, name, home: specialize.specialize(
         callee, namespace, variants.statics.get(name, {}), helpers, variants, home)
+    callees.decide = lambda callee, kinds, home: specialize.specialize(  # a callee's kind checks, per call
+        callee, namespace, {}, helpers, variants, home, kinds=kinds)
     first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
+    refuse_result(first.result, parsed.location(parsed.func))  # an np.atleast_1d array is no number
     namer = _namer(parsed, callees, reserved)
     if not lanes:
         flat = len(first.result) == 1 and first.result[0].batched \

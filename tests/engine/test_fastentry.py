@@ -94,7 +94,7 @@ def test_a_kernel_that_raises_restores_the_error_state_and_misses() -> None:
     go = fastentry.entry((dtype,), {}, fn=broken, numpy_backend=True, one_result=True, result_dtype=dtype,
                          fresh=lambda: True, max_lanes=10, also=(1, 0), last=fastpath.Plans(None, None), used=None,
                          finish=no_general_path, miss=fastpath.MISS, state=fastpath._STATE, quiet_module=fastpath,
-                         quiet=fastpath._quiet, quietly=fastpath._quietly, any_flag=fastpath._any)
+                         quiet=fastpath._quiet, quietly=fastpath._quietly, any_flag=fastpath.any_flagged)
     with np.errstate(all="raise"):
         before = np.geterr()
         assert go((np.zeros(3),)) is fastpath.MISS
@@ -130,7 +130,7 @@ def test_the_errstate_fallback_calls_quietly() -> None:
     go = fastentry.entry((dtype,), {}, fn=kernel, numpy_backend=True, one_result=True, result_dtype=dtype,
                          fresh=lambda: True, max_lanes=10, also=(1, 0), last=fastpath.Plans(None, None), used=None,
                          finish=no_general_path, miss=fastpath.MISS, state=None, quiet_module=fastpath,
-                         quiet=fastpath._quiet, quietly=fastpath._quietly, any_flag=fastpath._any)
+                         quiet=fastpath._quiet, quietly=fastpath._quietly, any_flag=fastpath.any_flagged)
     with np.errstate(all="raise"):
         got = go((np.array([1.0, -1.0]),))
         assert np.geterr()["invalid"] == "raise"

@@ -204,8 +204,8 @@ def test_a_reran_lane_costs_a_scalar_call_and_no_per_lane_gathering(monkeypatch)
     monkeypatch.setattr(batching.Batch, "lane", per_lane)
     monkeypatch.setattr(batching, "call_lane", per_lane)
     short: list[int] = []
-    short_patch = fastpath._patch
-    monkeypatch.setattr(fastpath, "_patch", lambda *args: short.append(1) or short_patch(*args))
+    short_patch = fastpath.patch_flagged
+    monkeypatch.setattr(fastpath, "patch_flagged", lambda *args: short.append(1) or short_patch(*args))
     vf = vectorize(pwf, backend="numpy", fallback="error")
     for path in ("general", "short"):  # the first call takes the general path, the second the short one
         calls.clear(), gathered.clear(), short.clear()

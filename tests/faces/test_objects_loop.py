@@ -1,6 +1,6 @@
 """Calls whose arguments are not all numbers (None, strings, objects, a function as a default):
-a plain `vectorize(f)` runs them on the engine's loop (faces/npcompat.py
-`objects_element_by_element`, engine/loop.py), each lane once, on the Python values a loop over
+a plain `vectorize(f)` runs them on the engine's loop (api.py
+`VectorizedFunction._objects_element_by_element`, engine/loop.py), each lane once, on the Python values a loop over
 `.tolist()` passes: not through numpy.vectorize, whose first call passes NumPy scalars and runs
 lane 0 twice. Compared with that loop (values and exceptions) and with numpy.vectorize's results."""
 

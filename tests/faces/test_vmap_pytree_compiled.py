@@ -222,7 +222,7 @@ def test_specializations_are_keyed_by_structure_and_show_their_source() -> None:
     assert "def labelled(p_x)" in f.source and "return p_x * 2.0" in f.source
     assert_same(compiled(f, {"x": x, "unused": np.zeros(3)}), {"y": x * 2.0})  # another dict: its own specialization
     assert "def labelled(p_unused, p_x)" in f.source
-    assert len(f._flats) == 2
+    assert len(f._pytrees.flats) == 2
 
 
 def test_an_exception_on_some_examples_is_the_loops_exception() -> None:
@@ -296,7 +296,7 @@ def test_compiled_pytrees_on_the_numba_backend() -> None:
     outs = [quote_step(Quote(q.bid[b].item(), q.ask[b].item()), (tick[0][b].item(), tick[1][b].item())) for b in range(4)]
     assert_same(got, (Quote(stack([o[0].bid for o in outs], 0), stack([o[0].ask for o in outs], 0)),
                       stack([o[1] for o in outs], 0)))
-    assert f._last_vf is not None and f._last_vf.backend == "numba"
+    assert f._pytrees.last_vf is not None and f._pytrees.last_vf.backend == "numba"
 
 
 def overwrite(p):
@@ -344,7 +344,7 @@ def test_nested_compiled_pytrees_with_a_loop_on_the_numba_backend() -> None:
     outs = [[fall(Particle(x[i, j].item(), v[i].item()), 0.01) for j in range(3)] for i in range(2)]
     assert_same(got, Particle(np.array([[o.x for o in row] for row in outs]).T,
                               np.array([[o.v for o in row] for row in outs])))
-    assert f._last_vf is not None and f._last_vf.backend == "numba"
+    assert f._pytrees.last_vf is not None and f._pytrees.last_vf.backend == "numba"
 
 
 def pair_of(x):

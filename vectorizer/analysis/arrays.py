@@ -25,6 +25,7 @@ from ..core.types import (
 )
 from ..errors import VectorizeTypeError
 from ..rules import arrays as array_rules
+from . import one_d
 
 SIZE_ATTRS = ("shape", "ndim", "size")
 
@@ -47,7 +48,7 @@ def binary(op: str, a: Val, b: Val) -> Val:
     else:
         t = numpy_promote(ta, tb)
     shape = array_rules.broadcast_shapes(_shape(a), _shape(b))
-    return _make(t, shape, a.batched or b.batched)
+    return one_d.derive(_make(t, shape, a.batched or b.batched), (a, b))
 
 
 def zero_d_power(a: Val, b: Val) -> None:
@@ -79,8 +80,9 @@ def unary(op: str, a: Val) -> Val:
         if isinstance(a.type, ArrayType):
             raise VectorizeTypeError("'not' on an array is ambiguous (Python raises ValueError)",
                                      hint="use np.logical_not(x) or test np.any(x) / np.all(x)")
+        one_d.usable(a, "'not'")
         return Val(BOOL, a.batched, numpy=True)
-    return _make(elem(a.type) if op != "~" or elem(a.type) is not BOOL else BOOL, _shape(a), a.batched)
+    return one_d.derive(_make(elem(a.type) if op != "~" or elem(a.type) is not BOOL else BOOL, _shape(a), a.batched), (a,))
 
 
 def compare(vals: list[Val]) -> Val:
@@ -88,7 +90,7 @@ def compare(vals: list[Val]) -> Val:
         raise VectorizeTypeError("a chained comparison of arrays is ambiguous (Python raises ValueError)",
                                  hint="combine elementwise comparisons with &")
     shape = array_rules.broadcast_shapes(*map(_shape, vals))
-    return _make(BOOL, shape, any(v.batched for v in vals))
+    return one_d.derive(_make(BOOL, shape, any(v.batched for v in vals)), vals)
 
 
 def truth(v: Val, what: str) -> None:
@@ -100,6 +102,8 @@ def truth(v: Val, what: str) -> None:
 
 def attribute(base: Val, attr: str) -> Val:
     t = base.type
+    if base.one_d is not False and not isinstance(t, ArrayType):
+        return one_d.attribute(base, attr)
     if not isinstance(t, ArrayType):
         raise VectorizeTypeError(f"'.{attr}' is only supported on arrays here", hint="read it outside and pass it in")
     if attr == "ndim":
@@ -119,6 +123,9 @@ def attribute(base: Val, attr: str) -> Val:
 
 
 def length(v: Val) -> Val:
+    if v.one_d is not False and not isinstance(v.type, ArrayType):
+        one_d.usable(v, "len()")
+        return Val(INT, False, 1)
     if not isinstance(v.type, ArrayType):
         raise VectorizeTypeError("len() is only supported on arrays and module-level tuples", hint="use the length directly")
     if v.type.rank == 0:
@@ -135,13 +142,16 @@ def call(name: str, args: list[Val], keywords: dict[str, Val]) -> Val:
     if unknown:  # never ignored: np.sum(x, keepdims=True) is not np.sum(x)
         raise VectorizeTypeError(f"{name}() does not take the keyword argument {unknown[0]}= here",
                                  hint="accepted: " + (", ".join(f"{k}=" for k in sorted(rule.keywords)) or "none"))
-    return rule.result(args, keywords)
+    return one_d.call(rule.family, name, args, rule.result(args, keywords))
 
 
 def subscript(base: Val, index: list[Val | slice], node: cst.CSTNode) -> Val:
     """x[i], x[i, j], x[a:b]: `index` holds a Val per integer index and a slice(start, stop, step)
     of constants-or-None per slice."""
     t = base.type
+    if base.one_d is not False and not isinstance(t, ArrayType):
+        raise VectorizeTypeError("indexing a one-element array (np.atleast_1d of a number) is not supported yet",
+                                 hint="use x.item() for its number")
     if not isinstance(t, ArrayType):
         raise VectorizeTypeError("only arrays and module-level tuples can be indexed here", hint="index an array")
     if len(index) > t.rank:
@@ -157,6 +167,9 @@ def subscript(base: Val, index: list[Val | slice], node: cst.CSTNode) -> Val:
             else:
                 shape.append(None)
             continue
+        if part.one_d is not False:  # x[array([2])] is fancy indexing: an array
+            raise VectorizeTypeError("an index that is a one-element array (np.atleast_1d of a number) is not supported",
+                                     hint="index with x.item() or int(x)")
         if not (isinstance(part.type, Type) and part.type.is_intlike) or part.type is BOOL:
             raise VectorizeTypeError("array indices must be ints here", hint="NumPy raises IndexError for float indices")
         batched = batched or part.batched

@@ -330,6 +330,9 @@ class Analyzer:
                 if not (isinstance(a.type, Type) and a.type.is_intlike):
                     raise self.error(node.value, "range() needs int arguments, but this one may be a float",
                                      "Python raises TypeError here; convert with int(...)")
+                if a.one_d is not False:  # range(array([3])): Python raises TypeError
+                    raise self.error(node.value, "range() of a one-element array (np.atleast_1d of a number)",
+                                     "Python raises TypeError here; use int(x) or x.item()")
             self.facts.batched_test[stmt] = any(a.batched for a in args)
         else:
             seq = self.exprs.expr(it, env, tuple_ok=True)

@@ -27,7 +27,7 @@ from ..frontend.linking import at_call_site, linker_of
 from ..frontend.local_imports import hoist
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
-from . import recursion
+from . import one_d, recursion
 
 
 class Callees:
@@ -44,6 +44,11 @@ class Callees:
         # for a copy made for static arguments, on them: (parsed, its Global's name, its own
         # module's globals) -> parsed.
         self.rewrite: Callable[[ParsedFunction, str, dict | None], ParsedFunction] | None = None
+        # A callee's kind checks (isinstance(p, int), np.isscalar(p), p.size...) decided from one
+        # call's argument kinds (passes/specialize.py with `kinds`): (parsed, kinds, home) -> parsed.
+        self.decide: Callable[[ParsedFunction, dict[str, str], dict | None], ParsedFunction] | None = None
+        self.homes: dict[str, dict | None] = {}
+        self.variants: dict[tuple, ParsedFunction] = {}
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
@@ -65,9 +70,24 @@ class Callees:
             parsed = desugar(parsed, self.namespace, callee=True)
             if self.rewrite is not None:
                 parsed = self.rewrite(parsed, glob.name, home)
-            fence.check(parsed, self.namespace, kind_checks=False)  # folded in the vectorized function only
+            # kind checks pass here, to be decided per call (`for_call`); the rest is fenced now
+            fence.check(parsed, self.namespace, kind_checks=self.decide is not None)
             self.parsed[glob.name] = parsed
+            self.homes[glob.name] = home
         return self.parsed[glob.name]
+
+    def for_call(self, parsed: ParsedFunction, params: dict[str, Val]) -> ParsedFunction:
+        """The callee `parsed` (from `parse`) with its kind checks decided from this call's
+        arguments: a branch ruled out is gone, and one not decided is refused, at its position."""
+        if self.decide is None:
+            return parsed
+        kinds = {n: k for n, v in params.items() if (k := one_d.kind_of(v)) is not None}
+        key = (parsed.name, id(parsed), tuple(sorted(kinds.items())))
+        if key not in self.variants:
+            found = self.decide(parsed, kinds, self.homes.get(parsed.name))
+            fence.check(found, self.namespace, kind_checks=False)  # what the kinds leave undecided
+            self.variants[key] = found
+        return self.variants[key]
 
     def bind(self, parsed: ParsedFunction, args: list, keywords: dict[str, object],
              default: Callable[[cst.BaseExpression], object]) -> dict[str, object]:
@@ -104,6 +124,7 @@ class Callees:
         try:
             parsed = self.parse(glob)
             params = self.bind(parsed, args, keywords, default_val)
+            parsed = self.for_call(parsed, params)  # type: ignore[arg-type]
             facts = analyze(parsed.func, params, self.namespace, parsed.location, self.result)  # type: ignore[arg-type]
         except VectorizeError as exc:
             if len(self.stack) == 2 and self.locate is not None:  # called by the vectorized function
@@ -112,7 +133,10 @@ class Callees:
         finally:
             self.stack.pop()
         batched = any(v.batched for v in params.values())  # type: ignore[union-attr]
-        return tuple(Val(v.type, v.batched or batched) for v in facts.result)
+        if len(facts.result) > 1 and any(v.one_d is not False for v in facts.result):
+            raise VectorizeTypeError(f"{glob.name}() returns a tuple holding a one-element array (np.atleast_1d of a "
+                                     "number): its items are not numbers", hint="return x.item() (the number) for each")
+        return tuple(one_d.returned(v, v.batched or batched) for v in facts.result)
 
 
 def default_value(node: cst.BaseExpression) -> object:

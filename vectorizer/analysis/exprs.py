@@ -30,7 +30,7 @@ from ..core.types import (
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
 from ..frontend.fence_exprs import int_method
 from ..rules import scalar as rules
-from . import arrays
+from . import arrays, one_d
 from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts
 
 if TYPE_CHECKING:
@@ -102,8 +102,8 @@ class ExpressionAnalysis:
                 # `2**63 - 1 or x` is always the int, `0.0 or n` always n: that side's type
                 return left if bool(left.const) == isinstance(node.operator, cst.Or) else right
             t = join(self.scalar_type(node, left), self.scalar_type(node, right))
-            return Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy,
-                       zero_d=left.zero_d if left.zero_d == right.zero_d else None)
+            return one_d.with_flags(Val(t, left.batched or right.batched, numpy=left.numpy and right.numpy,
+                                        zero_d=left.zero_d if left.zero_d == right.zero_d else None), left, right)
         if isinstance(node, cst.Comparison):
             vals = [self.expr(node.left, env), self.expr(node.comparisons[0].comparator, env)]
             self.lazy += 1
@@ -126,8 +126,8 @@ class ExpressionAnalysis:
             if test.const is not None and not test.batched and not isinstance(test.type, TupleType):
                 return body if test.const else orelse  # `a if True else b` is `a`, its type too
             t = join(self.scalar_type(node, body), self.scalar_type(node, orelse))
-            return Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy,
-                       zero_d=body.zero_d if body.zero_d == orelse.zero_d else None)
+            return one_d.with_flags(Val(t, test.batched or body.batched or orelse.batched, numpy=body.numpy and orelse.numpy,
+                                        zero_d=body.zero_d if body.zero_d == orelse.zero_d else None), body, orelse)
         if isinstance(node, cst.Call):
             return self.call(node, env)
         if isinstance(node, cst.Attribute):
@@ -195,7 +195,12 @@ class ExpressionAnalysis:
                 else:
                     parts.append(self.expr(element.slice.value, env))
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
+        if seq.one_d is not False:
+            return self.arrays(node, lambda: arrays.subscript(seq, [], node))  # refused, with the reason
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
+        if index.one_d is not False:
+            raise self.error(node, "a tuple index that is a one-element array (np.atleast_1d of a number)",
+                             "Python raises TypeError here; index with int(x) or x.item()")
         if isinstance(seq.type, TupleType) and seq.const is None and index.const is not None:  # x.shape[k]
             if not -len(seq.type.items) <= index.const < len(seq.type.items):
                 raise self.error(node, "tuple index out of range (on every lane)", "check the index", VectorizeError)
@@ -252,9 +257,11 @@ class ExpressionAnalysis:
                     # Binding and recursion errors are about this call: point at it.
                     raise type(exc)(exc.message, self.locate(node), hint=exc.hint, construct="Call") from None
                 if len(result) == 1:
-                    return Val(result[0].type, result[0].batched or batched)
+                    return one_d.returned(result[0], result[0].batched or batched)
                 return Val(TupleType(tuple(v.type for v in result)), batched or any(v.batched for v in result))  # type: ignore[misc]
             name = glob.name
+        if name != "len" and any(v.one_d is not False for v in args):
+            self.arrays(node, lambda: one_d.allowed(name, args))  # abs(), float(), math.<f>() of one, or refused
         if name in ("min", "max"):
             if len(args) < 2 or keywords:
                 raise self.error(node, f"{name}() needs two or more numbers here", f"write {name}(a, b); {name} over an iterable is not supported")
@@ -271,7 +278,7 @@ class ExpressionAnalysis:
                 raise self.error(node, "divmod() takes two numbers", "write divmod(a, b)")
             impl = self.rule(node, lambda: rules.DIVMOD(*self.pair(node, args), *args))
             return Val(impl.result, batched)
-        if name == "len" and len(args) == 1 and isinstance(args[0].type, ArrayType):
+        if name == "len" and len(args) == 1 and (isinstance(args[0].type, ArrayType) or args[0].one_d is not False):
             return self.arrays(node, lambda: arrays.length(args[0]))
         if any(isinstance(v.type, ArrayType) for v in args):
             if name == "abs":
@@ -292,7 +299,7 @@ class ExpressionAnalysis:
             raise self.error(node, f"{name} has no batched implementation", "see 'Will it work for my code?' in the README")
         args = args + list(keywords.values())
         impl = self.rule(node, lambda: rule(args))
-        return Val(impl.result, batched)
+        return self.arrays(node, lambda: one_d.builtin(name, args, Val(impl.result, batched)))
 
     # -- helpers -----------------------------------------------------------------------------
     def recursive(self, glob) -> bool:

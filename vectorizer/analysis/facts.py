@@ -75,8 +75,9 @@ def join_val(a: Val, b: Val) -> Val:
         return arrays.join(a, b)
     same_const = a.const is not None and a.const == b.const and type(a.const) is type(b.const)
     zero_d = a.zero_d if a.zero_d == b.zero_d else None  # a 0-d array on one path only: `**` is refused
-    return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None, a.numpy and b.numpy,
-               zero_d=zero_d)
+    one_d = a.one_d if a.one_d == b.one_d else None  # a one-element array on one path only (analysis/one_d.py)
+    return Val(join(a.type, b.type), a.batched or b.batched, a.const if same_const else None,
+               a.numpy and b.numpy or bool(one_d), zero_d=zero_d, one_d=one_d)
 
 
 def join_env(a: Env | None, b: Env | None, *, batched: bool) -> Env | None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import sys
 
 from . import numba_intmath, numba_tables, numba_ufuncs
+from .emit import code_names
 
 LIBM = '''
 def _vz_libm(name, arity):
@@ -265,16 +266,13 @@ def hypot_source(version: tuple[int, int] | None = None) -> str:
     return _HYPOT_HEAD.replace("{version}", ">= 3.12" if version >= (3, 12) else "<= 3.11") + body
 
 
-def mentions(code: str, name: str) -> bool:
-    return f"{name}(" in code
-
-
 def helper_source(code: str) -> str:
     """The helpers `code` (lane functions) calls, as module text ("" if none)."""
     parts = []
-    pow_ = mentions(code, "_vz_pow") or mentions(code, "_vz_libm_pow")  # NumPy's float power calls pow itself
-    cbrt = mentions(code, "_vz_cbrt")
-    exp2 = mentions(code, "_vz_exp2")
+    called = code_names(code).called
+    pow_ = "_vz_pow" in called or "_vz_libm_pow" in called  # NumPy's float power calls pow itself
+    cbrt = "_vz_cbrt" in called
+    exp2 = "_vz_exp2" in called
     if pow_ or cbrt or exp2:
         parts.append(LIBM.strip("\n"))
     if pow_:
@@ -283,15 +281,15 @@ def helper_source(code: str) -> str:
         parts.append(CBRT.strip("\n"))
     if exp2:
         parts.append(EXP2.strip("\n"))
-    if mentions(code, "_vz_hypot"):
+    if "_vz_hypot" in called:
         parts.append(hypot_source().strip("\n"))
-    tables = numba_tables.table_source(code)  # np.sum of a uniform table: NumPy's pairwise sum
+    tables = numba_tables.table_source(called)  # np.sum of a uniform table: NumPy's pairwise sum
     if tables:
         parts.append(tables)
-    intmath = numba_intmath.intmath_source(code)  # math.remainder, comb, factorial...
+    intmath = numba_intmath.intmath_source(called)  # math.remainder, comb, factorial...
     if intmath:
         parts.append(intmath)
-    ufuncs = numba_ufuncs.ufunc_source(code)  # np.sin of a number: NumPy's own loop
+    ufuncs = numba_ufuncs.ufunc_source(called)  # np.sin of a number: NumPy's own loop
     if ufuncs:
         parts.append(ufuncs)
     return "\n\n\n".join(parts)

@@ -9,6 +9,8 @@ bits: the same operations in the same order (fmod and copysign are exact; Numba 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 _HEAD = '@numba.njit(cache=NUMBA_CACHE, error_model="numpy")\n'
 
 SOURCES: dict[str, str] = {
@@ -145,6 +147,6 @@ def _vz_bit_length(n):
 }
 
 
-def intmath_source(code: str) -> str:
-    """The helpers of this module that `code` (lane functions) calls, as module text."""
-    return "\n\n\n".join(_HEAD + src.strip("\n") for name, src in SOURCES.items() if f"{name}(" in code)
+def intmath_source(called: Collection[str]) -> str:
+    """The helpers of this module the lane functions call (`called`: the names they call), as module text."""
+    return "\n\n\n".join(_HEAD + src.strip("\n") for name, src in SOURCES.items() if name in called)

@@ -12,6 +12,8 @@ fastmath: LLVM keeps the order of the additions as written.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 PAIRWISE = '''
 @numba.njit(cache=NUMBA_CACHE, error_model="numpy")
 def _vz_pairwise_sum(a, lo, n):
@@ -53,6 +55,6 @@ def _vz_pairwise_sum(a, lo, n):
 '''
 
 
-def table_source(code: str) -> str:
-    """The pairwise sum if `code` (lane functions) calls it, else ""."""
-    return PAIRWISE.strip("\n") if "_vz_pairwise_sum(" in code else ""
+def table_source(called: Collection[str]) -> str:
+    """The pairwise sum if the lane functions call it (`called`: the names they call), else ""."""
+    return PAIRWISE.strip("\n") if "_vz_pairwise_sum" in called else ""

@@ -11,16 +11,14 @@ pointer in the process that generated the module (its import checks that it stil
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection
 
 from ..backends.numba import ufuncloops
 
-_CALL = re.compile(r"\b_vz_ufunc_([a-z0-9_]+)\(")
 
-
-def ufunc_source(code: str) -> str:
-    """The bindings of the ufunc loops `code` (lane functions) calls, else ""."""
-    names = sorted(set(_CALL.findall(code)) - {"loop"})
+def ufunc_source(called: Collection[str]) -> str:
+    """The bindings of the ufunc loops lane functions call (`called`: the names they call), else ""."""
+    names = sorted(n.removeprefix("_vz_ufunc_") for n in called if n.startswith("_vz_ufunc_") and n != "_vz_ufunc_loop")
     if not names:
         return ""
     lines = ["from vectorizer.backends.numba.ufunclane import lane_loop as _vz_ufunc_loop", ""]

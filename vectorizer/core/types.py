@@ -93,9 +93,14 @@ class Val:
     # where it is NumPy's array power (its SIMD kernel, and x * x for an exponent of 2). None:
     # a 0-d array on some paths only.
     zero_d: bool | None = False
+    # A one-element 1-d array (np.atleast_1d of a number, analysis/one_d.py): on a lane, the number
+    # with NumPy's semantics, its `**` the array power (zero_d is True too); what it derives by
+    # arithmetic stays one. None: one on some paths only.
+    one_d: bool | None = False
 
     def with_batched(self, batched: bool) -> Val:
-        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh, self.zero_d)
+        return Val(self.type, batched, self.const if not batched else None, self.numpy, self.fresh, self.zero_d,
+                   self.one_d)
 
 
 def type_of_python(value: object) -> Type | TupleType:
@@ -129,3 +134,40 @@ def numpy_promote(a: Type, b: Type) -> Type:
 def type_of_dtype(kind: str) -> Type:
     """The lattice type for a canonical NumPy dtype kind ('b', 'i', 'f')."""
     return {"b": BOOL, "i": INT, "f": FLOAT}[kind]
+
+
+@dataclass(frozen=True)
+class ResultKind:
+    """How the runtime stores one returned value: its element type, and for a value that is an
+    array in each lane, its rank and whether the kernel gives it with a lanes axis (`batched`)
+    or as one array for every lane. A generated module declares its results as text
+    (`VECTORIZER_RESULT = ('float', 'float:2:b')`), which `text` writes and `parse` reads; the
+    runtime a generated module carries reads that text itself (engine/patch.py `Result`)."""
+
+    elem: Type
+    rank: int = 0  # 0: a number per lane
+    batched: bool = True  # for an array: b, the first axis is the lanes; u: the same for every lane
+
+    @classmethod
+    def of(cls, v: Val) -> ResultKind:
+        """The kind of a returned value as the analysis types it (never a tuple: they are split)."""
+        assert not isinstance(v.type, TupleType)
+        if isinstance(v.type, ArrayType):
+            return cls(v.type.elem, v.type.rank, v.batched)
+        return cls(v.type)
+
+    @classmethod
+    def parse(cls, text: str) -> ResultKind:
+        """The kind a module's declaration text gives: "float", "float:2:b", "int:1:u"."""
+        elem, _, rest = text.partition(":")
+        if not rest:
+            return cls(Type(elem))
+        rank, _, lanes = rest.partition(":")
+        return cls(Type(elem), int(rank), lanes == "b")
+
+    @property
+    def text(self) -> str:
+        """As a module declares it: "float" for a number per lane, "float:2:b" for an array."""
+        if not self.rank:
+            return self.elem.value
+        return f"{self.elem.value}:{self.rank}:{'b' if self.batched else 'u'}"

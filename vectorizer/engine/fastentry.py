@@ -86,7 +86,7 @@ def _text(kinds: tuple[str, ...], numpy_backend: bool, one_result: bool, state: 
     if inline:
         lines += ["        finally:", "            S.reset(token)"]
     lines.append("        P.last = U")
-    if numpy_backend and one_result:  # fastpath._fresh_result's checks, for the common result
+    if numpy_backend and one_result:  # fastpath.fresh_result's checks, for the common result
         distinct = "".join(f" and result is not {a}" for a in arrays)
         lines += ["        if type(result) is nd and result.base is None and (flag is None or not anyf(flag)) \\",
                   "                and result.dtype is rd and result.ndim == 1 and len(result) == n \\",

@@ -35,14 +35,14 @@ import numpy as np
 
 from . import fastpath
 from .fastpath import (
-    _RESULT_DTYPES,
-    _SCALARS,
     MISS,
-    _always,
-    _any,
-    _fresh_result,
-    _patch,
-    _plain,
+    RESULT_DTYPES,
+    SCALARS,
+    always,
+    any_flagged,
+    fresh_result,
+    patch_flagged,
+    plain,
 )
 from .patch import Result, aliases
 
@@ -61,12 +61,12 @@ class MixedPlan:
         self.fn, self.slots, self.results, self.returns_tuple = fn, slots, results, returns_tuple
         self.errstate, self.max_lanes, self.also, self.fresh = errstate, max_lanes, also, fresh
         self.scalar, self.kinds, self.used = scalar, kinds, None  # as fastpath.Plan's
-        self.go: Callable[[tuple], object] = fastpath._unmade  # the whole call, made with `used` (fastentry.py)
+        self.go: Callable[[tuple], object] = fastpath.unmade  # the whole call, made with `used` (fastentry.py)
 
-    def _finish(self, args: tuple[object, ...], kargs: tuple[object, ...], result: object, flag: object, n: int) -> object:
+    def finish(self, args: tuple[object, ...], kargs: tuple[object, ...], result: object, flag: object, n: int) -> object:
         """The results of a kernel that ran: flagged lanes re-run with the scalar function, each
         result the caller's own fresh array (a NumPy kernel's checked), or MISS."""
-        flagged = flag is not None and _any(flag)
+        flagged = flag is not None and any_flagged(flag)
         if flagged and self.scalar is None:
             return MISS
         if self.results is None and not flagged:
@@ -77,13 +77,13 @@ class MixedPlan:
             out.extend(values)
         else:
             for value, (r, dtype) in zip(values, self.results):
-                if _fresh_result(value, dtype, n, args, out):
+                if fresh_result(value, dtype, n, args, out):
                     out.append(value)  # type: ignore[arg-type]
                 else:  # one value for every lane (a uniform result), a view, an input: as execute.run makes it
                     arr = r.lanes(value, n)
                     out.append(arr.copy() if aliases(arr, (*args, *out)) else arr)
         if flagged:  # the batch as the general path builds it: numbers as 0-d arrays (uniform lanes)
-            _patch(self, tuple(np.asarray(k) for k in kargs), out, np.broadcast_to(flag, (n,)))  # type: ignore[arg-type]
+            patch_flagged(self, tuple(np.asarray(k) for k in kargs), out, np.broadcast_to(flag, (n,)))  # type: ignore[arg-type]
         return tuple(out) if self.returns_tuple else out[0]
 
 
@@ -96,26 +96,26 @@ def plan_mixed(fn: Callable[..., Any], args: Sequence[object], result_types: Seq
     slots: list[object] = []
     arrays = numbers = 0
     for a in args:
-        if type(a) in _SCALARS:
+        if type(a) in SCALARS:
             numbers += 1
             slots.append(type(a))
-        elif _plain(a, numpy_backend):
+        elif plain(a, numpy_backend):
             arrays += 1
             slots.append(a.dtype)  # type: ignore[attr-defined]
         else:
             return None
-    if not numbers or not arrays or any(t not in _RESULT_DTYPES for t in result_types):
+    if not numbers or not arrays or any(t not in RESULT_DTYPES for t in result_types):
         return None
     if len({a.shape[0] for a in args if type(a) is np.ndarray}) != 1:  # type: ignore[attr-defined]
         return None
-    results = tuple((Result(t), _RESULT_DTYPES[t]) for t in result_types) if numpy_backend else None
+    results = tuple((Result(t), RESULT_DTYPES[t]) for t in result_types) if numpy_backend else None
     if getattr(scalar, "__code__", None) is None:
         scalar = None  # no parameter names for a lane's note: the general path re-runs flagged lanes
     return MixedPlan(fn, tuple(slots), results, returns_tuple, numpy_backend, max_lanes, also,
-                     _always if watch is None else watch.fresh, scalar, tuple(result_types))
+                     always if watch is None else watch.fresh, scalar, tuple(result_types))
 
 
 def is_mixed(values: Sequence[object]) -> bool:
     """Some arguments are numbers, some are not: the call a `MixedPlan` is for (if any is)."""
-    numbers = sum(type(v) in _SCALARS for v in values)
+    numbers = sum(type(v) in SCALARS for v in values)
     return 0 < numbers < len(values)

@@ -21,7 +21,7 @@ An array plan's call is one function made for it (fastentry.py: checks, kernel a
 frame). The two backends check arrays differently. A Numba kernel is compiled for C-contiguous,
 writeable arrays: only those are taken. A NumPy kernel takes any strides and read-only arrays, as
 the general path passes them to it unchanged, so only type, dtype, ndim and length are checked,
-and its results as `_fresh_result` does.
+and its results as `fresh_result` does.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
 MISS = object()
 _CANONICAL = (np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64))
-_RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONICAL[2]}
+RESULT_DTYPES = {"bool": _CANONICAL[0], "int": _CANONICAL[1], "float": _CANONICAL[2]}
 
 
 class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
@@ -79,14 +79,15 @@ class Plan:  # a plain class: a NamedTuple costs ~0.2 ms of every start-up
         self.scalar = scalar  # the function that re-runs flagged lanes; None: they take the general path
         self.kinds = kinds  # the result types ("float"...)
         self.used = None
-        self.go: Callable[[tuple], object] = _unmade  # the whole call, made with `used` (fastentry.py)
+        self.go: Callable[[tuple], object] = unmade  # the whole call, made with `used` (fastentry.py)
 
 
-def _always() -> bool:
+def always() -> bool:
+    """A plan's `fresh` where no globals are watched: always valid."""
     return True
 
 
-def _plain(a: object, numpy_backend: bool = False) -> bool:
+def plain(a: object, numpy_backend: bool = False) -> bool:
     """A 1-D array of a canonical dtype, the exact type a kernel was compiled for: on the Numba
     backend C-contiguous and writeable too (Numba specializes on layout and read-only-ness)."""
     return (type(a) is np.ndarray and a.ndim == 1 and a.dtype in _CANONICAL  # type: ignore[union-attr]
@@ -102,15 +103,15 @@ def plan(fn: Callable[..., Any], args: Sequence[object], result_types: Sequence[
     The Numba backend's entry point allocates each result itself, `np.empty(n, dtype)` with these
     dtypes (codegen/numba_module.py), so its results are not checked: the checks ran after the
     parallel kernel, on cold caches, and cost ~3-5 µs a call at 1e5 lanes."""
-    if not args or not all(_plain(a, numpy_backend) for a in args) or any(t not in _RESULT_DTYPES for t in result_types):
+    if not args or not all(plain(a, numpy_backend) for a in args) or any(t not in RESULT_DTYPES for t in result_types):
         return None
     if len({a.shape[0] for a in args}) != 1:  # type: ignore[union-attr]
         return None
-    results = tuple(_RESULT_DTYPES[t] for t in result_types) if numpy_backend else None
+    results = tuple(RESULT_DTYPES[t] for t in result_types) if numpy_backend else None
     if getattr(scalar, "__code__", None) is None:
         scalar = None  # no parameter names for a lane's note: the general path re-runs flagged lanes
     return Plan(fn, tuple(a.dtype for a in args), results, returns_tuple, numpy_backend, max_lanes, also,  # type: ignore[union-attr]
-                _always if watch is None else watch.fresh, scalar, tuple(result_types))
+                always if watch is None else watch.fresh, scalar, tuple(result_types))
 
 
 def run(p: Plans, args: tuple[object, ...]) -> object:
@@ -118,14 +119,15 @@ def run(p: Plans, args: tuple[object, ...]) -> object:
     return p.go(args)
 
 
-def _unmade(args: tuple[object, ...]) -> object:
+def unmade(args: tuple[object, ...]) -> object:
+    """A plan's `go` until its call is made (fastentry.py): every call misses."""
     return MISS
 
 
 def _finish(p: Plan, args: tuple[object, ...], result: object, flag: object, n: int) -> object:
     """The results of a kernel that ran: flagged lanes re-run with the scalar function, each result
     the caller's own fresh array (a NumPy kernel's checked), or MISS."""
-    flagged = flag is not None and _any(flag)
+    flagged = flag is not None and any_flagged(flag)
     if flagged and p.scalar is None:
         return MISS  # a lane to re-run with the scalar function: the general path does it
     if p.results is None and not flagged:
@@ -136,13 +138,13 @@ def _finish(p: Plan, args: tuple[object, ...], result: object, flag: object, n: 
         out.extend(values)  # type: ignore[arg-type]
     else:
         for value, dtype in zip(values, p.results):  # type: ignore[call-overload]
-            out.append(value if _fresh_result(value, dtype, n, args, out) else np.array(np.broadcast_to(value, (n,)), dtype=dtype))
+            out.append(value if fresh_result(value, dtype, n, args, out) else np.array(np.broadcast_to(value, (n,)), dtype=dtype))
     if flagged:
-        _patch(p, args, out, flag)  # type: ignore[arg-type]
+        patch_flagged(p, args, out, flag)  # type: ignore[arg-type]
     return tuple(out) if p.returns_tuple else out[0]
 
 
-def _fresh_result(value: object, dtype: np.dtype, n: int, args: tuple[object, ...], out: list[np.ndarray]) -> bool:
+def fresh_result(value: object, dtype: np.dtype, n: int, args: tuple[object, ...], out: list[np.ndarray]) -> bool:
     """The kernel's value is the caller's own array as it is: of the result's dtype and the call's
     length, writeable, owning its memory, and neither an input nor a result before it (a constant,
     a view, an input, a result twice are copied)."""
@@ -159,7 +161,7 @@ def _fresh_result(value: object, dtype: np.dtype, n: int, args: tuple[object, ..
     return owns_memory(value) and not aliases(value, (*args, *out))
 
 
-def _any(flag: object) -> bool:
+def any_flagged(flag: object) -> bool:
     """`flag.any()`: count_nonzero skips the reduction machinery (~2x cheaper on 1e3 lanes)."""
     return np.count_nonzero(flag) > 0 if type(flag) is np.ndarray else bool(np.any(flag))
 
@@ -190,7 +192,7 @@ def _quietly(fn: Callable[..., Any], args: tuple[object, ...]) -> Any:
 
 
 # -- calls with scalars alone ---------------------------------------------------------------------
-_SCALARS = {float: np.float64, int: np.int64, bool: np.bool_,  # a Python number -> what the kernel gets
+SCALARS = {float: np.float64, int: np.int64, bool: np.bool_,  # a Python number -> what the kernel gets
             np.float64: None, np.int64: None, np.bool_: None}  # NumPy scalars of the canonical types: as they are
 
 
@@ -205,7 +207,7 @@ class ScalarPlan:
                  returns_tuple: bool, errstate: bool, fresh: Callable[[], bool]) -> None:
         self.fn, self.types, self.results, self.returns_tuple = fn, types, results, returns_tuple
         self.errstate, self.fresh, self.used = errstate, fresh, None
-        self.go: Callable[[tuple], object] = _unmade  # run_scalars, made with `used` (after_call)
+        self.go: Callable[[tuple], object] = unmade  # run_scalars, made with `used` (after_call)
 
 
 def plan_scalars(fn: Callable[..., Any], values: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
@@ -213,11 +215,11 @@ def plan_scalars(fn: Callable[..., Any], values: Sequence[object], result_types:
     """A plan for calls with scalars of these types, or None (other arguments, results that may mix
     ints and floats or hold per-lane arrays)."""
     types = tuple(type(v) for v in values)
-    if not values or any(t not in _SCALARS for t in types) or any(t not in _RESULT_DTYPES for t in result_types):
+    if not values or any(t not in SCALARS for t in types) or any(t not in RESULT_DTYPES for t in result_types):
         return None
-    results = tuple((Result(t), _RESULT_DTYPES[t], _RESULT_DTYPES[t].type) for t in result_types)
+    results = tuple((Result(t), RESULT_DTYPES[t], RESULT_DTYPES[t].type) for t in result_types)
     return ScalarPlan(fn, types, results, returns_tuple, numpy_backend,
-                      _always if watch is None else watch.fresh)
+                      always if watch is None else watch.fresh)
 
 
 def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
@@ -231,7 +233,7 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
             return MISS
         if t is int and not INT64_MIN <= a <= INT64_MAX:  # type: ignore[operator]
             return MISS
-        convert = _SCALARS[t]
+        convert = SCALARS[t]
         kargs.append(a if convert is None else convert(a))
     if not p.fresh():
         return MISS
@@ -241,7 +243,7 @@ def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
         raise
     except Exception:  # noqa: BLE001 - as in `run`: the general path reports it
         return MISS
-    if flag is not None and _any(flag):
+    if flag is not None and any_flagged(flag):
         return MISS
     values = result if p.returns_tuple else (result,)
     out = []
@@ -267,7 +269,7 @@ class Plans:
     def __init__(self, arrays: Plan | None, scalars: ScalarPlan | None, mixed: MixedPlan | None = None) -> None:
         self.arrays, self.scalars, self.mixed = arrays, scalars, mixed
         self.last: tuple[tuple, str] | None = None  # the `used` of the plan that ran last
-        self.go: Callable[[tuple], object] = _unmade
+        self.go: Callable[[tuple], object] = unmade
 
 
 def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object], used: str, gen: Generation,
@@ -279,7 +281,7 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
     plans = previous or Plans(None, None)  # one object: the plans' functions set its `last`
     numpy_backend = kernel.backend == "numpy"
     made: Plan | ScalarPlan | MixedPlan | None = None
-    if values and all(type(v) in _SCALARS for v in values):  # a call of scalars alone
+    if values and all(type(v) in SCALARS for v in values):  # a call of scalars alone
         if lanes_only and unspecialized and used == kernel.backend:
             made = plan_scalars(kernel.fn, values, kernel.result_types, kernel.returns_tuple, numpy_backend, gen.watch)
         plans.scalars = made
@@ -309,13 +311,13 @@ def _entry(p: Plan | MixedPlan, plans: Plans) -> Callable[[tuple], object]:
     from .fastmixed import MixedPlan
 
     if type(p) is MixedPlan:  # its results: (Result, dtype) pairs
-        slots, finish, dtypes = p.slots, p._finish, [dtype for _, dtype in p.results or ()]
+        slots, finish, dtypes = p.slots, p.finish, [dtype for _, dtype in p.results or ()]
     else:
         slots, finish, dtypes = p.dtypes, lambda args, kargs, result, flag, n: _finish(p, args, result, flag, n), list(p.results or ())  # type: ignore[arg-type]
     one = bool(dtypes) and not p.returns_tuple  # None on Numba: its entry point's own fresh arrays
-    return entry(slots, _SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one, result_dtype=dtypes[0] if one else None,
+    return entry(slots, SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one, result_dtype=dtypes[0] if one else None,
                  fresh=p.fresh, max_lanes=p.max_lanes, also=p.also, last=plans, used=p.used, finish=finish, miss=MISS,
-                 state=_STATE, quiet_module=sys.modules[__name__], quiet=_quiet, quietly=_quietly, any_flag=_any)
+                 state=_STATE, quiet_module=sys.modules[__name__], quiet=_quiet, quietly=_quietly, any_flag=any_flagged)
 
 
 def _scalar_go(p: ScalarPlan, plans: Plans) -> Callable[[tuple], object]:
@@ -337,7 +339,7 @@ def _either(gos: tuple[Callable[[tuple], object], ...]) -> Callable[[tuple], obj
     return go
 
 
-def _patch(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
+def patch_flagged(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag: np.ndarray) -> None:
     """Re-run the flagged lanes with the scalar function, as `execute.run` does for the general path."""
     from ..errors import VectorizeOverflowError, VectorizeValueError
 

@@ -89,6 +89,11 @@ class BoundVectorized:
         # A partial has no __code__: the loop passes each lane's values positionally, in order.
         return per_element(functools.partial(_call_lane, self.pyfunc, len(args), keys), batch, None)
 
+    @property
+    def vectorized(self) -> VectorizedFunction:
+        """The engine's function of the bound function (its parameters include the bound ones)."""
+        return self._vf
+
     def explain(self, *sample_args: Any, html: Any = None, **sample_kwargs: Any) -> str:
         """As VectorizedFunction.explain, the bound arguments given first."""
         if not sample_args and not sample_kwargs:

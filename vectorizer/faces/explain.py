@@ -25,13 +25,13 @@ from typing import Any
 import libcst as cst
 
 from ..api import VectorizedFunction, prepare
-from ..core.types import ArrayType, Val, type_of_dtype
+from ..core.types import ArrayType
 from ..engine.batch import Batch
 from ..engine.inputs import InputError, canonical
 from ..engine.kernels import Kernel, Route
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeInputError
 from ..frontend.source import source_of
-from ..pipeline import Statics, _start
+from ..pipeline import Statics, start
 from . import explain_code, explain_profile
 
 # tag -> (meaning, ANSI colour)
@@ -88,7 +88,7 @@ def explain(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None
 def announce(vf: VectorizedFunction, key: Any) -> None:
     """`vectorize(f, explain=...)`: report each new specialization as it is made, on stderr
     (explain=True), or as an HTML report written to the path given (explain="report.html")."""
-    target = vf._explain
+    target = vf.explain_option
     html = None if target is True else os.fspath(target)
     text = explain(vf, key=key, html=html, color=sys.stderr.isatty())
     sys.stderr.write(f"vectorizer: explain report written to {html}\n" if html else f"vectorizer explain:\n{text}\n")
@@ -105,42 +105,38 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, 
     lines = [Line(src.first_line + i, src.file_line(i + 1)) for i in range(len(text_lines))]
     by_number = {line.number: line for line in lines}
     batch = None
-    if (args or kwargs) and not vf._variadic:  # *args: refused by the fence, nothing to run
+    if (args or kwargs) and not vf.variadic:  # *args: refused by the fence, nothing to run
         bound = vf.__signature__.bind(*args, **(kwargs or {}))
         bound.apply_defaults()
         try:
-            arrays = [canonical(n, bound.arguments[n]) for n in vf._names]
-            batch = Batch(vf._names, arrays, ndims)
+            arrays = [canonical(n, bound.arguments[n]) for n in vf.parameter_names]
+            batch = Batch(list(vf.parameter_names), arrays, ndims)
         except InputError as exc:
             raise VectorizeInputError(str(exc)) from None
         key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-    elif key is None:
-        key = vf._annotated_key()
-    params = {n: Val(ArrayType(type_of_dtype(kind), shape) if shape else type_of_dtype(kind), not uniform)
-              for n, (kind, uniform, shape) in zip(vf._names, key) if kind in "bif"}
-    fixed, helpers = vf._specs.get(key, ({}, {}))  # None/str/enum options: the code made for them
+    made = vf.specialization(key)  # the annotations' when no key: every argument batched
+    key, params, fixed, helpers = made.key, made.params(), made.fixed, made.helpers  # fixed: None/str/enum options
     spec = ", ".join([f"{n}: {_type_name(v.type)} {'batched' if v.batched else 'uniform'}" for n, v in params.items()]
                      + [f"{n}={v!r} (specialized on)" for n, v in fixed.items()])
     shown = os.path.relpath(src.filename) if not os.path.relpath(src.filename).startswith("..") else src.filename
     expl = Explanation(func.__qualname__, shown, "vectorized", spec, lines)
     try:
-        route = vf._resolve_backend(key)  # the cost model's pick for backend="auto", with its reason
+        route = vf.route(key)  # the cost model's pick for backend="auto", with its reason
     except VectorizeError as exc:  # backend="numba" without Numba
         route = Route(vf.options.backend, exc.message)
     expl.notes.append(f"route: {route} ({route.why})" + ("" if route == "numpy" else
                       "; this explains the NumPy route's code: the Numba lane kernel runs the same checks per "
                       "lane, without masks"))
-    gen = vf._generations.current()
     try:
-        parsed, namespace = prepare(func, gen.namespace)
-        parsed, facts, _ = _start(parsed, namespace, params, vf.options, lanes=False,
-                                  statics=Statics(fixed, helpers) if fixed or helpers else None)
+        parsed, namespace = prepare(func, vf.namespace())
+        parsed, facts, _ = start(parsed, namespace, params, vf.options, lanes=False,
+                                 statics=Statics(fixed, helpers) if fixed or helpers else None)
     except VectorizeError as exc:
         _refused(expl, exc, by_number, vf)
         return expl
     _annotate_facts(parsed, facts, src.first_line, by_number)
     try:
-        kernel = vf._build(gen, key, "numpy")
+        kernel = vf.generated(key, "numpy")
     except VectorizeError as exc:  # fallback="error" raises what the call would
         kernel = exc
     if not isinstance(kernel, Kernel):

@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass, field
 
 ORIGIN = re.compile(r"^\s*# line (\d+): ")
-_EXACT = re.compile(r"_vz_exact\(([\w.]+)")
 
 
 @dataclass
@@ -39,7 +38,10 @@ def kernel_def(module: str, name: str) -> ast.FunctionDef | None:
 
 
 def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
-    """Map the kernel `name` of `module` onto `source_lines` (file line -> text)."""
+    """Map the kernel `name` of `module` onto `source_lines` (file line -> text). Which user line
+    a generated line stands for comes from the origin comments (text: comments are not in the
+    tree) and from statements left as the user wrote them; what a statement does (a check, an
+    exit, an exact call, a masked loop, a compaction) from its tree."""
     facts = CodeFacts()
     func = kernel_def(module, name)
     if func is None:
@@ -47,6 +49,7 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
     by_text: dict[str, list[int]] = {}
     for line, text in source_lines.items():
         by_text.setdefault(text.strip(), []).append(line)
+    starts = {stmt.lineno: stmt for stmt in _statements(func.body)}  # module line -> the statement it starts
     lines = module.splitlines()
     current: int | None = None
     callee_line: int | None = None  # inside an inlined callee: the callee's line
@@ -72,7 +75,8 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
             continue
         if stripped.startswith("#"):
             continue
-        if loop_stack and stripped.startswith(f"{loop_stack[-1][2]} = "):
+        stmt = starts.get(i + 1)
+        if loop_stack and stmt is not None and _assigns(stmt, loop_stack[-1][2]):
             current = loop_stack[-1][1]  # the mask's update at the end of the body is the loop's test
         elif (same := by_text.get(stripped)) and (current is None or any(s > current for s in same)):
             current = min(s for s in same if current is None or s > current)  # an unchanged statement
@@ -80,19 +84,83 @@ def read(module: str, name: str, source_lines: dict[int, str]) -> CodeFacts:
             continue
         facts.origin[i + 1] = current
         facts.kernel_lines.setdefault(current, []).append(stripped)
-        if stripped.startswith("flag |= "):
+        if stmt is None:
+            continue  # a statement's continuation line: the statement was read at its first
+        if (cond := _check(stmt)) is not None:
             where = None if callee is None else callee + (f", its line {callee_line}" if callee_line else "")
-            facts.checks.setdefault(current, []).append((stripped[len("flag |= "):], where))
-        if stripped.startswith(("done = done |", "brk = brk |")):
+            facts.checks.setdefault(current, []).append((ast.get_source_segment(module, cond) or ast.unparse(cond), where))
+        if _exit(stmt):
             facts.exits.add(current)
-        for fn in _EXACT.findall(stripped):
+        for fn in _exact_calls(stmt):
             facts.exact.setdefault(current, []).append(fn)
-        if stripped.startswith("while np.any("):
+        if (mask := _masked_loop(stmt)) is not None:
             facts.masked_loops.add(current)
-            loop_stack.append((indent, current, stripped[len("while np.any("):].split(")")[0]))
-        if ".compact(" in stripped and loop_stack:
+            loop_stack.append((indent, current, mask))
+        if loop_stack and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "compact"
+                              for e in _own(stmt) for n in ast.walk(e)):  # lanes.compact(...)
             facts.compacted.add(loop_stack[-1][1])
     return facts
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Every statement of `body`, nested ones too."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        for field_name in ("body", "orelse", "finalbody"):
+            out += _statements(getattr(stmt, field_name, []))
+        for handler in getattr(stmt, "handlers", []):
+            out += _statements(handler.body)
+    return out
+
+
+def _own(stmt: ast.stmt) -> list[ast.AST]:
+    """What a statement computes on its own lines: a compound statement's header, else all of it."""
+    if isinstance(stmt, ast.If | ast.While):
+        return [stmt.test]
+    if isinstance(stmt, ast.For):
+        return [stmt.target, stmt.iter]
+    if isinstance(stmt, ast.With):
+        return list(stmt.items)
+    if isinstance(stmt, ast.Try | ast.FunctionDef | ast.ClassDef):
+        return []
+    return [stmt]
+
+
+def _assigns(stmt: ast.stmt, name: str) -> bool:
+    """`name = ...`."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+        and stmt.targets[0].id == name
+
+
+def _check(stmt: ast.stmt) -> ast.expr | None:
+    """The condition of a check, `flag |= cond` (lanes where it holds are re-run), else None."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.BitOr) and isinstance(stmt.target, ast.Name) \
+            and stmt.target.id == "flag":
+        return stmt.value
+    return None
+
+
+def _exit(stmt: ast.stmt) -> bool:
+    """`done = done | ...` / `brk = brk | ...`: lanes that return or break are marked."""
+    return isinstance(stmt, ast.Assign) and any(_assigns(stmt, n) for n in ("done", "brk")) \
+        and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.BitOr) \
+        and isinstance(stmt.value.left, ast.Name) and stmt.value.left.id == stmt.targets[0].id  # type: ignore[attr-defined]
+
+
+def _exact_calls(stmt: ast.stmt) -> list[str]:
+    """The functions `_vz_exact(math.f, ...)` calls compute on the statement's lines, in order."""
+    calls = [n for e in _own(stmt) for n in ast.walk(e) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == "_vz_exact" and n.args and isinstance(n.args[0], ast.Name | ast.Attribute)]
+    return [ast.unparse(c.args[0]) for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
+
+
+def _masked_loop(stmt: ast.stmt) -> str | None:
+    """The mask of a masked loop, `while np.any(mask):`, else None."""
+    if isinstance(stmt, ast.While) and isinstance(stmt.test, ast.Call) and ast.unparse(stmt.test.func) == "np.any" \
+            and len(stmt.test.args) == 1 and isinstance(stmt.test.args[0], ast.Name):
+        return stmt.test.args[0].id
+    return None
 
 
 def check_reason(cond: str, source: str) -> str:

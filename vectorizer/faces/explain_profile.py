@@ -90,7 +90,8 @@ def _block(stmts: list[ast.stmt], origin: dict[int, int], loop: int | None) -> l
         elif isinstance(stmt, ast.If):
             stmt.body = _block(stmt.body, origin, loop)
             stmt.orelse = _block(stmt.orelse, origin, loop)
-            if loop is not None and ".worth(" in ast.unparse(stmt.test):
+            if loop is not None and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                        and n.func.attr == "worth" for n in ast.walk(stmt.test)):  # lanes.worth(...)
                 stmt.body.insert(0, _call("compact", ast.Constant(loop)))
             out.append(stmt)
         elif isinstance(stmt, ast.For | ast.With):

@@ -17,8 +17,9 @@ a bound method, a `functools.partial`, `np.ndarray.sum`, `np.outer`: `foreign` a
 `ElementByElement`), a function with `*args`/`**kwargs`, arguments that are not numbers (None,
 strings, objects) together with numpy.vectorize's parameters, an excluded argument or a default
 that is not numeric, and `otypes` that are not numbers (`object`). A plain `vectorize(f)` called
-with arguments that are not numbers runs the engine's loop instead (`objects_element_by_element`):
-each lane's Python values, as a loop passes them, at a loop's speed.
+with arguments that are not numbers runs the engine's loop instead (api.py,
+`VectorizedFunction._objects_element_by_element`): each lane's Python values, as a loop passes
+them, at a loop's speed.
 
 Deliberate differences, from the vectorizer contract: a call on scalars returns a NumPy scalar
 (numpy.vectorize returns a 0-d array); without `otypes` the result dtype comes from the
@@ -39,13 +40,10 @@ from typing import Any
 import numpy as np
 
 from ..api import VectorizedFunction
-from ..engine import kernels, statics
-from ..engine.batch import Batch
 from ..errors import (
     FallbackWarning,
     VectorizeError,
     VectorizeInputError,
-    VectorizeValueError,
     user_stacklevel,
 )
 from ..options import Options
@@ -92,13 +90,18 @@ class NumpyVectorized:
         self._variadic = any(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in self._signature.parameters.values())
 
     @property
+    def vectorized(self) -> VectorizedFunction:
+        """The engine's function this front calls (its `explain`, its specializations)."""
+        return self._vf
+
+    @property
     def backend(self) -> str:
         """As VectorizedFunction.backend; "python" when the last call ran through numpy.vectorize."""
         return "python" if self._fell_back else self._vf.backend
 
     @property
     def source(self) -> str:
-        if self._core and self._vf._last is None:
+        if self._core and self._vf.last_key is None:
             raise VectorizeError(f"{self.__name__}.source: with signature={self.signature!r} the generated code "
                                  "depends on the core dimensions' sizes, so it is made at the first call",
                                  hint="call the function once, then read .source")
@@ -269,25 +272,6 @@ def foreign(pyfunc: Any, options: Options, otypes: Any, doc: str | None, exclude
         raise VectorizeError(f"vectorize() needs a Python function to compile: {why}",
                              hint="fallback='warn' runs it element by element through numpy.vectorize")
     return ElementByElement(numpy_vf, why)
-
-
-def objects_element_by_element(vf: VectorizedFunction, values: list[Any], why: str) -> Any:
-    """A call whose arguments are not all numbers (objects, strings, None), after the function's
-    FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
-    it, broadcast), but for those the engine takes as one value for every lane (a tuple given to
-    a parameter whose default is a tuple, an option object: passed whole, engine/statics.py
-    `Plan.whole`), and the scalar function run on each lane's Python values (`.tolist()`), as a
-    loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first call
-    passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0 twice,
-    and it converts every result to the first one's type (a later None becomes nan)."""
-    vf._warn(vf._generations.current(), why)
-    whole = vf._plan.whole(vf._names, values)  # one value for every lane (a tuple option): passed as it is
-    try:
-        batch = Batch([n for n in vf._names if n not in whole],
-                      [np.asarray(v) for n, v in zip(vf._names, values) if n not in whole])
-    except ValueError as exc:  # shapes that do not broadcast
-        raise VectorizeValueError(str(exc)) from None
-    return kernels.per_element(statics.lane_function(vf.scalar, whole) if whole else vf.scalar, batch, None)
 
 
 def _update_dim_sizes(sizes: dict[str, int], arg: np.ndarray, dims: tuple[str, ...]) -> None:

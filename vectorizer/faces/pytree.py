@@ -43,7 +43,8 @@ def node_kind(x: Any) -> str | None:
     return None
 
 
-def _keys(x: Any, kind: str) -> tuple:
+def node_keys(x: Any, kind: str) -> tuple:
+    """The keys of a pytree node of `kind` in their canonical order (a dict's sorted, as JAX has them)."""
     if kind == "dict":
         try:
             return tuple(sorted(x))
@@ -88,7 +89,7 @@ def flatten(tree: Any, path: str = "", none_is_leaf: bool = False) -> tuple[list
             children, aux = flatten_node(x)
             return kind, type(x), tuple(range(len(children))), tuple(
                 walk(c, at + key_str(kind, k)) for k, c in enumerate(children)), aux
-        keys = _keys(x, kind)
+        keys = node_keys(x, kind)
         return kind, type(x), keys, tuple(walk(_child(x, kind, k), at + key_str(kind, k)) for k in keys)
 
     return leaves, walk(tree, path)
@@ -184,11 +185,11 @@ def broadcast_prefix(prefix: Any, tree: Any, what: str, at: str) -> list[Any]:
         pk, xk = node_kind(p), node_kind(x)
         _, ps = flatten_spec(p)
         _, xs = flatten(x)
-        if (pk != xk or type(p) is not type(x) and pk != "dict" or _keys(p, pk) != _keys(x, xk)  # type: ignore[arg-type]
+        if (pk != xk or type(p) is not type(x) and pk != "dict" or node_keys(p, pk) != node_keys(x, xk)  # type: ignore[arg-type]
                 or not _same_aux(_aux(p, pk), _aux(x, xk))):  # type: ignore[arg-type]
             raise VectorizeValueError(f"vmap {what} specification must be a tree prefix of the corresponding value: "
                                       f"at {here} the specification is {describe(ps)} but the value is {describe(xs)}")
-        for k in _keys(p, pk):  # type: ignore[arg-type]
+        for k in node_keys(p, pk):  # type: ignore[arg-type]
             walk(_child(p, pk, k), _child(x, xk, k), here + key_str(pk, k))  # type: ignore[arg-type]
 
     walk(prefix, tree, at)

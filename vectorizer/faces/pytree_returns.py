@@ -18,7 +18,7 @@ import dataclasses
 import types
 from typing import Any
 
-from .pytree import Structure, _keys
+from .pytree import Structure, node_keys
 from .pytree_flat import Refused, resolve_global
 from .pytree_registry import is_registered_type
 
@@ -63,7 +63,7 @@ def _lit(node: Any, fun: types.FunctionType, exprs: list[Any]) -> Found:
 
 def _node(kind: str, cls: type, children: dict[Any, Found], keys: tuple | None = None) -> Found:
     if keys is None:
-        keys = _keys(dict.fromkeys(children), "dict") if kind == "dict" else tuple(children)
+        keys = node_keys(dict.fromkeys(children), "dict") if kind == "dict" else tuple(children)
     return (kind, cls, keys, tuple(children[k][0] for k in keys)), [i for k in keys for i in children[k][1]]
 
 

@@ -12,7 +12,7 @@ numbers run as generated code: each mapped argument has its mapped axis moved to
 arguments not mapped at a level get a size-1 axis there, so nested vmaps become one call of the
 generated code over a grid of lanes (the levels broadcast), and each lane's slice is the
 per-example array the function sees. A call with pytrees runs the same way on the function
-specialized on their leaves (vmap_compile.py, pytree_flat.py) when the function only reads leaves
+specialized on their leaves (vmap_compile.py, pytree_flat.py; the axes: vmap_layout.py) when the function only reads leaves
 by constant subscripts and returns pytree literals. Other pytree calls, callables that are not
 Python functions and functions the engine refuses run example by example instead (vmap_loop.py),
 after one `FallbackWarning` per reason (a `VectorizeError` with fallback="error"). `out_axes` puts each level's axis in the output, innermost level first; None
@@ -40,10 +40,9 @@ from ..errors import (
 )
 from ..options import Options, exactness
 from .pytree import check_spec, is_axis, node_kind
-from .vmap_compile import UNCHANGED, compiled_call
+from .vmap_compile import UNCHANGED, PytreeCalls
+from .vmap_layout import Axis, in_entry, lay_out, out_entry, place
 from .vmap_loop import loop_vmap
-
-Axis = int | None
 
 
 class Vmapped:
@@ -80,11 +79,7 @@ class Vmapped:
             raise VectorizeError(f"vmap compiles Python functions (def or lambda); {inner!r} is not one",
                                  hint="fallback='warn' runs it example by example")
         self._fallback = fallback
-        self._refused: tuple[Any, str | None] = (None, None)  # (generation, why the engine refuses it)
         self._warned: set[str] = set()
-        self._flats: dict = {}  # pytree structures -> the function of their leaves, or why not
-        self._flat_vfs: dict = {}  # function of leaves -> its VectorizedFunction
-        self._last_vf: VectorizedFunction | None = None  # what the last compiled call ran
         functools.update_wrapper(self, self.base)
         if not hasattr(self, "__name__"):  # a functools.partial, a callable object
             self.__name__ = type(self.base).__name__
@@ -92,6 +87,9 @@ class Vmapped:
             self.__signature__: inspect.Signature | None = inspect.signature(self.base)
         except (TypeError, ValueError):  # some builtins have none: arguments are named by position
             self.__signature__ = None
+        # calls with pytrees, as generated code of their leaves (vmap_compile.py)
+        self._pytrees = PytreeCalls(self.base, self._vf, self.levels, self.__signature__) \
+            if self._vf is not None else None
 
     @property
     def source(self) -> str:
@@ -100,9 +98,9 @@ class Vmapped:
         with pytrees that ran as generated code, the function of their leaves."""
         if self._vf is None:
             raise VectorizeError(f"vmap({self.__name__}).source: it runs example by example, with no generated code")
-        if self._last_vf is not None:
-            return self._last_vf.source
-        if self._vf._last is None:
+        if self._pytrees is not None and self._pytrees.last_vf is not None:
+            return self._pytrees.last_vf.source
+        if self._vf.last_key is None:
             raise VectorizeError(f"vmap({self.__name__}).source: the generated code is made per specialization "
                                  "(argument kinds and per-example shapes) at the first call; there is none yet",
                                  hint="call the vmapped function once, then read .source")
@@ -110,8 +108,8 @@ class Vmapped:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         why = self._loop_reason(args, kwargs)
-        if why is not None and self._vf is not None:
-            done, out = compiled_call(self, args, kwargs)  # pytrees: the function of their leaves
+        if why is not None and self._pytrees is not None:
+            done, out = self._pytrees.call(self._names(len(args)), args, kwargs)  # pytrees: the function of their leaves
             if done:
                 return out
             why = why if out == UNCHANGED else out
@@ -125,12 +123,12 @@ class Vmapped:
                               stacklevel=user_stacklevel())
             in_axes, out_axes, axis_size = self.levels[0]
             return loop_vmap(self.fun, self._names(len(args)), args, kwargs, in_axes, out_axes, axis_size)
-        assert self._vf is not None
-        self._last_vf = None
+        assert self._vf is not None and self._pytrees is not None
+        self._pytrees.last_vf = None
         arrays, sizes, ndims = self._lanes(args, kwargs)
         result = self._vf.call_lanes(arrays, ndims)
         outs = list(result) if isinstance(result, tuple) else [result]
-        outs = [self._place(np.asarray(o), sizes, [_out_entry(level[1], len(outs), k) for level in self.levels])
+        outs = [place(self.levels, np.asarray(o), sizes, [out_entry(level[1], len(outs), k) for level in self.levels])
                 for k, o in enumerate(outs)]
         return tuple(outs) if isinstance(result, tuple) else outs[0]
 
@@ -141,14 +139,15 @@ class Vmapped:
         example, why."""
         from . import explain
 
-        if self._vf is None:
+        if self._vf is None or self._pytrees is None:
             return f"vmap({self.__name__}) runs example by example (no generated code): {self._loop_reason((), {})}"
+        last_vf = self._pytrees.last_vf
         if not (sample_args or sample_kwargs):
-            return (self._last_vf or self._vf).explain(html=html)
+            return (last_vf or self._vf).explain(html=html)
         why = self._loop_reason(sample_args, sample_kwargs)
         if why is not None and any(node_kind(v) is not None for v in (*sample_args, *sample_kwargs.values())):
-            if self._last_vf is not None:  # what the last call with pytrees ran: the function of its leaves
-                return self._last_vf.explain(html=html)
+            if last_vf is not None:  # what the last call with pytrees ran: the function of its leaves
+                return last_vf.explain(html=html)
             return (f"vmap({self.__name__}): {why}; a call decides whether it runs as generated code (a function "
                     "of the pytree's leaves) or example by example (a FallbackWarning says why): call it once, "
                     "then .explain() explains what ran")
@@ -169,12 +168,12 @@ class Vmapped:
             if name in bound.arguments:
                 value = bound.arguments[name]
                 index = next((i for i, _ in enumerate(positional) if i < len(args) and params[i] == name), None)
-                axes[name] = [_entry(level[0], index, len(args)) if index is not None else 0 for level in self.levels]
+                axes[name] = [in_entry(level[0], index, len(args)) if index is not None else 0 for level in self.levels]
             else:
                 value = self.__signature__.parameters[name].default
                 axes[name] = [None] * len(self.levels)
             values[name] = np.asarray(value)
-        arrays, sizes = self._lay_out(values, axes)
+        arrays, sizes = lay_out(self.levels, values, axes)
         return arrays, sizes, [a.ndim - len(self.levels) for a in arrays]
 
     def _names(self, count: int) -> list[str]:
@@ -193,81 +192,8 @@ class Vmapped:
         for name, value in [*zip(self._names(len(args)), args), *kwargs.items()]:
             if node_kind(value) is not None:
                 return f"argument {name} is a pytree ({type(value).__name__}), not an array"
-        gen = self._vf._generations.current()
-        if self._refused[0] is not gen:  # parsed once per generation of the module's globals
-            try:
-                self._vf._prepare(gen)
-                self._refused = (gen, None)
-            except VectorizeError as exc:
-                self._refused = (gen, exc.message + (f" at {exc.location}" if exc.location else ""))
-        return self._refused[1]
-
-    def _lay_out(self, values: dict[str, np.ndarray], axes: dict[str, list[Axis]]) -> tuple[list[np.ndarray], list[int]]:
-        """Each argument as (one axis per level, mapped or size 1) + its per-example dimensions."""
-        arrays = dict(values)
-        sizes: list[int] = []
-        for depth, (_, _, axis_size) in enumerate(self.levels):
-            seen: dict[str, int] = {}
-            for name, a in arrays.items():
-                axis = axes[name][depth]
-                rest = a.ndim - depth  # the argument as this level's function receives it
-                if axis is None:
-                    arrays[name] = np.expand_dims(a, depth)
-                    continue
-                if not -rest <= axis < rest:
-                    shown = name if "[" in name or "." in name else repr(name)  # a leaf's path as it is
-                    raise VectorizeValueError(f"vmap was asked to map argument {shown} over axis {axis}, but it has "
-                                              f"rank {rest}" + (" (a number cannot be mapped)" if rest == 0 else ""))
-                arrays[name] = np.moveaxis(a, depth + axis % rest, depth)
-                seen[name] = arrays[name].shape[depth]
-            if len(set(seen.values())) > 1:
-                detail = ", ".join(f"{n} has {s}" for n, s in seen.items())
-                raise VectorizeValueError(f"vmap got different sizes for the mapped axes: {detail}")
-            if not seen and axis_size is None:
-                raise VectorizeValueError("vmap needs at least one mapped argument (in_axes not None), or axis_size")
-            size = next(iter(seen.values())) if seen else axis_size
-            if axis_size is not None and size != axis_size:
-                raise VectorizeValueError(f"vmap axis_size={axis_size} but the mapped axes have size {size} "
-                                          f"({', '.join(seen)})")
-            sizes.append(size)  # type: ignore[arg-type]
-        return list(arrays.values()), sizes
-
-    def _place(self, out: np.ndarray, sizes: list[int], axes: list[Axis], at: str = "") -> np.ndarray:
-        """Give each level's axis its size and its place in the output (`axes`: one per level),
-        innermost level first; errors name the output leaf `at`."""
-        where = f" (at {at})" if at else ""
-        for depth in reversed(range(len(self.levels))):
-            axis = axes[depth]
-            if out.shape[depth] != sizes[depth]:
-                out = np.broadcast_to(out, out.shape[:depth] + (sizes[depth],) + out.shape[depth + 1:])
-            if axis is None:
-                first = np.take(out, [0], axis=depth) if out.shape[depth] else None
-                if first is not None and not np.array_equal(out, np.broadcast_to(first, out.shape), equal_nan=True):
-                    raise VectorizeValueError(f"vmap out_axes=None, but the output varies along the mapped axis{where}")
-                out = np.take(out, 0, axis=depth) if out.shape[depth] else out.sum(axis=depth)
-                continue
-            rank = out.ndim - depth
-            if not -rank <= axis < rank:
-                raise VectorizeValueError(f"vmap out_axes {axis} is out of bounds for an output of rank {rank - 1}{where}")
-            out = np.moveaxis(out, depth, depth + axis % rank)
-        return np.array(out)
-
-
-def _out_entry(out_axes: Any, count: int, k: int) -> Axis:
-    if isinstance(out_axes, tuple | list):
-        if len(out_axes) != count:
-            raise VectorizeValueError(f"vmap out_axes has {len(out_axes)} entries for {count} returned values")
-        return out_axes[k]
-    return out_axes
-
-
-def _entry(in_axes: Any, index: int, count: int) -> Axis:
-    if isinstance(in_axes, tuple | list):
-        if len(in_axes) != count:
-            raise VectorizeValueError(f"vmap in_axes has {len(in_axes)} entries, but the function was called with "
-                                      f"{count} positional arguments")
-        return in_axes[index]
-    return in_axes
+        exc = self._vf.refusal()  # parsed once per generation of the module's globals
+        return None if exc is None else exc.message + (f" at {exc.location}" if exc.location else "")
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, *, axis_name: Any = None,

@@ -28,9 +28,12 @@ that value is None in Python.
 
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
-scalar function, which runs the handlers). Then, on the result, in this order: a last
+scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
+numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
-(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), the rewrites of this module
+(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
+name rebound to displays at the top level split into one name a binding
+(frontend/rebound_displays.py), the rewrites of this module
 and `for a, b in TABLE` over the rows of a module-level table (frontend/table_rows.py) (tables, `in`, `min((a, b))`...),
 `D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
@@ -54,8 +57,10 @@ import libcst as cst
 
 from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
-from . import exhaustive_ifs, local_lists, local_tuples, try_blocks
+from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
+from .astype_calls import AstypeCalls, Int64Calls
 from .dict_lookups import DictLookups
+from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
@@ -63,7 +68,9 @@ from .none_ends import NoneEnds, no_value_use, returns_value
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
+from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
+from .sequence_args import rewrite as pass_sequences
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
@@ -90,10 +97,18 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
+    func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
-    exhausted = {**exhausted, **polyval.rebuilt}
+    astype, int64 = AstypeCalls(), Int64Calls(namespace, _assigned(func) | _params(func))
+    func = int64.rewrite(astype.rewrite(func))  # type: ignore[assignment]  # x.astype(dtype=...), np.int64(int(x))
+    exhausted = {**exhausted, **polyval.rebuilt, **astype.rebuilt, **int64.rebuilt}
+    rebound = rebound_displays.find(func, _params(func))  # `a = (...)` again: one name a binding
+    if rebound:
+        split = ReboundDisplays(rebound, {n.value for n in _walk(func) if isinstance(n, cst.Name)})
+        func = split.rewrite(func)  # type: ignore[assignment]
+        exhausted = {**exhausted, **split.rebuilt}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
@@ -122,6 +137,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     maps = MapCalls(namespace, local - set(tables))  # `a, b = map(f, (a, b))`: the calls
     new = maps.rewrite(new)
     rewriter.rebuilt.update(maps.rebuilt)
+    displays = DisplayReductions(namespace, local - set(tables))  # any(... for c in (a, b)): written out
+    new = displays.rewrite(new)
+    rewriter.rebuilt.update(displays.rebuilt)
     reductions = Reductions(namespace, local - set(tables), rewriter.fresh)
     new = reductions.rewrite(new)
     rewriter.rebuilt.update(reductions.rebuilt)
@@ -140,7 +158,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:

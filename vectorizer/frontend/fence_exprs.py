@@ -13,7 +13,7 @@ import libcst as cst
 from ..core.tables import is_array, unsupported_array
 from ..core.tree import walk
 from ..errors import UnsupportedCallError
-from ..rules.arrays import ARRAY_CALLS, METHODS, NUMPY_CONSTANTS
+from ..rules.arrays import ARRAY_CALLS, METHOD_ONLY, METHODS, NUMPY_CONSTANTS
 from . import hints
 from .kind_points import reassigned_at
 from .namespace import ABSENT, SIDE_EFFECT_BUILTINS, SIDE_EFFECT_MODULES, Namespace
@@ -177,7 +177,7 @@ class ExpressionFence:
                 self.refuse(node, f"np.linalg.{attr} is not supported", "supported: np.linalg.norm", UnsupportedCallError)
             return
         if isinstance(base, cst.Name) and base.value not in self.locals and self.ns.resolve(base.value).kind == "numpy":
-            if (called and f"np.{attr}" in ARRAY_CALLS) or (not called and attr in NUMPY_CONSTANTS):
+            if (called and f"np.{attr}" in ARRAY_CALLS and f"np.{attr}" not in METHOD_ONLY) or (not called and attr in NUMPY_CONSTANTS):
                 return
             self.refuse(node, f"np.{attr} has no batching rule", "supported NumPy functions: "
                         + ", ".join(sorted(k[3:] for k in ARRAY_CALLS)), UnsupportedCallError)
@@ -203,6 +203,9 @@ class ExpressionFence:
                         "is not vectorized (another module's class or function runs once, when the code is "
                         "generated, only when all its arguments are the same for every lane)",
                         hints.attribute(node, called), UnsupportedCallError)
+            return
+        if called and attr in METHODS and isinstance(base, cst.Call | cst.BinaryOperation | cst.Subscript | cst.Attribute):
+            self.expr(base)  # np.atleast_1d(x).astype(np.int64), (a * b).sum(): the analysis types the value
             return
         self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
                     "of numbers and functions of modules and classes (static methods)",

@@ -34,10 +34,11 @@ from ..core.tree import target_names, walk
 from ..errors import SourceLocation, VectorizeError, VectorizeErrorGroup
 from ..rules.arrays import ARRAY_CALLS
 from .callables import unwrap
-from .namespace import ABSENT, Global, Namespace, _builtin, normalize_constant
+from .namespace import ABSENT, Global, Namespace, builtin_global, normalize_constant
 from .parse import ParsedFunction
 from .reach import CELL, attribute, namespace_like, plain_constant
 from .refusals import RESERVED_GLOBALS, RESERVED_LOCALS, RESERVED_PREFIXES, local_names
+from .source import FunctionSource
 from .static_objects import is_static, is_static_object, keyable, static_callable
 
 
@@ -133,7 +134,7 @@ class Linker:
         func = parsed.func.visit(linker)
         if not linker.pairs or func is parsed.func:
             return parsed
-        return _relocated(parsed, func, linker.pairs)  # type: ignore[arg-type]
+        return relocated(parsed, func, linker.pairs)  # type: ignore[arg-type]
 
     def name_for(self, glob: Global, own: Namespace, spelled: str, locals_: set[str]) -> str:
         """The root's name for `glob` as `own` reads `spelled`: the spelling itself where the root
@@ -186,7 +187,7 @@ class Linker:
             return self.root.resolve(name)
         if name == "np":
             return Global("numpy", "numpy")
-        return _builtin(name) if hasattr(builtins, name) else Global("unknown", name)
+        return builtin_global(name) if hasattr(builtins, name) else Global("unknown", name)
 
     def numpy_base(self, avoid: set[str]) -> str:
         """A name the root reads as the numpy module (`np` unless the root binds `np` otherwise)."""
@@ -312,7 +313,7 @@ class _Link(cst.CSTTransformer):
         return cst.Name(linked)
 
 
-def _relocated(parsed: ParsedFunction, func: cst.FunctionDef, pairs: dict) -> ParsedFunction:
+def relocated(parsed: ParsedFunction, func: cst.FunctionDef, pairs: dict) -> ParsedFunction:
     """A ParsedFunction over the linked tree whose new nodes have their originals' positions."""
     positions = dict(parsed.positions)
     lines = dict(parsed.lines) if parsed.lines is not None else None
@@ -382,7 +383,8 @@ def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None
         return exc
     inner = exc.errors if isinstance(exc, VectorizeErrorGroup) else [exc]
     first = inner[0]
-    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else glob.name
+    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else \
+        glob.value.qualname if isinstance(glob.value, FunctionSource) else glob.name  # (a copy: sequence_args.py)
     message = f"the call to {name!r} cannot be vectorized: {first.message}"
     if first.location is not None:
         message += f" (at {first.location})"

@@ -40,7 +40,7 @@ import libcst as cst
 
 from ..core.tree import walk
 from ..errors import UnsupportedSyntaxError
-from .linking import Linker, _relocated, linker_of
+from .linking import Linker, linker_of, relocated
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace
 from .parse import ParsedFunction
 from .reach import attribute, namespace_like
@@ -90,7 +90,7 @@ class _Hoist:
                         self.bound[name] = (obj, spelled)
         replace = _Replace(self)
         new = func.visit(replace)
-        return _relocated(self.parsed, new, replace.pairs)  # type: ignore[arg-type]
+        return relocated(self.parsed, new, replace.pairs)  # type: ignore[arg-type]
 
     # -- what an import statement binds --------------------------------------------------------------
     def imported(self, node: cst.Import | cst.ImportFrom) -> list[tuple[str, object, str]]:

@@ -87,6 +87,9 @@ class Namespace:
         # resolved (`cell_reads`: name -> (cell, object), which fingerprint.Watch checks)
         self.cells: dict[str, types.CellType] = {}
         self.cell_reads: dict[str, tuple[types.CellType, object]] = {}
+        # Copies of functions specialized on sequence arguments (frontend/sequence_args.py): name ->
+        # (its source, parameter -> sequence, key, depth)
+        self.sequence_specs: dict[str, tuple] = {}
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)
@@ -155,7 +158,7 @@ class Namespace:
             if name == func.__name__ == func.__qualname__:  # itself, while a decorator runs: recursion
                 return Global("function", func.__qualname__, func)
             if hasattr(builtins, name):
-                return _builtin(name)
+                return builtin_global(name)
             return Global("unknown", name)
 
         namespace = cls(module, lookup, globals_)
@@ -182,7 +185,7 @@ class Namespace:
             if found:  # the top level runs in order: a call after the import sees the last binding
                 return found[-1]
             if hasattr(builtins, name):
-                return _builtin(name)
+                return builtin_global(name)
             return Global("unknown", name)
 
         return cls(module, lookup)
@@ -210,8 +213,8 @@ def normalize_constant(value: object) -> object:
 
 
 def _typed(value: object) -> object:
-    """A value with its types (1, 1.0 and True differ)."""
-    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), value)
+    """A value with its types (1, 1.0 and True differ, and so do 0.0 and -0.0)."""
+    return tuple(_typed(v) for v in value) if isinstance(value, tuple) else (type(value), repr(value))
 
 
 def _static(value: object) -> bool:
@@ -220,7 +223,8 @@ def _static(value: object) -> bool:
     return is_static(value) or static_callable(value)
 
 
-def _builtin(name: str) -> Global:
+def builtin_global(name: str) -> Global:
+    """What a name the builtins bind resolves to: a builtin the rules support, else unknown."""
     if name in SUPPORTED_BUILTINS:
         return Global("builtin", name)
     return Global("unknown", name)
@@ -236,7 +240,7 @@ def _classify_object(name: str, value: object, module: str) -> Global:
     if isinstance(value, types.BuiltinFunctionType) and getattr(math, value.__name__, None) is value:
         return Global("math_func", f"math.{value.__name__}")
     if isinstance(value, types.BuiltinFunctionType | type) and getattr(builtins, value.__name__, None) is value:
-        return _builtin(value.__name__)  # (also `from six.moves import range`: the builtin itself)
+        return builtin_global(value.__name__)  # (also `from six.moves import range`: the builtin itself)
     scalar = scalar_of(value)  # a @vectorize-decorated function
     if isinstance(scalar, types.FunctionType):
         value = scalar

@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import inspect
 import types
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -41,6 +42,9 @@ from .static_objects import (
     value_key,
 )
 
+if TYPE_CHECKING:  # the values these functions decide for (static_values imports this module)
+    from .static_values import Values
+
 UNDECIDED = object()  # what Values gives for an undecided expression (its UNKNOWN, imported there)
 
 
@@ -56,7 +60,7 @@ def evaluable(obj: object) -> bool:
     return isinstance(obj, types.FunctionType) and obj.__name__ != "<lambda>"
 
 
-def global_object(values, name: str) -> object:  # noqa: ANN001 - frontend.static_values.Values
+def global_object(values: Values, name: str) -> object:
     """What a global name of the function is bound to: in the vectorized function's module, or
     (a callee's name its module alone binds) in the callee's own module; ABSENT when neither."""
     ns: Namespace = values.ns
@@ -78,11 +82,11 @@ def global_object(values, name: str) -> object:  # noqa: ANN001 - frontend.stati
     return ABSENT
 
 
-def attribute_value(values, node: cst.Attribute, env: dict[str, object]) -> object:  # noqa: ANN001
+def attribute_value(values: Values, node: cst.Attribute, env: dict[str, object]) -> object:
     """`node`'s value when decided (see the module docstring), else UNDECIDED; why an attribute
     of a static object cannot be held is kept in `values.why` for the refusal."""
     name = node.attr.value
-    base = values._value(node.value, env)
+    base = values.evaluate(node.value, env)
     if base is not UNDECIDED and is_static_object(base):
         found, holder = object_attribute(base, name)
         if found is ABSENT:
@@ -122,7 +126,7 @@ def attribute_value(values, node: cst.Attribute, env: dict[str, object]) -> obje
     return UNDECIDED
 
 
-def _held(values, node: cst.CSTNode, found: object, spelled: str) -> object:  # noqa: ANN001
+def _held(values: Values, node: cst.CSTNode, found: object, spelled: str) -> object:
     if embeddable(found) is None:
         values.why[node] = (f"{spelled} is a {type(found).__name__}, a value the engine cannot hold in generated code "
                             "(numbers, bools, str, None, enum members, tuples of them and objects of such values)")
@@ -140,7 +144,7 @@ def _normal(value: object) -> object:
     return value
 
 
-def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> object:  # noqa: ANN001
+def callee_object(values: Values, func: cst.BaseExpression, env: dict[str, object]) -> object:
     """The live object a call's callee names (a global, or an attribute of a global class or
     module; a method of a static object or a callable the code is specialized on:
     frontend/static_methods.py), ABSENT for anything else and for functions of the vectorized code."""
@@ -169,7 +173,7 @@ def callee_object(values, func: cst.BaseExpression, env: dict[str, object]) -> o
     return ABSENT
 
 
-def call_value(values, node: cst.Call, env: dict[str, object], obj: object = ABSENT) -> object:  # noqa: ANN001
+def call_value(values: Values, node: cst.Call, env: dict[str, object], obj: object = ABSENT) -> object:
     """The value of a call evaluated now by interpreting it (frontend/pure_eval.py), else
     UNDECIDED: with the reason in `values.why` where it is not pure, or the exception it raises
     in `values.raised` (that statement's exception for the lanes that reach it). `obj`: the
@@ -182,7 +186,7 @@ def call_value(values, node: cst.Call, env: dict[str, object], obj: object = ABS
     for a in node.args:
         if a.star:
             return UNDECIDED
-        v = values._value(a.value, env)
+        v = values.evaluate(a.value, env)
         if v is UNDECIDED or embeddable(v) is None:
             return UNDECIDED
         if a.keyword is not None:
@@ -192,7 +196,7 @@ def call_value(values, node: cst.Call, env: dict[str, object], obj: object = ABS
     return evaluate_call(values, node, obj, tuple(args), kwargs)
 
 
-def evaluate_call(values, node: cst.CSTNode, obj: object, args: tuple, kwargs: dict) -> object:  # noqa: ANN001
+def evaluate_call(values: Values, node: cst.CSTNode, obj: object, args: tuple, kwargs: dict) -> object:
     """`obj(*args, **kwargs)` interpreted now for `node` (see call_value), else UNDECIDED."""
     memo_key = (node, tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
     if memo_key in values.memo:  # one object per call site: `ell` is the same object at each read
@@ -251,7 +255,7 @@ class Variants:
         return name
 
 
-def static_arguments(values, node: cst.Call, env: dict[str, object]):  # noqa: ANN001, ANN201
+def static_arguments(values: Values, node: cst.Call, env: dict[str, object]):  # noqa: ANN201
     """For a call of a function of the code: (its Global, parameter names in order, {param:
     static value} for the static arguments and static defaults left, the static Arg nodes),
     or None when no argument is static or the call cannot be bound here."""

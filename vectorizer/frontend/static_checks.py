@@ -29,14 +29,24 @@ _ISINSTANCE = {"int": {"bool", "int"}, "bool": {"bool"}, "float": {"float"},
 _EXACT = {"int": {"int"}, "bool": {"bool"}, "float": {"float"}}
 
 
+# What a callee's parameter holds, from its call's argument (passes/specialize.py decides a
+# callee's checks per call, analysis/one_d.py's kind_of): a number (Python's or a NumPy scalar),
+# a one-element 1-d array (np.atleast_1d of a number), another array. Only np.isscalar is
+# decided from these.
+OTHER_KINDS = frozenset({"number", "array1", "array"})
+_SCALARS = KINDS | {"number"}  # np.isscalar: True of numbers and NumPy scalars, False of arrays
+
+
 class StaticCheck:
-    """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`."""
+    """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`.
+    `scalar`: np.isscalar, which is also decided for the OTHER_KINDS."""
 
-    __slots__ = ("holds", "identity", "subject")
+    __slots__ = ("holds", "identity", "scalar", "subject")
 
-    def __init__(self, subject: str, holds: frozenset[str]) -> None:
+    def __init__(self, subject: str, holds: frozenset[str], scalar: bool = False) -> None:
         self.subject = subject
         self.holds = holds
+        self.scalar = scalar
         # `x is True` / `x is not False`...: (the literal, negated). Only a bool lane can be True or
         # False itself (a lane of an int or float array is an int or a float): for one, the check
         # is the lane's own value (`x`, or `not x`), for any other kind `is` is False, `is not` True.
@@ -51,6 +61,14 @@ def assigned_names(func: cst.FunctionDef) -> set[str]:
 def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[str]) -> StaticCheck | str | None:
     """None if `node` is no kind check; the refusal message if it is one that cannot be decided;
     else the `StaticCheck`. `params`: the function's parameters, `assigned`: the names it binds."""
+    if isinstance(node, cst.Call) and is_numpy_function(node.func, ns, "isscalar"):
+        if len(node.args) != 1 or node.args[0].keyword or node.args[0].star:
+            return "np.isscalar() takes one value"
+        found = _subject(node.args[0].value, params, assigned, "np.isscalar()", _SCALARS)
+        if isinstance(found, StaticCheck):
+            found.scalar = True
+            return found
+        return None  # of a local: the analysis decides it from the value's type (rules/array_one_d.py)
     if isinstance(node, cst.Call) and _is_builtin(node.func, ns, "isinstance"):
         if len(node.args) != 2 or any(a.keyword or a.star for a in node.args):
             return "isinstance() takes a name and a type here"
@@ -144,6 +162,20 @@ def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
             return ABSENT
         return inspect.getattr_static(container, node.attr.value, ABSENT)  # no property or descriptor runs
     return ABSENT
+
+
+def decide(check: StaticCheck, kind: str | None) -> bool | None:
+    """The check's value for a parameter whose lanes (or argument) are of `kind`; None when it is
+    not decided from the kind (an isinstance of an array: its class is not a lane kind's)."""
+    if kind is None or (kind in OTHER_KINDS and not check.scalar):
+        return None
+    return kind in check.holds
+
+
+def is_numpy_function(node: cst.BaseExpression, ns: Namespace, name: str) -> bool:
+    """`node` is `np.<name>` (NumPy imported under any name, not shadowed by a local)."""
+    return isinstance(node, cst.Attribute) and node.attr.value == name and isinstance(node.value, cst.Name) \
+        and ns.resolve(node.value.value).kind == "numpy"
 
 
 def _union(node: cst.BaseExpression) -> bool:

@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import inspect
 import types
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from .callables import Bound, resolve
 from .namespace import ABSENT
 from .static_objects import held, instance_attribute, is_static_object
+
+if TYPE_CHECKING:  # the values these functions decide for (static_values imports this module)
+    from .static_values import Values
 
 
 def member(obj: object, name: str) -> object:
@@ -47,7 +51,7 @@ def member(obj: object, name: str) -> object:
     return ABSENT
 
 
-def callee(values, func: cst.BaseExpression, env: dict[str, object], undecided: object) -> object:  # noqa: ANN001
+def callee(values: Values, func: cst.BaseExpression, env: dict[str, object], undecided: object) -> object:
     """The live callable a call's callee expression is when it is decided now (see the module
     docstring), else ABSENT. `values` is a frontend.static_values.Values."""
     if isinstance(func, cst.Attribute):
@@ -66,7 +70,7 @@ def callee(values, func: cst.BaseExpression, env: dict[str, object], undecided: 
     return ABSENT
 
 
-def call_target(values, func: cst.BaseExpression, env: dict[str, object], undecided: object) -> Bound | None:  # noqa: ANN001
+def call_target(values: Values, func: cst.BaseExpression, env: dict[str, object], undecided: object) -> Bound | None:
     """What the call runs: a Python function and the arguments bound to it, None when it is not
     decided now or is no Python function (a builtin, a lru_cache wrapper: refused by the fence)."""
     found = callee(values, func, env, undecided)
@@ -114,7 +118,7 @@ def bind_call(target: Bound, node: cst.Call) -> tuple[list[str], dict[str, objec
     return rest, bound, where
 
 
-def code_call(values, node: cst.Call, env: dict[str, object], func: types.FunctionType, undecided: object) -> object:  # noqa: ANN001
+def code_call(values: Values, node: cst.Call, env: dict[str, object], func: types.FunctionType, undecided: object) -> object:
     """A call of a function of the code whose arguments are all decided now (`env =
     global_env()`): its value when the interpreter gives a static object (frontend/pure_eval.py),
     which the code is then specialized on; else `undecided`, and the call stays for the
@@ -143,7 +147,7 @@ def _plain_number(v: object) -> bool:
     return type(v) is bool or type(v) is int and -2**63 <= v < 2**63  # type: ignore[operator]
 
 
-def property_value(values, node: cst.Attribute, obj: object, undecided: object) -> object:  # noqa: ANN001
+def property_value(values: Values, node: cst.Attribute, obj: object, undecided: object) -> object:
     """`obj.name` where the class of a static object has a property of that name whose getter is
     Python code: the getter evaluated now with `obj` (frontend/pure_eval.py), else `undecided`
     (with the reason in `values.why`, or the exception it raises in `values.raised`)."""

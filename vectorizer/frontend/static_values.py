@@ -18,7 +18,7 @@ from .parse import ParsedFunction
 from .pure_builtins import SNAPSHOT, items
 from .refusals import local_names
 from .static_calls import UNDECIDED as UNKNOWN
-from .static_checks import StaticCheck, assigned_names, class_spec, recognize
+from .static_checks import StaticCheck, assigned_names, class_spec, decide, recognize
 from .static_objects import is_static_object
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
@@ -56,11 +56,14 @@ class Values:
         """The value of `node` when it is decided here, else UNKNOWN (never arithmetic: that is
         the analysis's, with its int64 checks)."""
         try:
-            return self._value(node, env)
+            return self.evaluate(node, env)
         except Exception:  # noqa: BLE001 - a comparison the values do not support stays to the lanes
             return UNKNOWN
 
-    def _value(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+    def evaluate(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        """As `value`, but what evaluating a part raises (a comparison its values do not support)
+        propagates: for the parts of an expression (frontend/static_calls.py's attributes and
+        arguments too), whose whole is then UNKNOWN."""
         if isinstance(node, cst.Name):
             if node.value in env:
                 return env[node.value]
@@ -72,7 +75,7 @@ class Values:
         if isinstance(node, cst.Integer | cst.Float):
             return node.evaluated_value
         if isinstance(node, cst.UnaryOperation):
-            inner = self._value(node.expression, env)
+            inner = self.evaluate(node.expression, env)
             if inner is UNKNOWN:
                 return UNKNOWN
             if isinstance(node.operator, cst.Not):
@@ -81,20 +84,22 @@ class Values:
                 return -inner  # type: ignore[operator]
             return UNKNOWN
         if isinstance(node, cst.BooleanOperation):
-            left = self._value(node.left, env)
+            left = self.evaluate(node.left, env)
             if left is UNKNOWN:
                 return UNKNOWN
             if bool(left) == isinstance(node.operator, cst.Or):
                 return left
-            return self._value(node.right, env)
+            return self.evaluate(node.right, env)
         if isinstance(node, cst.Tuple):
-            items = [self._value(e.value, env) for e in node.elements]
+            items = [self.evaluate(e.value, env) for e in node.elements]
             return UNKNOWN if any(i is UNKNOWN for i in items) or any(
                 isinstance(e, cst.StarredElement) for e in node.elements) else tuple(items)
         if isinstance(node, cst.Call | cst.Comparison):
             decided = self.kind_check(node, env)
             if decided is not UNKNOWN:
                 return decided
+        if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, env):
+            return 1
         if isinstance(node, cst.Comparison):
             return self.compare(node, env)
         if isinstance(node, cst.Subscript):
@@ -108,20 +113,20 @@ class Values:
                 if isinstance(cls, enum.EnumMeta):
                     member = cls.__members__.get(node.attr.value, UNKNOWN)
                     return member
-            base = self._value(node.value, env)
+            base = self.evaluate(node.value, env)
             if isinstance(base, enum.Enum) and node.attr.value in ("name", "value"):
                 return getattr(base, node.attr.value)
             return static_calls.attribute_value(self, node, env)  # objects, classes, modules (issue 30)
         return UNKNOWN
 
     def compare(self, node: cst.Comparison, env: dict[str, object]) -> object:
-        left = self._value(node.left, env)
+        left = self.evaluate(node.left, env)
         if left is UNKNOWN and len(node.comparisons) == 1:
             return self._never_equal(node.left, node.comparisons[0], env)
         if left is UNKNOWN:
             return UNKNOWN
         for comp in node.comparisons:
-            right = self._value(comp.comparator, env)
+            right = self.evaluate(comp.comparator, env)
             if right is UNKNOWN:
                 return UNKNOWN
             op = comp.operator
@@ -157,9 +162,24 @@ class Values:
                 and node.comparisons[0].comparator.value == "None":
             return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
         kind = self.kinds.get(found.subject)
-        if kind is None or found.identity is not None and kind == "bool":
-            return UNKNOWN  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
-        return found.identity[1] if found.identity is not None else kind in found.holds
+        if found.identity is not None:  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
+            return UNKNOWN if kind is None or kind == "bool" else found.identity[1]
+        decided = decide(found, kind)
+        return UNKNOWN if decided is None else decided
+
+    def one_element(self, node: cst.Attribute | cst.Call, env: dict[str, object]) -> bool:
+        """`p.size`, `p.ndim` or `len(p)` of a parameter that holds a one-element array (kind
+        "array1": np.atleast_1d of a number, passed on) and that the function never assigns: 1."""
+        if isinstance(node, cst.Attribute) and node.attr.value in ("size", "ndim"):
+            subject = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
+                and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star \
+                and self.ns.resolve("len").kind == "builtin":
+            subject = node.args[0].value
+        else:
+            return False
+        return isinstance(subject, cst.Name) and subject.value not in env and self.kinds.get(subject.value) == "array1" \
+            and subject.value not in assigned_names(self.parsed.func)
 
     def item(self, node: cst.Subscript, env: dict[str, object]) -> object:
         """`TABLE[key]` with a key decided here (`_WHEN["end"]`, `MODES[mode]`), of a module-level
@@ -170,7 +190,7 @@ class Values:
                 or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
         table = (self.ns.globals or {}).get(node.value.value)
-        key = self._value(node.slice[0].slice.value, env)
+        key = self.evaluate(node.slice[0].slice.value, env)
         if type(table) not in (dict, tuple, list) or key is UNKNOWN or not _plain(key):
             return UNKNOWN
         self.ns.resolve(node.value.value)  # recorded in `seen`: the kernel holds while the name does
@@ -193,18 +213,18 @@ class Values:
         if len(args) != len(node.args):
             return static_calls.call_value(self, node, env)
         if name == "isinstance" and len(args) == 2 and self._builtin(name):
-            subject = self._value(args[0].value, env)
+            subject = self.evaluate(args[0].value, env)
             if subject is UNKNOWN or not _is_static_subject(args[0].value, env):
                 return UNKNOWN
-            classes = self._value(args[1].value, env)
+            classes = self.evaluate(args[1].value, env)
             if classes is UNKNOWN:  # np.ndarray, numbers.Real: classes read from modules, never held
                 classes = class_spec(args[1].value, self.ns)
             return UNKNOWN if classes is None or classes is UNKNOWN else isinstance(subject, classes)  # type: ignore[arg-type]
         if name == "type" and len(args) == 1 and self._builtin(name) and _is_static_subject(args[0].value, env):
-            subject = self._value(args[0].value, env)
+            subject = self.evaluate(args[0].value, env)
             return UNKNOWN if subject is UNKNOWN else type(subject)
         if name == "len" and len(args) == 1 and self._builtin(name):
-            subject = self._value(args[0].value, env)
+            subject = self.evaluate(args[0].value, env)
             return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
         glob = self.ns.resolve(name)
         if glob.kind == "function" and isinstance(glob.value, types.FunctionType):  # `env = global_env()`
@@ -218,7 +238,7 @@ class Values:
         so: dropping any other operand could drop a call that raises."""
         if not isinstance(left, cst.Name) or left.value in env or left.value not in self.locals:
             return UNKNOWN
-        right = self._value(comp.comparator, env)
+        right = self.evaluate(comp.comparator, env)
         if not isinstance(right, enum.Enum) or isinstance(right, int | float | complex | str | bytes) \
                 or type(right).__eq__ is not object.__eq__:
             return UNKNOWN

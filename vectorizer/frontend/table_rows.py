@@ -107,8 +107,11 @@ class TableRows(PathTransformer):
             and self.ns.resolve(name).kind == "constant"
 
     def _global(self, name: str) -> object:
-        if name in self.local or self.ns.globals is None or name not in self.ns.globals:
+        if name in self.local or self.ns.globals is None:
             return None
+        if name not in self.ns.globals:  # a table the front end defined (frontend/sequence_args.py)
+            glob = self.ns.resolve(name) if name.startswith("_seq_") and name not in self.ns.links else None
+            return glob.value if glob is not None and glob.kind == "constant" else None
         self.ns.resolve(name)  # recorded in `seen`: the code holds while the name is bound to this table
         return self.ns.globals[name]
 

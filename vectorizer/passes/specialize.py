@@ -30,7 +30,7 @@ that remains (a None used as a number, passed on to a call...) is refused with i
 The specialized parameters leave the signature: the kernel takes the numbers alone.
 
 The nodes off the path to a change keep their identity (positions, origin comments). Runs before
-the fence's second, strict look (pipeline._start), which refuses the strings and Nones left.
+the fence's second, strict look (pipeline.start), which refuses the strings and Nones left.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ from ..frontend.static_calls import Variants
 from ..frontend.static_objects import describe, is_static_object
 from ..frontend.static_values import UNKNOWN, Values, held, opaque
 from . import specialize_apply, specialize_calls
+from .specialize_apply import literal
+from .specialize_noops import without_self_assignments
 
 
 def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object],
@@ -59,19 +61,19 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     callees specialized on static arguments (frontend/static_calls.py), None to refuse such
     calls; `home`: a callee's own module globals."""
     func = parsed.func
-    s = _Specializer(parsed, ns, helpers, home)
+    s = Specializer(parsed, ns, helpers, home)
     s.params = statics
     s.variants = variants
     s.kinds = dict(kinds or {})  # the lanes' kinds of the other parameters: their kind checks are decided
     if not statics and not s.relevant(func):
         return parsed
     s.block(func.body, dict(statics))
-    targets = set(s.replace) | set(s.remove) | set(s.take) | set(s.rekey) | set(s.pick)
+    targets = s.decisions.targets()
     if not targets and not statics:
         return parsed
     finder = specialize_apply.Path(targets)
     func.visit(finder)
-    apply = specialize_apply.Apply(s, finder.on_path | {id(func)})
+    apply = specialize_apply.Apply(s.decisions, finder.on_path | {id(func)})
     new = func.visit(apply)
     specialize_calls.refuse_if_always_raising(s, new)
     p = new.params
@@ -92,22 +94,23 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
             lines.setdefault(node, lines[was])
     found = dataclasses.replace(parsed, func=new, lines=lines)
     found.__dict__["positions"] = positions  # the cached property, with the rebuilt nodes
-    return found
+    again = without_self_assignments(found)  # `T = T` left by `T if np.isscalar(T) else ...`: once more
+    return found if again is None else specialize(again, ns, {}, helpers, variants, home, kinds)
 
 
-class _Specializer(Values):
+class Specializer(Values):
+    """Decides one function's specialization: walks its statements with `env` (name -> value
+    decided now), evaluating with `Values` (frontend/static_values.py), and records what changes
+    in `decisions` (specialize_apply.py applies them). Its attributes and calls are decided by
+    specialize_calls.py, its calls of callables decided now by specialize_methods.py, both through
+    `value`, `rewrite`, `refuse` and the tables here."""
+
     def __init__(self, parsed: ParsedFunction, ns: Namespace, helpers: dict[str, object], home: dict | None) -> None:
         super().__init__(parsed, ns, helpers, home)
         self.params: dict[str, object] = {}  # the specialized arguments
         self.variants: Variants | None = None
-        self.rekey: dict[cst.Arg, str] = {}  # positional arguments after a removed static one: keywords
-        self.replace: dict[cst.CSTNode, cst.BaseExpression] = {}
-        self.remove: set[cst.CSTNode] = set()  # statements assigning a value the code no longer holds
-        self.take: dict[cst.If, tuple[int, bool]] = {}  # chain top -> (branch taken, unused)
+        self.decisions = specialize_apply.Decisions()
         self.raising: list[cst.Call] = []  # calls evaluated now that raise (frontend/static_calls.py)
-        # a decided `c and d` / `c or d` / `a if c else b` -> the field of the side that stands for
-        # it: that side as specialize_apply.Apply leaves it, with the replacements made inside it
-        self.pick: dict[cst.CSTNode, str] = {}
 
     def relevant(self, func: cst.FunctionDef) -> bool:
         """Anything to decide without specialized arguments: a helper call, a string, None."""
@@ -120,6 +123,8 @@ class _Specializer(Values):
                 return True  # maybe decided now (passes/specialize_calls.py)
             if isinstance(node, cst.Call | cst.Comparison) and self.kind_check(node, {}) is not UNKNOWN:
                 return True  # a kind check of a parameter: its dead branch goes
+            if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, {}):
+                return True  # `p.size` of a one-element array: 1
         return False
 
     # -- statements ---------------------------------------------------------------------------
@@ -129,10 +134,10 @@ class _Specializer(Values):
             raised = len(self.raising)
             self.statement(stmt, env)
             if isinstance(stmt, cst.If) and self._returned(stmt):
-                self.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
+                self.decisions.remove.update(stmts[i + 1:])  # after a decided branch that returns: never runs
                 break
-            if len(self.raising) > raised and specialize_calls.replaced_by_raise(stmt, self.replace):
-                self.remove.update(stmts[i + 1:])  # after a statement every lane raises in: never runs
+            if len(self.raising) > raised and specialize_calls.replaced_by_raise(stmt, self.decisions.replace):
+                self.decisions.remove.update(stmts[i + 1:])  # after a statement every lane raises in: never runs
                 break
 
     def statement(self, stmt: cst.CSTNode, env: dict[str, object]) -> None:
@@ -144,7 +149,7 @@ class _Specializer(Values):
             raised = len(self.raising)
             self.rewrite(stmt.test if isinstance(stmt, cst.While) else stmt.iter, env)
             if len(self.raising) > raised:  # the first test (or the iterable) raises
-                self.replace[stmt] = specialize_calls.raising_line(self.raising[raised], stmt)
+                self.decisions.replace[stmt] = specialize_calls.raising_line(self.raising[raised], stmt)
                 return
             self.block(stmt.body, env)
             for name in bound_names(stmt):
@@ -154,17 +159,17 @@ class _Specializer(Values):
                 raised = len(self.raising)
                 self.small(small, stmt, env)
                 if len(self.raising) > raised:
-                    self.replace[small] = cst.Raise(exc=self.raising[raised])
+                    self.decisions.replace[small] = cst.Raise(exc=self.raising[raised])
                     break  # what follows it on the line never runs
 
     def _returned(self, top: cst.If) -> bool:
         """Whether the chain at `top` was decided on a branch that ends in `return`."""
-        if top not in self.take or self.take[top][1]:
+        if top not in self.decisions.take or self.decisions.take[top][1]:
             return False
         node: cst.CSTNode | None = top
-        for _ in range(self.take[top][0]):
+        for _ in range(self.decisions.take[top][0]):
             node = node.orelse  # type: ignore[union-attr]
-        if node is None or (isinstance(node, cst.If) and not specialize_apply.decided(node, self, top, self.take[top][0])):
+        if node is None or (isinstance(node, cst.If) and not self.decisions.decided(top, self.decisions.take[top][0])):
             return False
         stmts = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]  # type: ignore[union-attr]
         last = stmts[-1] if stmts else None
@@ -186,20 +191,20 @@ class _Specializer(Values):
             # The taken branch raises: the chain stays, its tests uniform literals canonicalize
             # keeps (`0 != 0`, `0 == 0`), so every branch is still there to type the result from.
             for i, test in enumerate(tests):
-                self.replace[test] = _uniform(i == k and isinstance(node, cst.If))
+                self.decisions.replace[test] = _uniform(i == k and isinstance(node, cst.If))
             self.block(node.body, env)
             return
         if node is None or isinstance(node, cst.Else) or value is True:
-            self.take[top] = (k, False)
+            self.decisions.take[top] = (k, False)
             if node is not None:
                 self.block(node.body, env)
             return
         if k:
-            self.take[top] = (k, False)  # from this undecided `elif` on, the chain stays
+            self.decisions.take[top] = (k, False)  # from this undecided `elif` on, the chain stays
         raised = len(self.raising)
         self.rewrite(node.test, env)
         if len(self.raising) > raised:  # this test raises on the lanes that reach it
-            self.replace[node] = specialize_calls.raising_line(self.raising[raised], node) if node is top else \
+            self.decisions.replace[node] = specialize_calls.raising_line(self.raising[raised], node) if node is top else \
                 cst.Else(body=cst.IndentedBlock([specialize_calls.raising_line(self.raising[raised], node)]))
             return
         branches, rest = [], node.orelse
@@ -209,7 +214,7 @@ class _Specializer(Values):
                 raised = len(self.raising)
                 self.rewrite(rest.test, env)
                 if len(self.raising) > raised:  # from this `elif` on, the lanes that reach it raise
-                    self.replace[rest] = cst.Else(body=cst.IndentedBlock([specialize_calls.raising_line(self.raising[raised], rest)]))
+                    self.decisions.replace[rest] = cst.Else(body=cst.IndentedBlock([specialize_calls.raising_line(self.raising[raised], rest)]))
                     branches.append(rest.body)
                     break
                 branches.append(rest.body)
@@ -230,7 +235,7 @@ class _Specializer(Values):
             value = self.value(small.value, env)
             if value is not UNKNOWN and held(value):
                 env[name] = value
-                self.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
+                self.decisions.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
                 return
             self.rewrite(small.value, env)
             env.pop(name, None)
@@ -251,7 +256,7 @@ class _Specializer(Values):
         value = self.value(node, env)
         if value is UNKNOWN:
             return UNKNOWN
-        self.replace[node] = _literal(bool(value), node)
+        self.decisions.replace[node] = literal(bool(value), node)
         return bool(value)
 
     def rewrite(self, node: cst.BaseExpression, env: dict[str, object], call: cst.Call | None = None) -> None:
@@ -262,9 +267,9 @@ class _Specializer(Values):
             value = self.value(node, env)
             if isinstance(node, cst.Name) and node.value in env:
                 if isinstance(value, bool | int) and not opaque(value):
-                    self.replace[node] = _literal(value, node)
+                    self.decisions.replace[node] = literal(value, node)
                 elif isinstance(value, float) and value == value and abs(value) != float("inf"):
-                    self.replace[node] = _literal(value, node)
+                    self.decisions.replace[node] = literal(value, node)
                 else:
                     hint = (f"only tests of it are decided when the code is generated ({node.value} is None, "
                             f'{node.value} == "fast", if {node.value}:); pass numbers for anything computed')
@@ -285,20 +290,20 @@ class _Specializer(Values):
         if isinstance(node, cst.Comparison | cst.UnaryOperation | cst.BooleanOperation | cst.Call | cst.IfExp):
             value = self.value(node, env)
             if value is not UNKNOWN and isinstance(value, bool | int) and not isinstance(value, enum.Enum):
-                self.replace[node] = _literal(value, node)
+                self.decisions.replace[node] = literal(value, node)
                 return
             if isinstance(node, cst.BooleanOperation):
                 left = self.value(node.left, env)
                 if left is not UNKNOWN and bool(left) != isinstance(node.operator, cst.Or):
                     self.rewrite(node.right, env)  # `method and x > 0` with a truthy method: `x > 0`
-                    self.pick[node] = "right"
+                    self.decisions.pick[node] = "right"
                     return
             if isinstance(node, cst.IfExp):
                 test = self.truth(node.test, env)
                 if test is not UNKNOWN:
                     chosen = node.body if test else node.orelse
                     self.rewrite(chosen, env)
-                    self.pick[node] = "body" if test else "orelse"
+                    self.decisions.pick[node] = "body" if test else "orelse"
                     return
         for child in node.children:
             if isinstance(child, cst.BaseExpression):
@@ -325,13 +330,3 @@ def _raises(body: cst.BaseSuite) -> bool:
 def _uniform(value: bool) -> cst.Comparison:
     return cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.Equal() if value else cst.NotEqual(), cst.Integer("0"))])
 
-
-def _literal(value: object, like: cst.CSTNode) -> cst.BaseExpression:
-    paren = {"lpar": like.lpar, "rpar": like.rpar} if hasattr(like, "lpar") else {}  # type: ignore[attr-defined]
-    if isinstance(value, bool):
-        return cst.Name("True" if value else "False", **paren)
-    text = repr(value)
-    node: cst.BaseExpression = cst.Integer(text.lstrip("-")) if isinstance(value, int) else cst.Float(text.lstrip("-"))
-    if text.startswith("-"):
-        return cst.UnaryOperation(cst.Minus(), node, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return node.with_changes(**paren)

@@ -1,10 +1,50 @@
-"""The specialization's decisions applied to the tree (a part of passes/specialize.py): `Path`
-finds the nodes on the way to a change, `Apply` rebuilds only those, so every other node keeps
-its identity (positions and origin comments point where the code came from)."""
+"""The specialization's decisions applied to the tree (a part of passes/specialize.py): the
+`Specializer` there fills a `Decisions`, `Path` finds the nodes on the way to a change, `Apply`
+rebuilds only those, so every other node keeps its identity (positions and origin comments point
+where the code came from). `literal` and `in_place_of` build the nodes the decisions put in."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import libcst as cst
+
+
+@dataclass
+class Decisions:
+    """What the specialization decided, keyed by the nodes of the parsed tree."""
+
+    replace: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)  # node -> what stands for it
+    remove: set[cst.CSTNode] = field(default_factory=set)  # statements (and arguments) that go
+    take: dict[cst.If, tuple[int, bool]] = field(default_factory=dict)  # chain top -> (branch taken, unused)
+    rekey: dict[cst.Arg, str] = field(default_factory=dict)  # positional arguments after a removed one: keywords
+    # a decided `c and d` / `c or d` / `a if c else b` -> the field of the side that stands for
+    # it: that side as Apply leaves it, with the replacements made inside it
+    pick: dict[cst.CSTNode, str] = field(default_factory=dict)
+
+    def targets(self) -> set[cst.CSTNode]:
+        """Every node a decision changes."""
+        return set(self.replace) | set(self.remove) | set(self.take) | set(self.rekey) | set(self.pick)
+
+    def decided(self, top: cst.If, k: int) -> bool:
+        """Whether branch k of the chain at `top` was taken (its test decided True)."""
+        orig: cst.CSTNode | None = top
+        for _ in range(k):
+            orig = orig.orelse  # type: ignore[union-attr]
+        return isinstance(orig, cst.If) and isinstance(self.replace.get(orig.test), cst.Name) \
+            and self.replace[orig.test].value == "True"  # type: ignore[attr-defined]
+
+
+def literal(value: object, like: cst.CSTNode) -> cst.BaseExpression:
+    """A bool, int or float as a literal in place of `like` (with its parentheses)."""
+    paren = {"lpar": like.lpar, "rpar": like.rpar} if hasattr(like, "lpar") else {}  # type: ignore[attr-defined]
+    if isinstance(value, bool):
+        return cst.Name("True" if value else "False", **paren)
+    text = repr(value)
+    node: cst.BaseExpression = cst.Integer(text.lstrip("-")) if isinstance(value, int) else cst.Float(text.lstrip("-"))
+    if text.startswith("-"):
+        return cst.UnaryOperation(cst.Minus(), node, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node.with_changes(**paren)
 
 
 def in_place_of(new: cst.BaseExpression, old: cst.BaseExpression) -> cst.BaseExpression:
@@ -31,12 +71,12 @@ class Path(cst.CSTVisitor):
 
 
 class Apply(cst.CSTTransformer):
-    def __init__(self, s, on_path: set[int]) -> None:  # noqa: ANN001 - the _Specializer
-        self.s, self.on_path = s, on_path
+    def __init__(self, decisions: Decisions, on_path: set[int]) -> None:
+        self.decisions, self.on_path = decisions, on_path
         self.moved: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (new node, the parsed node it stands for)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.on_path and node not in self.s.replace
+        return id(node) in self.on_path and node not in self.decisions.replace
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN201 - libcst's union
         result = self._leave(original_node, updated_node)
@@ -45,7 +85,7 @@ class Apply(cst.CSTTransformer):
         return result
 
     def _leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # noqa: ANN202 - libcst's union
-        s = self.s
+        s = self.decisions
         if original_node in s.replace:
             return s.replace[original_node]
         if original_node in s.remove:
@@ -64,7 +104,7 @@ class Apply(cst.CSTTransformer):
                 node = node.orelse  # type: ignore[union-attr]
             if node is None:
                 return cst.RemoveFromParent()
-            if isinstance(node, cst.If) and not keep and not decided(node, s, original_node, k):
+            if isinstance(node, cst.If) and not keep and not s.decided(original_node, k):
                 return node  # the chain from an undecided `elif` on
             body = node.body  # type: ignore[union-attr]
             stmts = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
@@ -74,11 +114,3 @@ class Apply(cst.CSTTransformer):
             return updated_node.with_changes(value=updated_node.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
         return updated_node
 
-
-def decided(node: cst.If, s, top: cst.If, k: int) -> bool:  # noqa: ANN001 - the _Specializer
-    """Whether branch k of the chain at `top` was taken (its test decided True)."""
-    orig: cst.CSTNode | None = top
-    for _ in range(k):
-        orig = orig.orelse  # type: ignore[union-attr]
-    return isinstance(orig, cst.If) and isinstance(s.replace.get(orig.test), cst.Name) \
-        and s.replace[orig.test].value == "True"  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import math
 import types
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -33,11 +34,15 @@ from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
 from ..frontend.static_methods import call_target
 from ..frontend.static_objects import describe, is_static, is_static_object
 from . import specialize_methods
+from .specialize_apply import literal
+
+if TYPE_CHECKING:
+    from .specialize import Specializer
 
 
-def rewrite(s, node: cst.Attribute | cst.Call | cst.Subscript, env: dict[str, object]) -> bool:  # noqa: ANN001
+def rewrite(s: Specializer, node: cst.Attribute | cst.Call | cst.Subscript, env: dict[str, object]) -> bool:
     """Whether `node` was dealt with here (replaced, or the call redirected to a specialized copy).
-    `s`: the _Specializer. A table's item (`_WHEN[when]`, frontend/static_values.py) is a literal."""
+    A table's item (`_WHEN[when]`, frontend/static_values.py) is a literal."""
     value = s.value(node, env)
     number = type(value) in (bool, int, float)  # a call decided now (static_methods.code_call): no copy
     if isinstance(node, cst.Call) and s.variants is not None and not number and _redirect(s, node, env):
@@ -63,17 +68,17 @@ def rewrite(s, node: cst.Attribute | cst.Call | cst.Subscript, env: dict[str, ob
     if isinstance(value, bool | int) and not isinstance(value, enum.Enum):
         if isinstance(node, cst.Call):
             return False  # isinstance(), len(), a helper's value: specialize.rewrite's literal
-        s.replace[node] = _literal(s, value, node)
+        s.decisions.replace[node] = literal(value, node)
         return True
     if type(value) is float:
         if not math.isfinite(value):
             s.refuse(node, f"{code} is {value!r} when the code is generated; only finite numbers are written into it",
                      "pass the value in as an argument", UnsupportedCallError)
-        s.replace[node] = _literal(s, value, node)
+        s.decisions.replace[node] = literal(value, node)
         return True
     if isinstance(value, tuple) and value and is_constant(value):
         taken = s.locals | set(s.ns.globals or ())
-        s.replace[node] = cst.Name(s.ns.define_table(_table_base(node), normalize_constant(value), taken))
+        s.decisions.replace[node] = cst.Name(s.ns.define_table(_table_base(node), normalize_constant(value), taken))
         return True
     if isinstance(node, cst.Attribute) and (is_static_object(value) or value is None or isinstance(value, str | bytes)):
         s.refuse(node, f"{code} is {describe(value)} when the code is generated, and it is used here as a number",
@@ -81,7 +86,7 @@ def rewrite(s, node: cst.Attribute | cst.Call | cst.Subscript, env: dict[str, ob
     return False
 
 
-def relevant(s, node: cst.Attribute | cst.Call) -> bool:  # noqa: ANN001
+def relevant(s: Specializer, node: cst.Attribute | cst.Call) -> bool:
     """Whether `node` may be decided here without a specialized argument: an attribute of a global
     class or module, a call of a class, or a call of a function of the code that has a static
     default (functions that have none are left as they are, their code unchanged)."""
@@ -105,12 +110,6 @@ def relevant(s, node: cst.Attribute | cst.Call) -> bool:  # noqa: ANN001
     return False
 
 
-def _literal(s, value: object, node: cst.CSTNode) -> cst.BaseExpression:  # noqa: ANN001
-    from .specialize import _literal as literal
-
-    return literal(value, node)
-
-
 def _table_base(node: cst.BaseExpression) -> str:
     parts: list[str] = []
     while isinstance(node, cst.Attribute):
@@ -121,7 +120,7 @@ def _table_base(node: cst.BaseExpression) -> str:
     return "_".join(reversed(parts)).upper().lstrip("_") or "TABLE"
 
 
-def _redirect(s, node: cst.Call, env: dict[str, object]) -> bool:  # noqa: ANN001
+def _redirect(s: Specializer, node: cst.Call, env: dict[str, object]) -> bool:
     """A call of a function of the code with static arguments, or of a callable decided now (a
     method of a static object...: frontend/static_methods.py): to its specialized copy."""
     target = call_target(s, node.func, env, UNDECIDED)
@@ -159,7 +158,7 @@ def raising_line(call: cst.Call, like: cst.CSTNode) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Raise(exc=call)], leading_lines=getattr(like, "leading_lines", ()))
 
 
-def refuse_if_always_raising(s, func: cst.FunctionDef) -> None:  # noqa: ANN001 - the _Specializer
+def refuse_if_always_raising(s: Specializer, func: cst.FunctionDef) -> None:
     """Every path of the specialized `func` raises (a call evaluated now raised, and no `return`
     is left): there is no result to type the batched function by, so it is refused, saying so."""
     if not s.raising or any(isinstance(n, cst.Return) for n in walk(func.body)):

@@ -21,17 +21,22 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from ..frontend.callables import Bound
 from ..frontend.namespace import Global
-from ..frontend.static_calls import UNDECIDED
+from ..frontend.static_calls import UNDECIDED, Variants
 from ..frontend.static_methods import bind_call
 from ..frontend.static_objects import is_static
 
+if TYPE_CHECKING:
+    from .specialize import Specializer
 
-def redirect(s, node: cst.Call, env: dict[str, object], target: Bound) -> bool:  # noqa: ANN001 - the _Specializer
+
+def redirect(s: Specializer, node: cst.Call, env: dict[str, object], target: Bound) -> bool:
     """Call the copy of `target`'s function specialized on its bound arguments (and on the call's
     own static ones); False when the call does not bind or a value has no key."""
     found = bind_call(target, node)
@@ -59,23 +64,23 @@ def redirect(s, node: cst.Call, env: dict[str, object], target: Bound) -> bool: 
     return True
 
 
-def retarget(s, node: cst.Call, name: str, static_args: list[cst.Arg], keyword_of: dict[cst.Arg, str],  # noqa: ANN001
+def retarget(s: Specializer, node: cst.Call, name: str, static_args: list[cst.Arg], keyword_of: dict[cst.Arg, str],
              env: dict[str, object]) -> None:
     """`node` calls the specialized copy `name`: its static arguments leave the call, and a
     positional argument after one that left is passed by keyword (`keyword_of`)."""
-    s.replace[node.func] = cst.Name(name)
+    s.decisions.replace[node.func] = cst.Name(name)
     removed = False
     for arg in node.args:
         if arg in static_args:
-            s.remove.add(arg)
+            s.decisions.remove.add(arg)
             removed = removed or arg.keyword is None
         else:
             if removed and arg.keyword is None:
-                s.rekey[arg] = keyword_of[arg]
+                s.decisions.rekey[arg] = keyword_of[arg]
             s.rewrite(arg.value, env, node)
 
 
-def _base(variants, func) -> str:  # noqa: ANN001
+def _base(variants: Variants, func: types.FunctionType) -> str:
     """A name for `func`'s copies, its own among this lowering's (two closures of one factory
     share a qualname, not their cells)."""
     base = re.sub(r"\W+", "_", func.__qualname__.replace(".<locals>.", "_")).strip("_") or "function"

@@ -4,6 +4,8 @@ does (`s = np.asanyarray(s)`, `p = np.float64(p)`). See arrays.py.
     np.asarray(x), np.asanyarray(x), np.array(x)   of a number: a 0-d array (`Val.zero_d`)
                                                    of an array: that array (np.array: a copy)
     np.float64(x)                                  of a number: a NumPy float (a scalar)
+    np.int64(n)                                    of an int or a bool: a NumPy int (frontend/astype_calls.py
+                                                   makes np.int64(x) np.int64(int(x)))
 
 On a lane the value is the number, with NumPy's semantics from then on: its arithmetic warns
 where Python's raises (float division by zero is inf, an int64 wraps), which the lowerings keep
@@ -15,7 +17,7 @@ array of one and a float64 array of the other, whose arithmetic differs.
 
 from __future__ import annotations
 
-from ..core.types import FLOAT, NUM, ArrayType, TupleType, Val
+from ..core.types import BOOL, FLOAT, INT, NUM, ArrayType, TupleType, Val
 from ..errors import VectorizeTypeError
 from .array_base import Arg, ArrayRule, arity
 from .array_constructors import DTYPE_NAMES
@@ -78,5 +80,25 @@ def float64() -> ArrayRule:
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         x = args[0]
         return f"np.asarray({x.text}, dtype=np.float64)" if x.val.batched else f"np.float64({x.text})"
+
+    return ArrayRule("convert", result, lower)
+
+
+def int64() -> ArrayRule:
+    def result(args: list[Val], kw: dict[str, Val]) -> Val:
+        arity("np.int64", args, 1, 1)
+        x = args[0]
+        if isinstance(x.type, ArrayType | TupleType) or x.one_d is not False or x.zero_d is not False:
+            raise VectorizeTypeError("np.int64 of an array is not supported here", hint="use x.astype(np.int64)")
+        if x.type not in (INT, BOOL):
+            raise VectorizeTypeError("np.int64 of a float is supported here as np.int64(int(x))",
+                                     hint="write np.int64(int(x)), or int(x)")
+        return Val(INT, x.batched, numpy=True)
+
+    def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
+        x = args[0]
+        if x.val.batched:
+            return x.text if x.val.type is INT else f"np.asarray({x.text}, dtype=np.int64)"
+        return f"np.int64({x.text})"
 
     return ArrayRule("convert", result, lower)

@@ -49,9 +49,10 @@ from .array_base import Arg, ArrayRule, arity, broadcast_shapes, pad
 from .array_constructors import constructor, copy, like
 from .array_contractions import norm, outer, product
 from .array_elementwise import elementwise, reduction, where
-from .array_numbers import as_array, float64
+from .array_numbers import as_array, float64, int64
+from .array_one_d import astype, atleast_1d, isscalar, item
 
-__all__ = ["ARRAY_CALLS", "METHODS", "NUMPY_CONSTANTS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
+__all__ = ["ARRAY_CALLS", "METHODS", "METHOD_ONLY", "NUMPY_CONSTANTS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
 
 _FLOAT_UFUNCS = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
                  "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "deg2rad",
@@ -60,7 +61,8 @@ _FLOAT_UFUNCS = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p"
 ARRAY_CALLS: dict[str, ArrayRule] = {
     **{f"np.{n}": elementwise(n) for n in _FLOAT_UFUNCS},
     **{f"np.{n}": elementwise(n, "same") for n in ("abs", "absolute", "negative", "square", "sign")},
-    **{f"np.{n}": elementwise(n, "bool") for n in ("isnan", "isinf", "isfinite", "signbit")},
+    **{f"np.{n}": elementwise(n, "bool") for n in ("isnan", "isinf", "isfinite", "signbit", "logical_not")},
+    **{f"np.{n}": elementwise(n, "bool", 2) for n in ("logical_and", "logical_or", "logical_xor")},
     **{f"np.{n}": elementwise(n, "promote", 2) for n in ("maximum", "minimum", "fmax", "fmin", "add", "subtract",
                                                           "multiply", "fmod", "remainder", "mod", "power")},
     **{f"np.{n}": elementwise(n, "float", 2) for n in ("divide", "true_divide", "arctan2", "hypot", "copysign")},
@@ -79,8 +81,15 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     "np.copy": copy(),
     **{f"np.{n}": as_array(n) for n in ("array", "asarray", "asanyarray")},
     "np.float64": float64(),
+    "np.int64": int64(),  # of an int (np.int64(x) is np.int64(int(x)): frontend/astype_calls.py)
+    "np.atleast_1d": atleast_1d(),
+    "np.isscalar": isscalar(),
+    "np.item": item(),  # x.item() (a method only)
+    "np.astype": astype(),  # x.astype(dtype) (NumPy 2.1's np.astype too)
 }
 
+# Rules reached only as methods (x.item()): np.item does not exist, np.astype of a number raises.
+METHOD_ONLY = frozenset({"np.item", "np.astype"})
 # Array methods that are the same as a NumPy function of the array: x.sum() is np.sum(x).
-METHODS = {"sum", "mean", "prod", "min", "max", "argmin", "argmax", "any", "all", "cumsum", "copy", "dot"}
+METHODS = {"sum", "mean", "prod", "min", "max", "argmin", "argmax", "any", "all", "cumsum", "copy", "dot", "item", "astype"}
 NUMPY_CONSTANTS = {"pi": 3.141592653589793, "e": 2.718281828459045, "inf": float("inf"), "nan": float("nan")}

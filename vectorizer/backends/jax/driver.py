@@ -25,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
+from ...core.types import BOOL, FLOAT, INT, NUM, ResultKind
 from .approx import _Active
 from .bounds import Bounds
 
@@ -32,7 +33,7 @@ LIVE_FACTOR = 24  # a lane's bytes in flight, as a multiple of its arguments' an
 MEMORY_SHARE = 0.5  # of the device memory one chunk may fill
 HOST_CHUNK = 1 << 22  # lanes per chunk where the device reports no memory (the CPU backend)
 MAX_CHUNK = 1 << 25
-DTYPES = {"float": np.float64, "num": np.float64, "int": np.int64, "bool": np.bool_}
+DTYPES = {FLOAT: np.float64, NUM: np.float64, INT: np.int64, BOOL: np.bool_}  # a result kind's element -> its storage
 
 
 def x64():
@@ -63,7 +64,8 @@ class Kernel:
         # a call where every argument is uniform runs as one lane of a batch (vmap needs an axis)
         self.lane, self.name, self.batched = lane, name, batched if any(batched) else (True,) * len(batched)
         self.uniform_call = not any(batched)
-        self.result, self.returns_tuple = result, returns_tuple
+        self.result = tuple(ResultKind.parse(t) for t in result)  # the module's VECTORIZER_RESULT
+        self.returns_tuple = returns_tuple
         self.devices = jax.local_devices()
         self.platform = self.devices[0].platform
         self.bounds = Bounds(self.platform)  # refuses an unmeasured platform now, not at the first call
@@ -107,7 +109,7 @@ class Kernel:
     # -- chunks ----------------------------------------------------------------------------------
     def lane_bytes(self) -> int:
         ins = 8 * sum(self.batched)
-        outs = sum(np.dtype(DTYPES[t.partition(":")[0]]).itemsize for t in self.result) + 1
+        outs = sum(np.dtype(DTYPES[t.elem]).itemsize for t in self.result) + 1
         return max(ins + outs, 8) * LIVE_FACTOR
 
     def chunk_lanes(self) -> int:
@@ -150,7 +152,7 @@ class Kernel:
     def _run(self, args: tuple):
         size = next((a.shape[0] for a, b in zip(args, self.batched) if b), 1)
         args = tuple(np.asarray(a) if b else _scalar(a) for a, b in zip(args, self.batched))
-        outs = [np.empty(size, dtype=DTYPES[t.partition(":")[0]]) for t in self.result]
+        outs = [np.empty(size, dtype=DTYPES[t.elem]) for t in self.result]
         flags: np.ndarray | None = None
         fn = self.compiled()
         chunk = self.chunk_lanes()

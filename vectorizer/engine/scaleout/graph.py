@@ -141,9 +141,7 @@ def _element_by_element(vf: Any) -> VectorizeError:
         vf.source  # noqa: B018 - raises the refusal the last call ran element by element for
     except VectorizeError as refusal:
         found = copy.copy(refusal)
-        found.message = lazy(refusal.message)
-        found.hint = f"{refusal.hint}; {also}" if refusal.hint else also
-        found.args = (found._render(),)
+        found.reword(lazy(refusal.message), f"{refusal.hint}; {also}" if refusal.hint else also)
         return found
     return VectorizeError(lazy("its code did not compile"), hint=also)
 
@@ -248,8 +246,7 @@ def _where(record: tuple, offsets: tuple[int, ...], shape: tuple[int, ...], chun
     rewritten = [n.replace(said, f"lane {lane} of {shape}") if n.startswith(LANE_NOTE) else n for n in notes]
     if rewritten == notes and isinstance(exc, VectorizeError) and f"on lane {local}" in exc.message:
         exc = copy.copy(exc)  # a refusal names the lane in its message: a new one, from the original
-        exc.message = exc.message.replace(f"on lane {local}", f"on lane {lane}", 1)
-        exc.args = (exc._render(),)
+        exc.reword(exc.message.replace(f"on lane {local}", f"on lane {lane}", 1))
     elif rewritten == notes:
         rewritten.append(f"vectorizer: lane {local} of its dask block {chunk} is lane {lane} of {shape}")
     exc.__notes__ = rewritten  # from the notes as raised: the same text if this task runs again

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, reporter: Reporter) -> int:
     if func is None:
         reporter.error(f"error: {file} has no function {name!r}")
         return 1
-    inner = getattr(func, "_vf", None)  # @vectorize(otypes=...) wraps the function once more (npcompat)
+    inner = getattr(func, "vectorized", None)  # @vectorize(otypes=...) wraps the function once more (npcompat)
     if isinstance(func, VectorizedFunction) or isinstance(inner, VectorizedFunction):
         vf = func if isinstance(func, VectorizedFunction) else inner
     elif isinstance(func, types.FunctionType):  # not vectorize(): it hands *args functions to npcompat

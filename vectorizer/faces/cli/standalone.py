@@ -55,7 +55,7 @@ import libcst as cst
 from ... import __version__
 from ...codegen import carry, emit, numba_helpers
 from ...core.text import literal
-from ...core.types import Val, type_of_dtype
+from ...core.types import ResultKind, Val, type_of_dtype
 from ...engine.carried import STANDALONE
 from ...errors import SourceLocation, VectorizeError
 from ...frontend import fence
@@ -290,8 +290,9 @@ def _docstring(func: cst.FunctionDef) -> str:
     return f'    """{doc} (batched)"""\n' if doc and '"""' not in doc else ""
 
 
-def _export(func: cst.FunctionDef, kinds: str, types: tuple[str, ...], returns_tuple: bool, backend: str) -> str:
+def _export(func: cst.FunctionDef, kinds: str, result: tuple[ResultKind, ...], returns_tuple: bool, backend: str) -> str:
     name, names = func.name.value, _names(func)
+    types = tuple(k.text for k in result)  # as the carried runtime reads them (engine/patch.py Result)
     args = ", ".join(names) + ("," if len(names) == 1 else "")
     unchunked = ", chunked=False" if backend == "numba" else ""  # Numba's prange splits the batch itself
     return (f"def {name}({_params_text(func)}):\n{_docstring(func)}"

@@ -85,12 +85,13 @@ class LaneModule:
         args = [facts.val(a.value) for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: facts.val(a.value) for a in node.args if a.keyword is not None}
         params = ctx.callees.bind(parsed, args, keywords, default_val)  # type: ignore[union-attr]
-        key = (glob.name, tuple((v.type, v.batched) for v in params.values()))  # type: ignore[union-attr]
+        parsed = ctx.callees.for_call(parsed, params)  # type: ignore[union-attr]  # its kind checks decided
+        key = (glob.name, tuple((v.type, v.batched, v.one_d) for v in params.values()))  # type: ignore[union-attr]
         if key not in self.functions:
             name = ctx.namer.fresh(f"_lane_{glob.name}")
             self.functions[key] = (name, "")
-            child = ctx.child(glob.name, {n: Val(v.type, False) for n, v in params.items()},  # type: ignore[union-attr]
-                              parsed=parsed)
+            child = ctx.child(glob.name, {n: Val(v.type, False, numpy=v.one_d is not False,  # type: ignore[union-attr]
+                                                 zero_d=v.one_d, one_d=v.one_d) for n, v in params.items()}, parsed=parsed)
             func = ctx.prepare_callee(child)  # type: ignore[misc]  # the lanes passes before this one
             self.functions[key] = (name, lower_lane(func, child, self, name))
         return self.functions[key][0]

@@ -246,6 +246,8 @@ class LaneExpressions:
             receiver = node.func.value  # type: ignore[attr-defined]
             return self.apply(rules.CALLS[method]([self.facts.val(receiver)]), [receiver])
         numpy_name = self.numpy_function(node)
+        if numpy_name is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("item", "astype"):
+            return numpy_calls.method(self, node)  # x.item(), x.astype(np.int64) of a NumPy value of a number
         if numpy_name is not None:  # NumPy's semantics, not Python's
             return numpy_calls.lower(self, numpy_name, node)
         name = self.call_name(node)

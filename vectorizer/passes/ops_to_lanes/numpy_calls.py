@@ -73,7 +73,7 @@ REFUSED = {"power": "NumPy's power on numbers takes shortcuts for some exponents
 
 
 # NumPy values of a number (rules/array_numbers.py): on a lane, the number itself.
-_CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64"})
+_CONVERSIONS = frozenset({"asarray", "asanyarray", "array", "float64", "int64", "atleast_1d"})
 _ALIASES = {"mod": "remainder"}
 
 
@@ -169,3 +169,20 @@ def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], typ
         return paren(_INT["minimum"].format(low, ops[2]))
     raise VectorizeError(f"np.{name} of ints on the Numba backend",
                          hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+
+
+def method(exprs: LaneExpressions, node: cst.Call) -> str:
+    """`x.item()` / `x.astype(dtype=...)` of a NumPy value of a number (rules/array_one_d.py): on a
+    lane, the number (converted). NumPy's float-to-int cast is the CPU's conversion, which Numba's
+    int() of a NaN, an infinity or a value out of range does not give: refused."""
+    receiver = node.func.value  # type: ignore[attr-defined]
+    src, dst = exprs.facts.type(receiver), exprs.facts.type(node)
+    if src is FLOAT and dst is INT:
+        raise VectorizeError(".astype(np.int64) of a float on the Numba backend: NumPy's cast of NaN, infinities and "
+                             "values out of range is the CPU's, which lane code does not reproduce",
+                             hint="use backend='numpy' (or 'auto'), or int(x) for Python's conversion")
+    if src is FLOAT and dst is BOOL:
+        return f"({exprs.expr(receiver)} != 0.0)"  # NaN is true, as in NumPy
+    if src is INT and dst is BOOL:
+        return f"({exprs.expr(receiver)} != 0)"
+    return exprs.coerce(exprs.expr(receiver), src, dst)
