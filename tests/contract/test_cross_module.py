@@ -380,7 +380,7 @@ NUMPY_NAMES = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", 
                "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "deg2rad",
                "rad2deg", "degrees", "radians", "floor", "ceil", "trunc", "rint", "abs", "absolute", "negative",
                "square", "sign", "isnan", "isinf", "isfinite", "signbit"]
-NUMBA_NAMES = ["sqrt", "arcsin", "radians", "log1p", "floor", "isnan", "sign"]
+NUMBA_NAMES = ["sqrt", "arcsin", "radians", "log1p", "floor", "isnan", "sign", "sin", "exp", "tanh"]
 NUMPY_INPUTS = np.concatenate([HOSTILE, [710.0, -745.5, 0.9999999, 3.0]])
 
 
@@ -409,6 +409,15 @@ def test_numpy_function_imported_by_name_numba(by_name, name):
 
 
 @pytest.mark.numba
-def test_numpy_tanh_is_refused_on_numba_with_its_reason(by_name):
-    with pytest.raises(VectorizeError, match="tanh"):
-        vectorize(by_name.f_tanh, fallback="error", backend="numba")(np.array([0.5]))
+def test_numpy_tanh_on_numba_is_numpys_or_refused_with_its_reason(by_name):
+    """np.tanh: the C library's where NumPy calls it, else NumPy's own loop (ufuncloops.py), else refused."""
+    from vectorizer.backends.numba import ufuncloops
+    from vectorizer.core.numpy_kernels import differs_from_libm
+
+    if differs_from_libm("tanh") and ufuncloops.unavailable("tanh"):
+        with pytest.raises(VectorizeError, match="tanh"):
+            vectorize(by_name.f_tanh, fallback="error", backend="numba")(np.array([0.5]))
+    else:
+        vf = vectorize(by_name.f_tanh, fallback="error", backend="numba")
+        _check(vf, by_name.f_tanh, NUMPY_INPUTS)
+        assert vf.backend == "numba"

@@ -144,7 +144,7 @@ def test_exact_routes_do_not_depend_on_the_machine(func, simd, threads):
     """exact=True (the default): Numba's lane kernels wherever lane code computes the function,
     on every machine; NumPy only where it cannot (gamma, here or in a callee)."""
     route = choose(*prepare(func), exact=True, threads=threads, simd_math=simd)
-    # np.exp on numbers: NumPy's AVX-512 kernel's value, which only the NumPy route gives
+    # np.exp on numbers: NumPy's AVX-512 kernel, which the NumPy route runs on whole arrays (lane code: one number a call)
     assert route == ("numpy" if func in NUMPY_ONLY or (func is numpy_exp_user and simd) else "numba"), route.why
     assert route.why and isinstance(route, str)
     if func in NUMPY_ONLY:

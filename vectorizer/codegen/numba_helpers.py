@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sys
 
-from . import numba_intmath, numba_tables
+from . import numba_intmath, numba_tables, numba_ufuncs
 from .emit import code_names
 
 LIBM = '''
@@ -289,4 +289,7 @@ def helper_source(code: str) -> str:
     intmath = numba_intmath.intmath_source(called)  # math.remainder, comb, factorial...
     if intmath:
         parts.append(intmath)
+    ufuncs = numba_ufuncs.ufunc_source(called)  # np.sin of a number: NumPy's own loop
+    if ufuncs:
+        parts.append(ufuncs)
     return "\n\n\n".join(parts)

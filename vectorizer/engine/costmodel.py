@@ -10,9 +10,12 @@ NumPy route makes through its compiled loops, without its extra passes over memo
 (docs/runs/2026-12-05-exact-default.md). So:
 
 * NumPy where the lane code cannot compute the function: per-example arrays (api.py), math.gamma
-  and math.lgamma (CPython's own algorithms), NumPy functions on numbers whose values lane code
-  cannot reproduce (np.tanh, np.power: passes/ops_to_lanes/numpy_calls.py; on a CPU where NumPy
-  runs AVX-512 kernels, np.exp, np.log, np.sin... too: `NUMPY_SIMD_FUNCTIONS`), and uniform tables
+  and math.lgamma (CPython's own algorithms), NumPy functions on numbers that lane code computes
+  with NumPy's own loop one number at a time (np.power always; on a CPU where NumPy runs AVX-512
+  kernels, np.exp, np.log, np.sin, np.tanh... too: `NUMPY_SIMD_FUNCTIONS`): NumPy's SIMD kernels
+  take ~1-3 ns a lane on whole arrays, one call for one number ~40-80 ns (backends/numba/
+  ufunclane.py), or where lane code cannot call that loop, refuses them (passes/ops_to_lanes/
+  numpy_calls.py), and uniform tables
   used other than in np.sum / np.prod (passes/table_lanes.py), in the function or a callee;
 * Numba otherwise (Numba not installed: NumPy, kernels.resolve_backend).
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..backends.numba import ufuncloops
 from ..errors import VectorizeError
 from ..frontend.namespace import Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
@@ -50,7 +54,7 @@ SIMD_MATH = frozenset({"exp", "expm1", "log", "log1p", "log2", "log10", "pow"})
 # NumPy's, so on such a CPU only the NumPy route gives it.
 NUMPY_SIMD_FUNCTIONS = frozenset({
     "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
-    "arctan2", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "cbrt"})
+    "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt"})
 # exact=False: NumPy's SIMD math in a fixed loop runs on the NumPy route up to this many threads.
 SIMD_LOOP_MAX_THREADS = 4
 
@@ -143,11 +147,8 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
             kind = namespace.resolve(node.value.value).kind
             if kind == "math" and node.attr.value in NUMPY_ONLY_MATH:
                 return f"math.{node.attr.value} is CPython's own algorithm, which lane code does not have: the NumPy route"
-            if kind == "numpy" and node.attr.value in REFUSED:
-                return f"np.{node.attr.value} on numbers: lane code cannot give NumPy's values: the NumPy route"
-            if kind == "numpy" and simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS:
-                return (f"np.{node.attr.value} on numbers: this CPU's NumPy computes it with AVX-512 kernels, whose "
-                        "values lane code (the C library) does not give: the NumPy route")
+            if kind == "numpy" and (node.attr.value in REFUSED or simd_math and node.attr.value in NUMPY_SIMD_FUNCTIONS):
+                return f"np.{node.attr.value} on numbers: {_lane_numpy(node.attr.value)}: the NumPy route"
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             glob = namespace.resolve(node.func.value)
             if glob.kind == "math_func" and glob.name.removeprefix("math.") in NUMPY_ONLY_MATH:
@@ -159,6 +160,15 @@ def _needs_numpy(func: cst.FunctionDef, namespace: Namespace, seen: set[str], si
                 if found is not None:
                     return found
     return None
+
+
+def _lane_numpy(name: str) -> str:
+    """What lane code does with `np.<name>` of numbers where NumPy runs its own kernel."""
+    why = ufuncloops.unavailable(name)
+    if why:
+        return f"lane code cannot give NumPy's values ({why})"
+    return ("NumPy's own kernel, which the NumPy route runs on whole arrays (~1-3 ns a lane on AVX-512) and lane "
+            "code one number a call (~40-80 ns)")
 
 
 def _walk(node: cst.CSTNode):

@@ -44,6 +44,9 @@ def elementwise(name: str, out: str = "float", nargs: int = 1) -> ArrayRule:
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         r = max(a.rank for a in args)
+        if name == "power" and r == 0 and args[1].val.batched and result.type is FLOAT:
+            # numbers: each lane's call takes NumPy's shortcuts for some exponents (runtime/helpers.py)
+            return f"_vz_numpy_power({args[0].text}, {args[1].text})"
         return f"np.{name}({', '.join(pad(a, r) for a in args)})"
 
     return ArrayRule("elementwise", result, lower)

@@ -68,6 +68,24 @@ def array_power(x, y):
     return r
 
 
+def numpy_power(x, y):
+    """np.power(x, y) of numbers where the exponent differs per lane, with each lane's value of
+    the scalar function's call on numbers: NumPy runs its power loop there with the exponent's
+    step 0, where the loop takes 1.0 / x for an exponent of -1, 1.0 for 0, sqrt for 0.5, x for 1
+    and x * x for 2 (numpy/_core/src/umath/loops_umath_fp.dispatch.c.src, POWER_FAST_PATH);
+    on an array of exponents it runs its kernel's pow for them, whose bits differ on some lanes."""
+    r = np.power(x, y)
+    if not isinstance(r, np.ndarray) or r.dtype != np.float64:
+        return r
+    v = np.asarray(x, dtype=np.float64)
+    for exponent, shortcut in ((-1.0, lambda: 1.0 / v), (0.0, lambda: np.ones_like(v)), (0.5, lambda: np.sqrt(v)),
+                               (1.0, lambda: v), (2.0, lambda: v * v)):
+        hit = y == exponent
+        if np.any(hit):
+            r = np.where(hit, shortcut(), r)
+    return r
+
+
 def masked(mask, fn, *args, **kwargs):
     """fn(*args, **kwargs) for the lanes of `mask`; the other lanes hold 0 (nothing reads them).
 
@@ -159,5 +177,6 @@ HEAVY_CALLS = frozenset({
     "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
     "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power", "_vz_array_power",
+    "_vz_numpy_power",
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it

@@ -28,11 +28,18 @@ BUILTINS = {"float": "float_", "int": "int_", "bool": "bool_", "min": "min_", "m
             "divmod": "divmod_", "abs": "abs_"}
 HELPERS = {"_vz_pow": "pow_", "_vz_cbrt": "cbrt", "_vz_hypot": "hypot", "_vz_modf": "modf", "_vz_frexp": "frexp",
            "_vz_factorial": "factorial", "_vz_bit_length": "bit_length"}
+# NumPy's own float64 loop of a ufunc on numbers (ops_to_lanes/numpy_calls.py): here the runtime's
+# function of the same name, within XLA's measured bound like the C library's.
+HELPERS.update({f"_vz_ufunc_{numpy}": runtime for numpy, runtime in {
+    "exp": "exp", "expm1": "expm1", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
+    "sqrt": "sqrt", "cbrt": "cbrt", "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "arctan2": "atan2", "hypot": "hypot"}.items()})
 RUNTIME_NAMES = frozenset({*MATH, "pow_", *NUMPY.values(), *BUILTINS.values(), *HELPERS.values()})
 _NOT_IN_JAX = {
     "_vz_remainder": "math.remainder", "_vz_comb": "math.comb", "_vz_perm": "math.perm", "_vz_isqrt": "math.isqrt",
     "_vz_lcm": "math.lcm", "_vz_powmod": "pow(a, b, m)", "gcd": "math.gcd", "gamma": "math.gamma",
-    "lgamma": "math.lgamma",
+    "lgamma": "math.lgamma", "_vz_ufunc_power": "np.power",
 }
 _PICK = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 

@@ -3,17 +3,21 @@ semantics, not Python's. NumPy raises nothing (np.log(0.0) is -inf, np.arcsin(2.
 there are no Python checks, and the lane computes what NumPy computes on the lane's scalars:
 
 * the C library's function where NumPy calls it on this CPU (sqrt, exp, log, sin, arcsin,
-  arctan2, fmod...), as core/numpy_kernels.py measures per process: where NumPy runs its own
-  SIMD kernel instead (exp, power, sin... on AVX-512 CPUs), the function is refused here and the
-  NumPy backend runs it with NumPy's values,
+  arctan2, fmod...), as core/numpy_kernels.py measures per process;
+* where NumPy runs its own SIMD kernel instead (exp, sin, tanh... on AVX-512 CPUs), that kernel:
+  `_vz_ufunc_sin(x)` calls NumPy's float64 inner loop on one element (backends/numba/
+  ufuncloops.py finds it in this process and checks it gives np.sin's bits; ufunclane.py is the
+  call); where that loop cannot be found or fails its checks, the function is refused here and
+  the NumPy backend runs it with NumPy's values,
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
   on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where.
 
 Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
 rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
 NumPy result lane code cannot reproduce is refused (`backend="auto"` then keeps NumPy code):
-np.tanh (NumPy's own SIMD tanh differs from the C library's on ~17% of inputs), np.power
-(NumPy's scalar fast paths for some exponents, its int errors), and bool arithmetic.
+np.power of ints (its int errors), np.power of floats where NumPy's loop cannot be called (it
+is called as NumPy's call on numbers runs it, with its shortcuts for some exponents), and bool
+arithmetic.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...backends.numba import ufuncloops
 from ...core.lanenodes import call, fill
 from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
 _LIBM = {
     "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "math.expm1", "exp2": "np.exp2", "log": "math.log",
     "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin", "cos": "math.cos",
-    "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
+    "tan": "math.tan", "tanh": "math.tanh", "arcsin": "math.asin", "arccos": "math.acos", "arctan": "math.atan", "sinh": "math.sinh",
     "cosh": "math.cosh", "arcsinh": "math.asinh", "arccosh": "math.acosh", "arctanh": "math.atanh",
     "cbrt": "_vz_cbrt", "rint": "np.rint", "arctan2": "math.atan2", "hypot": "math.hypot",
     "copysign": "math.copysign", "fmod": "np.fmod",
@@ -64,8 +69,7 @@ _INT = {
 }
 # np.min(x) and the like of a number: that number (utm's `mathlib.min(x)` on a scalar).
 _REDUCTIONS = frozenset({"min", "max", "amin", "amax", "nanmin", "nanmax"})
-REFUSED = {"tanh": "NumPy's own SIMD tanh differs from the C library's on ~17% of inputs",
-           "power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
+REFUSED = {"power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
                     "negative int exponents"}
 
 
@@ -80,7 +84,8 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     name = _ALIASES.get(name, name)
     if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
         return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
-    if name in REFUSED or any(a.keyword is not None for a in node.args):
+    power_loop = name == "power" and exprs.facts.type(node) is FLOAT and not ufuncloops.unavailable(name)
+    if (name in REFUSED and not power_loop) or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
         raise VectorizeError(f"np.{name} on numbers on the Numba backend: {why}",
                              hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
@@ -103,11 +108,17 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     if name in ("floor", "ceil", "trunc") and types[0] is INT:  # NumPy keeps the int: exact below 2**53
         exprs.lane.check(rules.beyond_exact("{0}"), values[0])
     ops = [exprs.lane.temp(_as_float(x, t)) for x, t in zip(values, types)]
+    if power_loop:  # NumPy's loop as its call on numbers runs it: its shortcuts (x * x for 2.0) included
+        return call("_vz_ufunc_power", *ops)
     if name in _LIBM:
-        if name in LIBM_TWINS and differs_from_libm(name):
-            raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this CPU "
-                                 "gives other last bits than the C library's, which lane code calls",
-                                 hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+        if name in LIBM_TWINS and differs_from_libm(name):  # NumPy's own kernel: call it, if it passes the checks
+            why = ufuncloops.unavailable(name)
+            if why:
+                raise VectorizeError(f"np.{name} on numbers on the Numba backend: NumPy's own kernel for it on this "
+                                     "CPU gives other last bits than the C library's, which lane code calls",
+                                     hint=f"use backend='numpy' (or 'auto'), which calls NumPy itself (NumPy's loop "
+                                          f"cannot be called from lane code here: {why})")
+            return call(f"_vz_ufunc_{name}", *ops)
         return call(_LIBM[name], *ops)
     if name == "clip":  # NumPy's: minimum(maximum(x, lo), hi)
         return fill(_FLOAT["minimum"], exprs.lane.temp(fill(_FLOAT["maximum"], *ops[:2])), ops[2])
