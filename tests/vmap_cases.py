@@ -315,7 +315,7 @@ def sum_by_iteration(x):
 
 
 def largest_magnitude(x):
-    return np.abs(x).max()  # refused: a method of an expression (attribute access)
+    return np.abs(x).max()  # a reduction method of an expression: np.max over the example axis
 
 
 def standardize_std(x):

@@ -552,7 +552,6 @@ def test_bin_index_out_of_range_raises_like_the_loop() -> None:
 @pytest.mark.parametrize(("fn", "message"), [
     (C.mean_and_centered, "an array cannot be used as a number here"),  # a tuple holding an array
     (C.sum_by_iteration, "'for' loops must iterate over range"),
-    (C.largest_magnitude, "attribute access is only supported for math"),
     (C.standardize_std, "np.std has no batching rule"),
     (C.two_rows, "tuples are only supported in"),
     (C.columns_of_transpose, "attribute access is only supported for math"),
@@ -563,6 +562,16 @@ def test_refused_and_run_element_by_element(fn, message) -> None:
     with pytest.warns(FallbackWarning, match=message), np.errstate(all="ignore"):
         got = vmap(fn)(x)
     assert_same(got, loop_vmap(fn)(x), exact=True)
+
+
+def test_a_reduction_method_of_an_expression_is_vectorized() -> None:
+    """`np.abs(x).max()` (refused, element by element, until this stop): one
+    np.max over the example axis, NaN and infinities as the loop gives them."""
+    x = np.array([[1.0, -2.0, 3.5], [0.0, 4.0, -1.0], [np.nan, 1.0, 2.0], [-0.0, 0.0, -np.inf]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FallbackWarning)
+        got = vmap(C.largest_magnitude)(x)
+    assert_same(got, loop_vmap(C.largest_magnitude)(x), exact=True)
 
 
 def test_matmul_operator_is_vectorized() -> None:
