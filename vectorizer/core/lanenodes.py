@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
-from .pyast import Comment
+from .pyast import Comment, dotted, name, store  # noqa: F401 - re-exported: the lane passes build with them
 from .text import literal
 
 __all__ = ["Comment", "assign", "call", "const", "dotted", "expression", "fail_return", "fill", "function",
@@ -34,23 +34,6 @@ _INDEX = {h: i for i, h in enumerate(_HOLES)}
 
 
 # -- building ------------------------------------------------------------------------------------
-def name(id_: str) -> ast.Name:
-    return ast.Name(id=id_, ctx=ast.Load())
-
-
-def store(id_: str) -> ast.Name:
-    return ast.Name(id=id_, ctx=ast.Store())
-
-
-def dotted(path: str) -> ast.expr:
-    """`math.exp` as an expression."""
-    first, *rest = path.split(".")
-    node: ast.expr = name(first)
-    for part in rest:
-        node = ast.Attribute(value=node, attr=part, ctx=ast.Load())
-    return node
-
-
 def call(func: str | ast.expr, *args: ast.expr, keywords: Sequence[ast.keyword] = ()) -> ast.Call:
     return ast.Call(func=dotted(func) if isinstance(func, str) else func, args=list(args), keywords=list(keywords))
 

@@ -71,6 +71,7 @@ from .polyval import Polyval
 from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
 from .sequence_args import rewrite as pass_sequences
+from .sequence_values import number
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
@@ -191,18 +192,6 @@ def _walk(node: cst.CSTNode):
         yield from _walk(child)
 
 
-def _number(node: cst.BaseExpression) -> int | float | None:
-    """The value of a number literal, `-literal` or `+literal` (no bool: True is a Name)."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
-        inner = _number(node.expression)
-        return None if inner is None else (-inner if isinstance(node.operator, cst.Minus) else inner)
-    if isinstance(node, cst.Integer):
-        return int(node.value.replace("_", ""), 0)
-    if isinstance(node, cst.Float):
-        return float(node.value.replace("_", ""))
-    return None
-
-
 def _display(node: cst.BaseExpression) -> tuple | None:
     """The numbers of a tuple or list display of number literals, or None."""
     if not isinstance(node, cst.Tuple | cst.List) or not node.elements:
@@ -211,7 +200,7 @@ def _display(node: cst.BaseExpression) -> tuple | None:
     for el in node.elements:
         if isinstance(el, cst.StarredElement):
             return None
-        v = _number(el.value)
+        v = number(el.value)
         if v is None:
             return None
         values.append(v)
@@ -355,7 +344,7 @@ class _Rewrite(PathTransformer):
             return updated
         left, target = updated.left, updated.comparisons[0]
         values = self._tuple(target.comparator)
-        if values is None or not (isinstance(left, cst.Name) or _number(left) is not None):
+        if values is None or not (isinstance(left, cst.Name) or number(left) is not None):
             return updated
         if not values or any(isinstance(v, float) and not math.isfinite(v) for v in values):
             return updated  # nan is found by identity, inf has no literal; an empty tuple: left to the fence
