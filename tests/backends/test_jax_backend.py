@@ -315,13 +315,22 @@ def test_docs_numbers_are_the_code_constants():
 
 
 def test_measured_platforms():
-    """XLA's CPU arithmetic is CPython's as the runtime writes it; the TPU's float64 is another
-    format (measured on a TPU v5e: f32's exponent range, add and sub without a finite bound)."""
+    """XLA's CPU arithmetic is CPython's as the runtime writes it; the TPU's float64 is emulated
+    (measured on a TPU v5e: a pair of float32, float32's exponent range, every value rounded on
+    its way to the device), with finite bounds inside its range."""
     from vectorizer.backends.jax.bounds import Bounds
 
     cpu, tpu = Bounds("cpu"), Bounds("tpu")
-    assert cpu.exact_arithmetic and not cpu.inexact and cpu.flushes
-    assert not tpu.exact_arithmetic and "add" in tpu.inexact and not tpu.flushes_inputs and not tpu.bitcasts
+    assert cpu.exact_arithmetic and not cpu.inexact and cpu.flushes and not cpu.emulated
+    assert cpu.pair_error(0.1) == 0.0 and not cpu.outside(1e300)
+    assert not tpu.exact_arithmetic and tpu.emulated and not tpu.flushes_inputs and not tpu.bitcasts
+    assert not tpu.inexact  # add, sub, mul, div, sqrt have finite bounds inside the range
+    assert 2.0 ** -100 < tpu.low < 2.0 ** -80 and 2.0 ** 120 < tpu.high <= 2.0 ** 128
+    assert tpu.outside(1e300) and tpu.outside(1e-30) and not tpu.outside(1e30) and not tpu.outside(0.0)
+    assert 0 < tpu.entry < 64
+    # a pair of float32 holds 0.5 and 3.0 exactly, 0.1 (53 bits) not: within 2**-48 of it
+    assert tpu.pair_error(0.5) == tpu.pair_error(3.0) == 0.0 and 0 < tpu.pair_error(0.1) < 2.0 ** -48 * 0.1
+    assert all(rel < 1e4 and absolute < 1e4 for limit, rel, absolute in tpu.band("exp") if limit <= 2.0 ** 10)
     with pytest.raises(VectorizeError, match="not measured on 'gpu'"):
         Bounds("gpu")
 

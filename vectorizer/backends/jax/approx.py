@@ -141,6 +141,53 @@ def subnormal_constant(x) -> bool:
     return isinstance(x, float) and x != 0.0 and abs(x) < SMALLEST_NORMAL
 
 
+def outside_constant(x) -> bool:
+    """A Python float an emulated float64 holds as 0 or inf (bounds.outside): arithmetic with it
+    taints the lane; a comparison with it stands, as every lane value is inside the range or
+    tainted already."""
+    b = _Active.bounds
+    return isinstance(x, float) and b is not None and b.outside(x)
+
+
+def emulated() -> bool:
+    """Whether the platform's float64 is emulated (bounds.py): no device float is CPython's."""
+    return _Active.bounds is not None and _Active.bounds.emulated
+
+
+def constant_error(x) -> float:
+    """How far the device's copy of a Python float is from it (0 on an IEEE float64)."""
+    b = _Active.bounds
+    return b.pair_error(x) if b is not None and isinstance(x, float) else 0.0
+
+
+def entry_error(v):
+    """An emulated float64 value's distance from the number it stands for, at most (an argument
+    copied to the device, an integer-valued result): the measured entry rounding."""
+    return bounds().entry * UNIT * jnp.abs(v)
+
+
+def slack(a, b=0.0):
+    """What the device's own `a - b` may be off by when a decision tests it against a bound: 0
+    where float64 is IEEE's (the difference of near values is exact), an emulated sum's rounding."""
+    if not emulated():
+        return 0
+    return bounds().arithmetic("sub") * UNIT * (jnp.abs(a) + jnp.abs(b))
+
+
+def range_lost(r, *operands):
+    """On an emulated float64: the lanes where the result r of finite operands left the range where
+    the device keeps precision (a zero of zero operands stays; every other zero is taken as lost)."""
+    b = bounds()
+    magnitude = jnp.abs(r)
+    kept = (magnitude >= b.low) & (magnitude < b.high)
+    finite = True
+    zero_in = False
+    for o in operands:
+        finite = finite & jnp.isfinite(o)
+        zero_in = zero_in | (o == 0)
+    return finite & ~(kept | ((r == 0) & zero_in))
+
+
 INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -153,7 +200,7 @@ def parts(x):
     if isinstance(x, (bool, int, float)):
         if isinstance(x, int) and not isinstance(x, bool) and not INT64[0] <= x <= INT64[1]:
             return float(x), 0, False
-        return x, 0, subnormal_constant(x)
+        return x, constant_error(x), subnormal_constant(x)
     return x, 0, False
 
 
@@ -205,7 +252,7 @@ def compare(fn: Callable, x, y) -> Approx:
     u = either(ua, ub)
     e = add(ea, eb)
     if not is_zero(e):
-        near = jnp.logical_not(jnp.abs(a - b) > e * GROW)  # NaN anywhere: unsure
+        near = jnp.logical_not(jnp.abs(a - b) > e * GROW + slack(a, b))  # NaN anywhere: unsure
         u = either(u, near)
     return Approx(fn(a, b), 0, u)
 

@@ -23,7 +23,11 @@ arguments that are not were flagged at the lane's entry):
                                             doubles is a multiple of 2**-1022)
 
 Operands within a bound (a transcendental function's result, or a platform whose arithmetic is
-not exact) take the error model of approx.py's docstring instead.
+not exact) take the error model of approx.py's docstring instead. On an emulated float64 (a
+TPU's, bounds.py) a sum's rounding is relative to its operands (|a| + |b|), not to its cancelled
+result, each result that leaves the range where the device keeps precision taints its lane
+(`approx.range_lost`; a divisor's reciprocal too, which the emulation multiplies by), and float
+`//` and `%` taint every lane (their emulated remainders are not measured).
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ from .approx import (
     is_float,
     is_python,
     is_zero,
+    outside_constant,
     parts,
+    range_lost,
 )
 
 _ARITH: dict[str, Callable] = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv}
@@ -62,15 +68,27 @@ def opaque(c):
     return jnp.asarray(c, jnp.float64) + zero
 
 
-def rounding(v, op: str):
-    """An operation's own rounding and flush, for its device result v."""
-    return bounds().arithmetic(op) * UNIT * jnp.abs(v) + FLUSH
+def rounding(v, op: str, scale=None):
+    """An operation's own rounding and flush, for its device result v (relative to `scale` where
+    given: an emulated sum's operands)."""
+    return bounds().arithmetic(op) * UNIT * jnp.abs(v if scale is None else scale) + FLUSH
 
 
-def grown(delta, v, op: str):
+def grown(delta, v, op: str, scale=None):
     """The error of an operation: what its operands' errors move it by, and its rounding."""
-    own = rounding(v, op)
+    own = rounding(v, op, scale)
     return own if is_zero(delta) else delta * GROW + own
+
+
+def emulated_lost(op: str, a, b, v):
+    """The lanes where an emulated operation's result left the device's range (a sum that cancels
+    exactly keeps its zero; a divisor whose reciprocal leaves the range loses it too)."""
+    lost = range_lost(v, a, b)
+    if op in ("add", "sub"):
+        return lost & ~((v == 0) & (a == (-b if op == "add" else b)))
+    if op == "div":
+        return lost | (jnp.isfinite(b) & (jnp.abs(b) * bounds().low > 1.0))
+    return lost
 
 
 def arith(op: str, x, y) -> Approx:
@@ -86,6 +104,12 @@ def arith(op: str, x, y) -> Approx:
         v, flushed = _exact(op, a, b, const_a, const_b)
         return Approx(v, 0, either(u, flushed))
     v = _ARITH[op](a, b)
+    scale = None
+    if bounds().emulated:
+        u = either(u, emulated_lost(op, a, b, v))
+        if outside_constant(const_a) or outside_constant(const_b):
+            u = True
+        scale = jnp.abs(a) + jnp.abs(b) if op in ("add", "sub") else None
     if op in ("add", "sub"):
         delta = add(ea, eb)
     elif op == "mul":
@@ -93,7 +117,7 @@ def arith(op: str, x, y) -> Approx:
                     0 if is_zero(ea) else jnp.abs(b) * ea)
     else:
         delta = div_delta(a, b, ea, eb)
-    return Approx(v, grown(delta, v, op), u)
+    return Approx(v, grown(delta, v, op, scale), u)
 
 
 def _exact(op: str, a, b, const_a, const_b):
@@ -172,6 +196,8 @@ def floordiv(x, y) -> Approx:
     if not (is_float(a) or is_float(b)):
         return Approx(jnp.floor_divide(a, b), 0, either(ua, ub))
     a, ea, b, eb, u = _floats(x, y)
+    if bounds().emulated:
+        u = True
     q, m = floor_parts(a, b)
     return Approx(q, 0, either(u, _flushed_mod(a, b, m, ea, eb) if is_zero(ea) and is_zero(eb) else quotient_unsure(a, b, ea, eb)))
 
@@ -182,6 +208,8 @@ def mod(x, y) -> Approx:
     if not (is_float(a) or is_float(b)):
         return Approx(jnp.remainder(a, b), 0, either(ua, ub))
     a, ea, b, eb, u = _floats(x, y)
+    if bounds().emulated:
+        u = True
     q, m = floor_parts(a, b)
     if is_zero(ea) and is_zero(eb) and bounds().exact_arithmetic:
         return Approx(m, 0, either(u, _flushed_mod(a, b, m, ea, eb)))

@@ -8,6 +8,12 @@ inputs: an unsampled input may be a little worse). The IEEE operations (+, -, *,
 float conversion) measure 0 on CPU, but in context XLA fuses `a * b + c` into one rounding: their
 error terms add CPython's own rounding to the measured one (`arithmetic`).
 
+An emulated float64 (a TPU's: a pair of float32, scripts/emulated_f64.py) has float32's exponent
+range and about 49 bits: a value keeps its precision only inside `range` [low, high) (a lane whose
+argument, constant or intermediate result leaves it is re-run on the host), an argument is
+rounded on its way to the device (`entry`), a constant by `pair_error`, and each function's bound
+has an absolute part beside the relative one (`band`), by band of its largest argument.
+
 Imports no JAX: the table is data, read when a JAX kernel is first built.
 """
 
@@ -17,6 +23,8 @@ import json
 import math
 from functools import cache
 from pathlib import Path
+
+import numpy as np
 
 from ...errors import VectorizeError
 
@@ -53,6 +61,13 @@ class Bounds:
         self._bands = {name: [(float(limit), self._margin(float(ulps))) for limit, ulps in entry["bands"]]
                        for name, entry in record["functions"].items()}
         self._measured = {name: max(float(u) for _, u in entry["bands"]) for name, entry in record["functions"].items()}
+        self._absolute = {name: [self._margin(float(u)) for _, u in entry["absolute"]]
+                          for name, entry in record["functions"].items() if "absolute" in entry}
+        self.emulated = bool(self.facts.get("emulated", False))
+        low, high = self.facts.get("range", (-1022, 1024))
+        self.low, self.high = math.ldexp(1.0, low), math.ldexp(1.0, high) if high < 1024 else math.inf
+        self.entry = self._margin(float(self.facts.get("entry", 0.0)))  # an argument's rounding, ulps
+        self.convert_exact_below = float(self.facts.get("convert_exact_below", 2.0 ** 63))
 
     @staticmethod
     def _margin(measured: float) -> float:
@@ -81,7 +96,7 @@ class Bounds:
     @property
     def inexact(self) -> list[str]:
         """The IEEE operations whose measured bound is infinite here (another number format)."""
-        return [name for name in ARITHMETIC if math.isinf(self._measured.get(name, math.inf))]
+        return [name for name in ARITHMETIC if name not in self._bands or math.isinf(self.ulps(name))]
 
     @property
     def flushes(self) -> bool:
@@ -93,9 +108,31 @@ class Bounds:
             raise KeyError(f"no measured bound for {name!r} on {self.platform}")
         return self._bands[name]
 
+    def band(self, name: str) -> list[tuple[float, float, float]]:
+        """[(largest |argument| of the band, relative ulps, absolute ulps), ...]: the error of the
+        function's result r is within `relative * 2**-52 * |r| + absolute * 2**-52` there."""
+        absolute = self._absolute.get(name, [0.0] * len(self.bands(name)))
+        return [(limit, rel, ab) for (limit, rel), ab in zip(self.bands(name), absolute)]
+
+    def pair_error(self, c: float) -> float:
+        """How far the device's copy of the constant c is from c (0 where float64 is IEEE's)."""
+        if not self.emulated or not math.isfinite(c):
+            return 0.0
+        high = float(np.float32(c)) if abs(c) < 3.4e38 else c
+        return abs(c - (high + float(np.float32(c - high))))
+
+    def outside(self, c: float) -> bool:
+        """Whether a nonzero finite constant lies outside the range where the device keeps it."""
+        return self.emulated and c != 0.0 and math.isfinite(c) and not self.low <= abs(c) < self.high
+
     def ulps(self, name: str) -> float:
-        """The bound over every argument (the widest band's)."""
-        return max(ulps for _, ulps in self.bands(name))
+        """The bound over every argument (the widest band's). An emulated float64's IEEE operations
+        err relative to their operands or result wherever inside the range (the bands measured
+        agree): their bound is the largest measured in any band, a band without samples aside."""
+        bands = [ulps for _, ulps in self.bands(name)]
+        if self.emulated and name in ARITHMETIC:
+            bands = [u for u in bands if math.isfinite(u)] or [math.inf]
+        return max(bands)
 
     def arithmetic(self, name: str) -> float:
         """An IEEE operation's rounding, in context: the measured bound (with its margin) plus

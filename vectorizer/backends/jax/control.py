@@ -18,18 +18,22 @@ from jax import lax
 
 from .approx import (
     GROW,
-    SMALLEST_NORMAL,
     UNIT,
     Approx,
     add,
+    bounds,
     compare,
+    constant_error,
     either,
     is_false,
     is_float,
     is_python,
     is_zero,
     lift,
+    outside_constant,
     parts,
+    slack,
+    subnormal_constant,
 )
 
 
@@ -146,7 +150,11 @@ def float_(x):
     a, ea, ua = parts(x)
     if is_float(a):
         return x
-    return Approx(jnp.asarray(a).astype(jnp.float64), 0, ua)  # int -> float rounds to nearest, as CPython
+    v = jnp.asarray(a).astype(jnp.float64)  # int -> float rounds to nearest, as CPython
+    b = bounds()
+    if b.emulated:  # exact below the measured bound, the emulation's rounding above it
+        return Approx(v, jnp.where(jnp.abs(v) < b.convert_exact_below, 0.0, b.ulps("convert") * UNIT * jnp.abs(v)), ua)
+    return Approx(v, 0, ua)
 
 
 def int_(x):
@@ -160,7 +168,7 @@ def int_(x):
         return Approx(jnp.asarray(a).astype(jnp.int64), 0, ua)
     u = ua
     if not is_zero(ea):
-        w = ea * GROW + 2 * UNIT * jnp.abs(a)
+        w = ea * GROW + 2 * UNIT * jnp.abs(a) + 2 * slack(a)
         u = either(u, jnp.trunc(a - w) != jnp.trunc(a + w))
     return Approx(jnp.trunc(a).astype(jnp.int64), 0, u)
 
@@ -194,10 +202,11 @@ def index(seq, i):
     k, _, uk = parts(i)
     if isinstance(seq, tuple) and all(is_python(s) for s in seq):
         values = jnp.asarray(seq)
-        tiny = [isinstance(s, float) and s != 0.0 and abs(s) < SMALLEST_NORMAL for s in seq]
-        if any(tiny):  # an entry the device reads as zero: the lanes that take it are re-run
+        tiny = [subnormal_constant(s) or outside_constant(s) for s in seq]
+        if any(tiny):  # an entry the device reads as zero (or out of range): its lanes are re-run
             uk = either(uk, jnp.asarray(tiny)[k])
-        return Approx(values[k], 0, uk)
+        errs = [constant_error(s) for s in seq]  # an emulated float64's copies of the entries
+        return Approx(values[k], jnp.asarray(errs)[k] if any(errs) else 0, uk)
     items = [lift(s) for s in seq]
     values = jnp.stack([jnp.asarray(s.value) for s in items])
     errs = [s.err for s in items]
@@ -218,8 +227,6 @@ def range_live(k, stop, step):
 def subnormal(x):
     """A float argument XLA would read as zero: the lane runs on the host."""
     a = parts(x)[0]
-    from .approx import bounds
-
     if not is_float(a) or not bounds().flushes_inputs:
         return jnp.asarray(False)
     bits = lax.bitcast_convert_type(jnp.asarray(a, jnp.float64), jnp.int64)

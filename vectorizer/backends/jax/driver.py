@@ -11,10 +11,13 @@ batch on every local device of JAX's default backend, in chunks, with the transf
   before chunk i's results are copied back, so transfers overlap compute. A last, short chunk is
   padded to one of 16 sizes per octave (its own compilation; a few lanes computed twice).
 * The flag: lanes to re-run on the host (engine/patch.py). Only its `any` comes back unless set.
+  On an emulated float64 (a TPU's) the host adds the lanes whose float arguments lie outside the
+  range the device holds them in (`outside_range`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from collections.abc import Callable
@@ -68,8 +71,10 @@ class Kernel:
         self.returns_tuple = returns_tuple
         self.devices = jax.local_devices()
         self.platform = self.devices[0].platform
-        self.bounds = Bounds(self.platform)  # refuses an unmeasured platform now, not at the first call
-        if self.bounds.inexact:
+        # refuses an unmeasured platform now, not at the first call; VECTORIZER_JAX_BOUNDS=tpu
+        # models another platform's float64 here (tests of the TPU's model on a CPU)
+        self.bounds = Bounds(os.environ.get("VECTORIZER_JAX_BOUNDS") or self.platform)
+        if self.bounds.inexact and not self.bounds.emulated:
             warnings.warn(f"backend='jax' on {self.platform}: XLA's float64 here is not IEEE's binary64 (measured "
                           f"without a finite bound: {', '.join(self.bounds.inexact)}; docs/jax.md): every decision "
                           "on a float is unsure, so lanes that make one run on the host", RuntimeWarning, stacklevel=3)
@@ -168,11 +173,32 @@ class Kernel:
                 flags = self._collect(pending.pop(0), outs, flags, size)
         while pending:
             flags = self._collect(pending.pop(0), outs, flags, size)
+        lost = self.outside_range(args, size)
+        if lost is not None and lost.any():
+            flags = lost if flags is None else flags | lost
         self.timings.calls += 1
         self.timings.chunks += len(starts)
         self.timings.lanes += size
         result = tuple(outs) if self.returns_tuple else outs[0]
         return result, flags
+
+    def outside_range(self, args: tuple, size: int) -> np.ndarray | None:
+        """The lanes with a float argument an emulated float64 cannot hold with its precision
+        (bounds.py: outside its range; told apart here, as on the device such a number is already
+        0 or inf): re-run on the host. None on an IEEE float64."""
+        if not self.bounds.emulated:
+            return None
+        lost = None
+        for a, batched in zip(args, self.batched):
+            arr = np.asarray(a)
+            if arr.dtype.kind != "f":
+                continue
+            m = np.abs(arr)
+            with np.errstate(invalid="ignore"):
+                out = (m != 0) & np.isfinite(m) & ~((m >= self.bounds.low) & (m < self.bounds.high))
+            out = out if batched else np.broadcast_to(out, (size,))
+            lost = out if lost is None else lost | out
+        return lost
 
     def _collect(self, item, outs: list[np.ndarray], flags, size: int):
         start, stop, (value, flag, any_flag) = item

@@ -27,11 +27,15 @@ from .approx import (
     Approx,
     bounds,
     either,
+    entry_error,
     is_float,
     is_python,
     is_zero,
     lift,
+    outside_constant,
     parts,
+    range_lost,
+    slack,
 )
 from .approx import copysign as _copysign
 
@@ -101,15 +105,35 @@ def _python(fn: Callable, *args: float):
     return lift(tuple(float(v) for v in value) if isinstance(value, tuple) else float(value))
 
 
-def _band_ulps(name: str, a):
-    """The function's bound at argument a (one number, or by |a|'s band: sin, cos, tan)."""
-    bands = bounds().bands(name)
-    if len(bands) == 1:
-        return bands[0][1]
-    ulps = jnp.inf
-    for limit, bound in reversed(bands):
-        ulps = jnp.where(jnp.abs(a) <= limit, bound, ulps)
-    return ulps
+def _own_error(name: str, largest, r):
+    """(The function's own error at result r, the lanes it has no bound for) by the band of its
+    largest |argument| (one band, or sin, cos, tan's by size, or an emulated float64's,
+    bounds.band): relative and absolute parts. A lane beyond the measured bands is tainted, as its
+    value would be nowhere near a documented distance of CPython's."""
+    band = bounds().band(name)
+    if len(band) == 1:
+        _, rel, absolute = band[0]
+        own = rel * UNIT * jnp.abs(r) + FLUSH
+        return (own if absolute == 0 else own + absolute * UNIT), False
+    rel = absolute = jnp.inf
+    for limit, r_ulps, a_ulps in reversed(band):
+        inside = largest <= limit
+        rel, absolute = jnp.where(inside, r_ulps, rel), jnp.where(inside, a_ulps, absolute)
+    unmeasured = False
+    if any(math.isinf(r_ulps) or math.isinf(a_ulps) for _, r_ulps, a_ulps in band) or math.isfinite(band[-1][0]):
+        unmeasured = jnp.isinf(rel) | jnp.isinf(absolute)
+    return rel * UNIT * jnp.abs(r) + absolute * UNIT + FLUSH, unmeasured
+
+
+def _unmeasured(u):
+    """fmod, nextafter, ldexp, modf, frexp on an emulated float64 (bits and exponents of a pair of
+    float32 are not float64's; not measured): every lane is re-run on the host."""
+    return True if bounds().emulated else u
+
+
+def _emulated_taint(u, r, *args):
+    """On an emulated float64, a result outside the device's range taints its lane (approx.py)."""
+    return either(u, range_lost(r, *args)) if bounds().emulated else u
 
 
 def unary(name: str) -> Callable:
@@ -117,14 +141,16 @@ def unary(name: str) -> Callable:
         a, ea, ua = parts(x)
         if is_python(a) and is_zero(ea):
             return _python(PYTHON[name], a)
+        u = True if outside_constant(a) else ua  # its device copy is 0 or inf
         a = jnp.asarray(a, jnp.float64)
         r = XLA[name](a)
         if name == "sqrt" and is_zero(ea) and bounds().exact_arithmetic:
             return Approx(r, 0, ua)  # IEEE's correctly rounded square root (never subnormal)
-        err = _band_ulps(name, a) * UNIT * jnp.abs(r) + FLUSH
+        err, unmeasured = _own_error(name, jnp.abs(a), r)
+        u = either(u, unmeasured)
         if not is_zero(ea):
             err = MOVED[name](a, ea, r) * GROW + err
-        return Approx(r, err, ua)
+        return Approx(r, err, _emulated_taint(u, r, a))
 
     fn.__name__ = name
     return fn
@@ -138,13 +164,14 @@ def pow_(x, y) -> Approx:
         return _python(math.pow, a, b)  # type: ignore[return-value]
     a, b = jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64)
     r = jnp.where((b == 0.0) | (a == 1.0), 1.0, jnp.power(a, b))
-    err = bounds().ulps("pow") * UNIT * jnp.abs(r) + FLUSH
+    err, unmeasured = _own_error("pow", jnp.maximum(jnp.abs(a), jnp.abs(b)), r)
+    ua = either(ua, unmeasured)
     if not (is_zero(ea) and is_zero(eb)):
         abs_a = jnp.abs(a)
         near = jnp.where(abs_a > ea * GROW, ea / (abs_a - ea), jnp.inf) if not is_zero(ea) else 0.0
         delta = jnp.abs(b) * near + (eb * (jnp.abs(jnp.log(abs_a)) + near) if not is_zero(eb) else 0.0)
         err = _within(delta, 0.5, jnp.abs(r) * delta * (1.0 + 2.0 * delta)) * GROW + err
-    return Approx(r, err, either(ua, ub))
+    return Approx(r, err, _emulated_taint(either(ua, ub), r, a, b))
 
 
 def hypot(x, y) -> Approx:
@@ -152,10 +179,12 @@ def hypot(x, y) -> Approx:
     b, eb, ub = parts(y)
     if is_python(a) and is_python(b) and is_zero(ea) and is_zero(eb):
         return _python(math.hypot, a, b)  # type: ignore[return-value]
-    r = jnp.hypot(jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64))
-    err = bounds().ulps("hypot") * UNIT * r + FLUSH
+    a, b = jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64)
+    r = jnp.hypot(a, b)
+    err, unmeasured = _own_error("hypot", jnp.maximum(jnp.abs(a), jnp.abs(b)), r)
+    ua = either(ua, unmeasured)
     moved = ea + eb if not (is_zero(ea) and is_zero(eb)) else 0
-    return Approx(r, err if is_zero(moved) else moved * GROW + err, either(ua, ub))
+    return Approx(r, err if is_zero(moved) else moved * GROW + err, _emulated_taint(either(ua, ub), r, a, b))
 
 
 def atan2(y, x) -> Approx:
@@ -165,8 +194,10 @@ def atan2(y, x) -> Approx:
         return _python(math.atan2, b, a)  # type: ignore[return-value]
     a, b = jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64)
     r = jnp.arctan2(b, a)
-    err = bounds().ulps("atan2") * UNIT * jnp.abs(r) + FLUSH
-    u = either(ua, ub)
+    err, unmeasured = _own_error("atan2", jnp.maximum(jnp.abs(a), jnp.abs(b)), r)
+    u = either(either(ua, ub), unmeasured)
+    if bounds().emulated:  # the emulation loses the sign of a zero, which picks atan2's quadrant
+        u = either(_emulated_taint(u, r, a, b), (a == 0) | (b == 0))
     if not (is_zero(ea) and is_zero(eb)):
         e = ea + eb
         h = jnp.hypot(a, b)
@@ -181,8 +212,11 @@ def copysign(x, y) -> Approx:
     b, eb, ub = parts(y)
     if is_python(a) and is_python(b):
         return _python(math.copysign, a, b)
-    r = _copysign(jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64))
+    b = jnp.asarray(b, jnp.float64)
+    r = _copysign(jnp.asarray(a, jnp.float64), b)
     u = either(ua, ub)
+    if bounds().emulated:  # the emulation loses the sign of a zero
+        u = either(u, b == 0)
     if not is_zero(eb):  # the sign of y decides
         u = either(u, jnp.logical_not(jnp.abs(b) > eb * GROW))
     return Approx(r, ea, u)
@@ -199,7 +233,7 @@ def _crossing(fn: Callable, a, e):
     """Where fn (floor, ceil, trunc, rint) may differ over [a - e, a + e]."""
     if is_zero(e):
         return False
-    w = e * GROW + 2 * UNIT * jnp.abs(a)
+    w = e * GROW + 2 * UNIT * jnp.abs(a) + 2 * slack(a)
     return fn(a - w) != fn(a + w)
 
 
@@ -210,7 +244,10 @@ def rounded(fn: Callable, name: str) -> Callable:
         if not is_float(a):
             return x
         a = jnp.asarray(a, jnp.float64)
-        return Approx(fn(a), 0, either(ua, _crossing(fn, a, ea)))
+        r = fn(a)
+        # an emulated float64 holds an integer beyond its ~49 bits inexactly: no exact result there
+        err = entry_error(r) if bounds().emulated else 0
+        return Approx(r, err, either(ua, _crossing(fn, a, ea)))
 
     wrapped.__name__ = name
     return wrapped
@@ -252,12 +289,13 @@ def fmod(x, y) -> Approx:
     a, b = jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64)
     r = lax.rem(a, b)
     if is_zero(ea) and is_zero(eb):
-        return Approx(r, FLUSH, either(ua, ub))
+        return Approx(r, FLUSH, _unmeasured(either(ua, ub)))
     q = jnp.trunc(a / b)
     from .arith import quotient_unsure
 
     moved = ea + jnp.abs(q) * eb if not is_zero(eb) else ea
-    return Approx(r, moved * GROW + 2 * UNIT * jnp.abs(r) + FLUSH, either(either(ua, ub), quotient_unsure(a, b, ea, eb)))
+    return Approx(r, moved * GROW + 2 * UNIT * jnp.abs(r) + FLUSH,
+                  _unmeasured(either(either(ua, ub), quotient_unsure(a, b, ea, eb))))
 
 
 def nextafter(x, y) -> Approx:
@@ -267,7 +305,7 @@ def nextafter(x, y) -> Approx:
         return _python(math.nextafter, a, b)
     a, b = jnp.asarray(a, jnp.float64), jnp.asarray(b, jnp.float64)
     r = jnp.nextafter(a, b)
-    u = either(ua, ub)
+    u = _unmeasured(either(ua, ub))
     e = ea if is_zero(eb) else add_e(ea, eb)
     if is_zero(e):
         return Approx(r, FLUSH, u)
@@ -287,7 +325,7 @@ def ldexp(x, n) -> Approx:
     k = jnp.clip(jnp.asarray(k, jnp.int64), -2200, 2200)
     r = jnp.ldexp(jnp.asarray(a, jnp.float64), k.astype(jnp.int32))
     err = FLUSH if is_zero(ea) else jnp.ldexp(ea * GROW, k.astype(jnp.int32)) + 2 * UNIT * jnp.abs(r) + FLUSH
-    return Approx(r, err, either(ua, uk))
+    return Approx(r, err, _unmeasured(either(ua, uk)))
 
 
 def modf(x) -> tuple[Approx, Approx]:
@@ -297,7 +335,7 @@ def modf(x) -> tuple[Approx, Approx]:
     a = jnp.asarray(a, jnp.float64)
     whole = jnp.where(jnp.isinf(a), a, jnp.trunc(a))
     frac = jnp.where(jnp.isinf(a), _copysign(0.0, a), a - whole)
-    u = either(ua, _crossing(jnp.trunc, a, ea))
+    u = _unmeasured(either(ua, _crossing(jnp.trunc, a, ea)))
     return Approx(frac, ea if is_zero(ea) else ea * GROW + FLUSH, u), Approx(whole, 0, u)
 
 
@@ -308,7 +346,7 @@ def frexp(x) -> tuple[Approx, Approx]:
         return lift(m), lift(e)
     a = jnp.asarray(a, jnp.float64)
     m, e = jnp.frexp(a)
-    u = ua
+    u = _unmeasured(ua)
     if not is_zero(ea):  # the exponent jumps at powers of two
         w = ea * GROW + 2 * UNIT * jnp.abs(a)
         u = either(u, (jnp.frexp(a - w)[1] != jnp.frexp(a + w)[1]) | (jnp.abs(a) <= w))

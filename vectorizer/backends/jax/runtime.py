@@ -13,7 +13,7 @@ import math
 import jax.numpy as jnp
 from jax import lax
 
-from .approx import Approx, lift, parts
+from .approx import Approx, emulated, entry_error, is_float, lift, parts
 from .control import (
     UNDEF,
     abs_,
@@ -76,8 +76,12 @@ def exact(value):
 
 
 def arguments(*values):
-    """A lane's arguments as exact lane values (a tuple, also for one)."""
-    return tuple(lift(v) for v in values)
+    """A lane's arguments as lane values (a tuple, also for one): exact, but on an emulated float64,
+    whose copy of a float on the device is within the measured entry rounding of it (bounds.py)."""
+    lanes = tuple(lift(v) for v in values)
+    if not emulated():
+        return lanes
+    return tuple(Approx(v.value, entry_error(v.value), v.unsure) if is_float(v.value) else v for v in lanes)
 
 
 def factorial(n):
