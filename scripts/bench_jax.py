@@ -78,7 +78,7 @@ def transfer(kernel: Any, arrays: tuple[np.ndarray, ...], results: list[Any]) ->
                 np.asarray(v)
 
 
-def probe(n: int) -> None:
+def probe(n: int, names: list[str] | None = None) -> None:
     """Per kernel at n lanes: the share of lanes the device flags (re-run on the host), and the
     device compute time against the hand-written jax.jit(jax.vmap(f)), inputs on the device."""
     import time
@@ -100,7 +100,10 @@ def probe(n: int) -> None:
 
     print(f"# probe at n={n:,} on {jax.devices()[0].device_kind}: ns/element, device compute only")
     for k in bench_kernels.KERNELS:
+        if names and k.name not in names:
+            continue
         arrays = k.inputs(n, k.seed)
+        started = time.perf_counter()
         try:
             vf = vectorize(k.func, backend="jax", exact=False, fallback="error")
             kernel, placed = device_inputs(vf, arrays)
@@ -108,6 +111,7 @@ def probe(n: int) -> None:
             print(f"{k.name:20} refused: {exc.message}", flush=True)
             continue
         outs = compute(kernel, placed)
+        first = time.perf_counter() - started  # generation, tracing and XLA's compile, one call
         with x64():
             flagged = sum(int(np.asarray(flag).sum()) for _, flag, _ in outs)
             hand = jax.jit(jax.vmap(k.jax))
@@ -115,11 +119,11 @@ def probe(n: int) -> None:
             t_hand = best(lambda hand=hand, on_device=on_device: hand(*on_device).block_until_ready())
         t_vec = best(lambda kernel=kernel, placed=placed: compute(kernel, placed))
         print(f"{k.name:20} flagged {flagged / n:8.2%}  hand {t_hand / n * 1e9:8.3f}  vec_jax {t_vec / n * 1e9:8.3f}"
-              f"  ratio {t_vec / t_hand:6.2f}", flush=True)
+              f"  ratio {t_vec / t_hand:6.2f}  first call {first:6.1f} s", flush=True)
 
 
 if __name__ == "__main__":
     import sys
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-    probe(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000)
+    probe(int(float(sys.argv[1])) if len(sys.argv) > 1 else 1_000_000, sys.argv[2].split(",") if len(sys.argv) > 2 else None)

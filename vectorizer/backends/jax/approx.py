@@ -23,6 +23,7 @@ Error terms no decision reads are dead code to XLA, which removes them: only dec
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 
@@ -247,6 +248,9 @@ def compare(fn: Callable, x, y) -> Approx:
     beyond = _beyond_int64(fn, x, y)
     if beyond is not None:
         return beyond
+    for const, lane, flipped in ((y, x, False), (x, y, True)):
+        if outside_constant(const):
+            return _against_outside(fn, lane, const, flipped)
     a, ea, ua = parts(x)
     b, eb, ub = parts(y)
     u = either(ua, ub)
@@ -255,6 +259,24 @@ def compare(fn: Callable, x, y) -> Approx:
         near = jnp.logical_not(jnp.abs(a - b) > e * GROW + slack(a, b))  # NaN anywhere: unsure
         u = either(u, near)
     return Approx(fn(a, b), 0, u)
+
+
+def _against_outside(fn: Callable, lane, c: float, flipped: bool) -> Approx:
+    """A lane value against a constant an emulated float64 holds as 0 or inf: every lane value is
+    inside the range (or tainted), so a huge c compares as inf of its sign, a tiny one as 0 but
+    against a zero (the answer CPython gives), unsure where the value's bound reaches c."""
+    a, ea, ua = parts(lane)
+    a = jnp.asarray(a, jnp.float64)
+    huge = abs(c) >= bounds().high
+    s = math.copysign(math.inf, c) if huge else 0.0
+    value = fn(s, a) if flipped else fn(a, s)
+    if not huge:
+        value = jnp.where(a == 0, fn(c, 0.0) if flipped else fn(0.0, c), value)
+    u = ua
+    if not is_zero(ea):
+        near = jnp.logical_not(jnp.abs(a - s) > ea * GROW + (0.0 if huge else abs(c)))
+        u = either(u, near & ~((a == 0) & (ea == 0)))  # an exact zero is known
+    return Approx(value, 0, u)
 
 
 def _beyond_int64(fn: Callable, x, y) -> Approx | None:
