@@ -119,10 +119,29 @@ def _own_error(name: str, largest, r):
     for limit, r_ulps, a_ulps in reversed(band):
         inside = largest <= limit
         rel, absolute = jnp.where(inside, r_ulps, rel), jnp.where(inside, a_ulps, absolute)
-    unmeasured = False
-    if any(math.isinf(r_ulps) or math.isinf(a_ulps) for _, r_ulps, a_ulps in band) or math.isfinite(band[-1][0]):
-        unmeasured = jnp.isinf(rel) | jnp.isinf(absolute)
-    return rel * UNIT * jnp.abs(r) + absolute * UNIT + FLUSH, unmeasured
+    return rel * UNIT * jnp.abs(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+
+
+def _unmeasured_lanes(band: list[tuple[float, float, float]], largest):
+    """The lanes whose largest |argument| falls in a band without a finite bound, or beyond the
+    last band (below the range's top: beyond it the lane is tainted already), as few comparisons
+    as the bands allow (adjacent unbounded bands merged): they are live in every kernel."""
+    gaps: list[list[float]] = []
+    lower = -math.inf
+    for limit, r_ulps, a_ulps in band:
+        if math.isinf(r_ulps) or math.isinf(a_ulps):
+            if gaps and gaps[-1][1] == lower:
+                gaps[-1][1] = limit
+            else:
+                gaps.append([lower, limit])
+        lower = limit
+    if lower < bounds().high:
+        gaps.append([lower, math.inf])
+    taint = False
+    for low, high in gaps:
+        inside = largest > low if high >= bounds().high else (largest > low) & (largest <= high)
+        taint = either(taint, inside)
+    return taint
 
 
 def _unmeasured(u):

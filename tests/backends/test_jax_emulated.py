@@ -1,0 +1,120 @@
+"""backend="jax" with an emulated float64's bounds (the TPU's, bounds.py: a pair of float32, its
+range, its entry rounding), modelled on JAX's CPU backend with VECTORIZER_JAX_BOUNDS=tpu. On the
+CPU the arithmetic is IEEE's, inside the modelled bounds, so the model must keep every discrete
+outcome and exception of the loop (tests/oracle.py), re-run the lanes it cannot vouch for (out of
+range arguments, constants and intermediates; zeros whose sign decides), and not be vacuous:
+ordinary lanes stay on the device.
+
+The functions under test are defined at the top of this file (vectorizer reads their source).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="backend='jax' needs JAX: pip install '.[jax]'")
+
+from oracle import check  # noqa: E402
+
+from vectorizer import vectorize  # noqa: E402
+
+HOSTILE = [0.0, -0.0, 1.0, -1.5, 0.1, 1e-30, -1e-36, 1e-300, 1e30, 3e38, -1e39, 1e300, math.inf,
+           -math.inf, math.nan, 0.5, 3.0, 88.0, -90.0, 5e-324, 2.0 ** -91, 2.0 ** 124]
+
+
+def decides(x: float, y: float) -> float:
+    if x * 0.1 > y:  # 0.1 is not a pair of float32: its copy carries an error
+        return x - y
+    if abs(x) > 1e308:  # a constant the device holds as inf
+        return 1.0
+    if y > 1e-300:  # one it holds as 0
+        return x * 1e-20 * 1e20  # an intermediate below the range for small x
+    return y * 2.0 - x
+
+
+def transcendental(x: float) -> int:
+    if math.exp(x) > 2.0:
+        return 1
+    if math.sin(x) < 0.25:
+        return int(math.floor(x * 3.0))
+    return 2
+
+
+def quadrant(y: float, x: float) -> float:
+    return math.atan2(y, x) + math.copysign(1.0, y)
+
+
+def remainder(x: float, y: float) -> float:
+    if y == 0.0:
+        return 0.0
+    return x % y
+
+
+def escape(cr: float, ci: float) -> int:
+    zr = zi = 0.0
+    n = 0
+    while n < 40 and zr * zr + zi * zi <= 4.0:
+        zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+        n += 1
+    return n
+
+
+def straight(x: float, y: float) -> float:
+    return (x * 1.5 + y) * (x - 0.25) / (y * y + 1.0)
+
+
+@pytest.fixture(autouse=True)
+def tpu_bounds(monkeypatch):
+    monkeypatch.setenv("VECTORIZER_JAX_BOUNDS", "tpu")
+
+
+def jax_vf(f):
+    return vectorize(f, backend="jax", exact=False, fallback="error")
+
+
+def flags(vf, *args):
+    """The lanes the device flagged for the host (the kernel's own answer, before the re-run)."""
+    vf(*args)
+    kernel = vf._generations.current().kernels[vf._last].fn
+    assert kernel.bounds.emulated
+    _, flagged = kernel(*args)
+    return np.zeros(len(args[0]), bool) if flagged is None else flagged
+
+
+def test_discrete_outcomes_and_exceptions_stay_exact():
+    a = np.array(HOSTILE * len(HOSTILE))
+    b = np.repeat(np.array(HOSTILE), len(HOSTILE))
+    check(jax_vf(decides), decides, a, b, rel=1e-9)
+    check(jax_vf(quadrant), quadrant, a, b, rel=1e-9)
+    check(jax_vf(remainder), remainder, a, b, rel=1e-9)
+    x = np.array([v for v in HOSTILE if not math.isnan(v) and abs(v) < 700] + [math.log(2.0), math.pi / 6])
+    check(jax_vf(transcendental), transcendental, x)
+
+
+def test_out_of_range_lanes_are_re_run():
+    x = np.array([1.0, 1e30, 1e39, 1e-20, 1e-30, 0.0, -2.0, 2.0 ** 124, 2.0 ** -92])
+    y = np.full_like(x, 0.5)
+    got = flags(jax_vf(straight), x, y)
+    # the range is [2**-91 (4e-28), 2**124): 1e39, 1e-30, 2**124 and 2**-92 as arguments, and 1e30's
+    # product (about 1.5e60) as an intermediate, leave it; 1.0, 1e-20, 0.0 and -2.0 stay inside
+    assert got.tolist() == [False, True, True, False, True, False, False, True, True]
+    check(jax_vf(straight), straight, x, y)
+
+
+def test_zero_signs_are_re_run():
+    y = np.array([0.0, -0.0, 1.0, -1.0])
+    x = np.array([-1.0, -1.0, -1.0, 0.0])
+    assert flags(jax_vf(quadrant), y, x).tolist() == [True, True, False, True]
+
+
+def test_ordinary_lanes_stay_on_the_device():
+    rng = np.random.default_rng(5)
+    x, y = rng.uniform(-10, 10, 4000), rng.uniform(-10, 10, 4000)
+    assert not flags(jax_vf(straight), x, y).any()
+    cr, ci = rng.uniform(-2, 1, 4000), rng.uniform(-1.5, 1.5, 4000)
+    escaped = flags(jax_vf(escape), cr, ci)
+    assert escaped.mean() < 0.1, escaped.mean()  # the orbits near the set's edge go to the host
+    check(jax_vf(escape), escape, cr, ci)
