@@ -217,7 +217,13 @@ def facts() -> dict[str, object]:
     }
 
 
-def _ulps(bands: list) -> str:
+def _ulps(bands: list, absolute: list | None = None) -> str:
+    if absolute is not None:  # an emulated float64 (scripts/emulated_f64.py): inside its range
+        rel = [u for _, u in bands if math.isfinite(u)]
+        ab = [u for _, u in absolute if math.isfinite(u)]
+        last = max((limit for (limit, u), (_, a) in zip(bands, absolute) if math.isfinite(u) and math.isfinite(a)),
+                   default=0.0)
+        return f"{max(rel, default=math.inf):.3g} (abs {max(ab, default=0.0):.3g}), args to 2^{math.log2(last):.0f}"
     worst = max(u for _, u in bands)
     if len(bands) == 1 or all(u == worst for _, u in bands):
         return f"{worst:.3g}"
@@ -234,7 +240,8 @@ def markdown(table: dict) -> str:
                                           for p in platforms) + " |",
              "| :-- |" + " --: |" * len(platforms)]
     for name in names:
-        cells = [_ulps(table[p]["functions"][name]["bands"]) if name in table[p]["functions"] else "–" for p in platforms]
+        cells = [_ulps(table[p]["functions"][name]["bands"], table[p]["functions"][name].get("absolute"))
+                 if name in table[p]["functions"] else "–" for p in platforms]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "| fact | " + " | ".join(platforms) + " |", "| :-- |" + " --: |" * len(platforms)]
     for fact in dict.fromkeys(f for p in platforms for f in table[p]["facts"]):

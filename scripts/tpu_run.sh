@@ -7,6 +7,9 @@
 # 1. scripts/measure_xla_ulp.py --write: XLA's float64 bounds and arithmetic facts on this
 #    platform, merged into vectorizer/backends/jax/xla_bounds.json (commit it, and the table it
 #    rewrites, docs/runs/xla-bounds.md); backend="jax" refuses a platform that is not in it.
+#    Then scripts/probe_emulated_f64.py + scripts/emulated_f64.py --write: where the platform's
+#    float64 is emulated (a TPU's), its range and the bounds inside it (the facts backend="jax"
+#    models such a platform with); on an IEEE float64 it says so and writes nothing.
 # 2. scripts/bench_jax.py: per kernel at 1e6 lanes, the share of lanes flagged (re-run on the
 #    host) and the device compute time against the hand-written jax.jit(vmap), quickly.
 # 3. scripts/bench.py, variants jax (hand-written jax.jit(vmap)), vec_jax_device (device compute
@@ -26,6 +29,9 @@ mkdir -p "$OUT"
 python3 -c "import jax, numpy, libcst; print('JAX', jax.__version__, jax.devices())" || exit 1
 
 timeout "${MEASURE_S:-240}" python3 scripts/measure_xla_ulp.py --samples "${SAMPLES:-4000}" --write 2>&1 | tee "$OUT/measure.log"
+# an emulated float64 (a TPU's): its range, entry rounding and bounds inside the range (docs/jax.md)
+timeout "${EMULATED_S:-300}" python3 scripts/probe_emulated_f64.py "$OUT/probe" && \
+    python3 scripts/emulated_f64.py "$OUT/probe" --platform "$(python3 -c 'import jax; print(jax.devices()[0].platform)')" --write
 cp vectorizer/backends/jax/xla_bounds.json docs/runs/xla-bounds.md "$OUT/"
 
 timeout "${PROBE_S:-120}" python3 scripts/bench_jax.py "${PROBE_N:-1e6}" 2>&1 | tee "$OUT/probe.log"
