@@ -240,6 +240,11 @@ class ExpressionFence:
             return
         self.expr(node.slice[0].slice.value)
 
+    def function_name(self, node: cst.BaseExpression) -> bool:
+        """`node` names a function of the code or a math function (not a local)."""
+        return isinstance(node, cst.Name) and node.value not in self.locals \
+            and self.ns.resolve(node.value).kind in ("function", "math_func")
+
     def call(self, node: cst.Call) -> None:
         func = node.func
         for arg in node.args:
@@ -248,8 +253,8 @@ class ExpressionFence:
             elif arg.keyword is not None and arg.keyword.value == "dtype":
                 if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
                     self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
-            else:
-                self.expr(arg.value)
+            elif not (self.specializable and self.function_name(arg.value)):
+                self.expr(arg.value)  # (a function given as an argument: the copy called is specialized on it)
         if isinstance(func, cst.Attribute):
             self.attribute(func, called=True)
             return

@@ -38,6 +38,7 @@ from .static_objects import (
     is_static,
     is_static_object,
     object_attribute,
+    passed_function,
     plain_value,
     value_key,
 )
@@ -289,7 +290,7 @@ def static_arguments(values: Values, node: cst.Call, env: dict[str, object]):  #
                 return None
         bound.add(pname)
         v = values.value(a.value, env)
-        if v is not UNDECIDED and is_static(v) and not isinstance(v, type):
+        if v is not UNDECIDED and (is_static(v) and not isinstance(v, type) or passed_function(v)):
             statics[pname] = v
             static_args.append(a)
     for p in params:

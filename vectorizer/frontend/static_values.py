@@ -7,6 +7,7 @@ arithmetic: that is the analysis's, with its int64 checks)."""
 from __future__ import annotations
 
 import enum
+import math
 import types
 
 import libcst as cst
@@ -257,6 +258,10 @@ class Values:
             return glob.value
         if glob.kind == "value":  # a module-level instance, another module's or a cell's str, class...
             return glob.value
+        if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
+            return glob.value  # a function of the code: only a call specialized on it reads it (static_calls.py)
+        if glob.kind == "math_func":
+            return getattr(math, glob.name.partition(".")[2], UNKNOWN)
         if name in _TYPES and self._builtin(name):
             return _TYPES[name]
         if self.ns.globals is not None and name in self.ns.globals:
