@@ -107,7 +107,12 @@ class ExpressionFence:
         is generated, so nothing in it is batched); a kind check that cannot be decided is refused."""
         found = recognize(node, self.ns, self.params, self.points.get(node, self.assigned))
         hint = hints.kind_check(node) if isinstance(found, str) else ""
-        if found is not None and not isinstance(found, str) and not self.kind_checks:
+        if isinstance(found, StaticCheck) and not self.kind_checks and found.fresh is not None:
+            found, hint = (f"'is {found.against}' in {self.parsed.name!r} is decided only where {found.subject!r} "
+                           "holds a float argument of the vectorized function itself (passed on by name, never "
+                           "assigned): a float made for the call is never a module's object; here it may be another "
+                           "value"), "compare numbers with ==, or test math.isnan(x) for NaN"
+        elif found is not None and not isinstance(found, str) and not self.kind_checks:
             found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
                      "decided yet (only the vectorized function's own checks are)")
             hint = "make the check in the vectorized function itself, on its own parameter"
