@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import enum
 import math
+import sys
 from collections.abc import Callable
 
 import libcst as cst
@@ -73,13 +74,15 @@ class ExpressionFence:
             self.expr(node.left)
             self.expr(node.right)
         elif isinstance(node, cst.Comparison):
-            self.expr(node.left)
+            # `(3, 8) <= sys.version_info < (3, 10)`: the interpreter's version, decided by the specialization
+            version = self.specializable and any(self.version_info(n) for n in (node.left, *(c.comparator for c in node.comparisons)))
+            self.expr(node.left, tuple_ok=version)
             for comp in node.comparisons:
                 if not isinstance(comp.operator, COMPARISONS) and not self.specializable:
                     op = type(comp.operator).__name__
                     self.refuse(comp.operator, f"the '{OP_WORDS.get(op, op)}' comparison is not supported on numbers",
                                 "compare numbers with ==, !=, <, <=, >, >=")
-                self.expr(comp.comparator, tuple_ok=self.specializable and isinstance(comp.operator, cst.In | cst.NotIn))
+                self.expr(comp.comparator, tuple_ok=version or self.specializable and isinstance(comp.operator, cst.In | cst.NotIn))
         elif isinstance(node, cst.IfExp):
             self.expr(node.test)
             self.expr(node.body)
@@ -198,6 +201,8 @@ class ExpressionFence:
                     what = "called" if called else "read"
                     self.refuse(node, f"math.{attr} cannot be {what} here", "call math functions, read math constants")
                 return
+            if self.specializable and not called and self.version_info(node):
+                return  # a constant of the running interpreter: decided by the specialization, or refused after it
             if base.value in SIDE_EFFECT_MODULES or glob.name in SIDE_EFFECT_MODULES:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
@@ -244,6 +249,12 @@ class ExpressionFence:
             self.refuse(node, "only single-integer indexing is supported", "write TABLE[i]")
             return
         self.expr(node.slice[0].slice.value)
+
+    def version_info(self, node: cst.BaseExpression) -> bool:
+        """`node` is `sys.version_info` (the live module sys, not a local)."""
+        return isinstance(node, cst.Attribute) and node.attr.value == "version_info" \
+            and isinstance(node.value, cst.Name) and node.value.value not in self.locals \
+            and (self.ns.globals or {}).get(node.value.value) is sys
 
     def function_name(self, node: cst.BaseExpression) -> bool:
         """`node` names a function of the code or a math function (not a local)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import sys
 import types
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,10 @@ def attribute_value(values: Values, node: cst.Attribute, env: dict[str, object])
         return UNDECIDED
     if base is UNDECIDED and isinstance(node.value, cst.Name) and node.value.value not in env:
         owner = global_object(values, node.value.value)
+        if owner is sys and name == "version_info":
+            # The running interpreter's version: the same for every call in this process, and the
+            # cache key holds it (core/cachekey.py `python=`): a test of it is decided now.
+            return tuple(sys.version_info)
         if owner is not ABSENT and namespace_like(owner) and not isinstance(owner, enum.EnumMeta):
             found = static_attribute(owner, name)
             if found is not ABSENT and embeddable(found):
