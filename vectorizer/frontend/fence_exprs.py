@@ -214,7 +214,8 @@ class ExpressionFence:
                         "generated, only when all its arguments are the same for every lane)",
                         hints.attribute(node, called), UnsupportedCallError)
             return
-        if called and attr in METHODS and isinstance(base, cst.Call | cst.BinaryOperation | cst.Subscript | cst.Attribute):
+        if called and attr in METHODS and isinstance(base, cst.Call | cst.BinaryOperation | cst.Subscript | cst.Attribute
+                                                     | cst.Comparison | cst.UnaryOperation):
             self.expr(base)  # np.atleast_1d(x).astype(np.int64), (a * b).sum(): the analysis types the value
             return
         self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
