@@ -73,7 +73,7 @@ class Callees:
             if self.rewrite is not None:
                 parsed = self.rewrite(parsed, glob.name, home)
             # kind checks pass here, to be decided per call (`for_call`); the rest is fenced now
-            fence.check(parsed, self.namespace, kind_checks=self.decide is not None)
+            fence.check(parsed, self.namespace, kind_checks=self.decide is not None, deferred=self.decide is not None)
             self.parsed[glob.name] = parsed
             self.homes[glob.name] = home
         return self.parsed[glob.name]
