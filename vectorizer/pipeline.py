@@ -28,12 +28,13 @@ from .analysis.one_d import refuse_result
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
 from .core.pyast import ArrayCode
-from .core.types import ArrayType, ResultKind, TupleType, Val
+from .core.types import FLOAT, ArrayType, ResultKind, TupleType, Val
 from .errors import VectorizeError, internal_error
 from .frontend import fence
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
 from .frontend.static_calls import Variants
+from .frontend.static_checks import defaulted
 from .frontend.static_objects import describe
 from .options import Options
 from .passes import (
@@ -315,6 +316,8 @@ def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
     parsed = static_checks.fold(parsed, namespace, params)
     callees = Callees(namespace, parsed.name)
     callees.locate = parsed.location  # a callee's refusal names the call in this function
+    callees.lanes.register(parsed.func, frozenset(  # float arguments: made by .item() (a default is the default's object)
+        n for n, v in params.items() if v.type is FLOAT and n not in defaulted(parsed.func)))
     helpers = statics.helpers if statics is not None else {}
     callees.rewrite = lambda callee, name, home: specialize.specialize(
         callee, namespace, variants.statics.get(name, {}), helpers, variants, home)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..core.types import Val, type_of_python
+from ..core.types import FLOAT, Val, type_of_python
 from ..errors import (
     SourceLocation,
     UnsupportedCallError,
@@ -28,6 +28,7 @@ from ..frontend.local_imports import hoist
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function
 from . import one_d, recursion
+from .lane_args import LaneArgs
 
 
 class Callees:
@@ -49,6 +50,7 @@ class Callees:
         self.decide: Callable[[ParsedFunction, dict[str, str], dict | None], ParsedFunction] | None = None
         self.homes: dict[str, dict | None] = {}
         self.variants: dict[tuple, ParsedFunction] = {}
+        self.lanes = LaneArgs()  # which arguments are a lane's own float object (pipeline.start registers the root)
 
     def parse(self, glob: Global) -> ParsedFunction:
         if glob.name not in self.parsed:
@@ -71,22 +73,30 @@ class Callees:
             if self.rewrite is not None:
                 parsed = self.rewrite(parsed, glob.name, home)
             # kind checks pass here, to be decided per call (`for_call`); the rest is fenced now
-            fence.check(parsed, self.namespace, kind_checks=self.decide is not None)
+            fence.check(parsed, self.namespace, kind_checks=self.decide is not None, deferred=self.decide is not None)
             self.parsed[glob.name] = parsed
             self.homes[glob.name] = home
         return self.parsed[glob.name]
 
-    def for_call(self, parsed: ParsedFunction, params: dict[str, Val]) -> ParsedFunction:
+    def for_call(self, parsed: ParsedFunction, params: dict[str, Val], node: cst.Call | None = None,
+                 lowering: bool = False) -> ParsedFunction:
         """The callee `parsed` (from `parse`) with its kind checks decided from this call's
-        arguments: a branch ruled out is gone, and one not decided is refused, at its position."""
+        arguments: a branch ruled out is gone, and one not decided is refused, at its position.
+        A parameter given a lane's own float object by `node` (analysis/lane_args.py) is of the
+        kind "float" (`x is NAN` is decided for it)."""
         if self.decide is None:
             return parsed
         kinds = {n: k for n, v in params.items() if (k := one_d.kind_of(v)) is not None}
+        floats = {n for n, v in params.items() if v.type is FLOAT}
+        lanes = self.lanes.of_call(parsed.func, node, (parsed.name, id(parsed), tuple(sorted(kinds.items()))),
+                                   floats, lowering)
+        kinds.update(dict.fromkeys(lanes, "float"))
         key = (parsed.name, id(parsed), tuple(sorted(kinds.items())))
         if key not in self.variants:
             found = self.decide(parsed, kinds, self.homes.get(parsed.name))
             fence.check(found, self.namespace, kind_checks=False)  # what the kinds leave undecided
             self.variants[key] = found
+        self.lanes.register(self.variants[key].func, lanes)
         return self.variants[key]
 
     def bind(self, parsed: ParsedFunction, args: list, keywords: dict[str, object],
@@ -114,8 +124,10 @@ class Callees:
                 bound[name] = default(p.default)
         return {n: bound[n] for n in names}
 
-    def result(self, glob: Global, args: list[Val], keywords: dict[str, Val], node: cst.Call) -> tuple[Val, ...]:
-        """The values a call returns, for the analysis of the caller."""
+    def result(self, glob: Global, args: list[Val], keywords: dict[str, Val], node: cst.Call,
+               lowering: bool = False) -> tuple[Val, ...]:
+        """The values a call returns, for the analysis of the caller (`lowering`: a pass's
+        analysis of a tree the passes made: analysis/lane_args.py)."""
         from .batched import analyze
 
         if glob.name in self.stack:  # a recursive edge: lowered as a flag (analysis/recursion.py)
@@ -124,7 +136,7 @@ class Callees:
         try:
             parsed = self.parse(glob)
             params = self.bind(parsed, args, keywords, default_val)
-            parsed = self.for_call(parsed, params)  # type: ignore[arg-type]
+            parsed = self.for_call(parsed, params, node, lowering)  # type: ignore[arg-type]
             facts = analyze(parsed.func, params, self.namespace, parsed.location, self.result)  # type: ignore[arg-type]
         except VectorizeError as exc:
             if len(self.stack) == 2 and self.locate is not None:  # called by the vectorized function

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
     from ..errors import SourceLocation
     from ..frontend.namespace import Global, Namespace
 
+
+def python_number(v: Val) -> bool:
+    """`v` is a Python int, float or bool on every path (no NumPy scalar, array, or 0-d array)."""
+    return not isinstance(v.type, ArrayType | TupleType) and not v.numpy and v.zero_d is False and v.one_d is False
+
 class ExpressionAnalysis:
     """The type, batchedness and constant of each expression of one analysis run, recorded in
     `facts`; `error` makes a user error at a node (the `Analyzer`'s, which holds this object)."""
@@ -237,7 +242,13 @@ class ExpressionAnalysis:
             name = self.callee_name(func, env)
             if name.startswith("np.") or name.startswith("."):
                 if name.startswith("."):  # a method: x.sum() is np.sum(x)
-                    args = [self.expr(func.value, env), *args]
+                    receiver = self.expr(func.value, env)
+                    if python_number(receiver):
+                        raise self.error(node, f"'{name}()' of a Python number: int, float and bool have no such "
+                                         "method, so the scalar function raises AttributeError here",
+                                         "call it on a NumPy value (np.asarray(x)), or drop the call",
+                                         VectorizeTypeError)
+                    args = [receiver, *args]
                     name = "np" + name
                 return self.arrays(node, lambda: arrays.call(name, args, keywords))
         else:

@@ -30,6 +30,7 @@ import libcst as cst
 from ..core.tree import walk
 from ..core.types import TupleType, Val
 from ..errors import UnsupportedCallError, VectorizeError
+from ..frontend import fence
 from .facts import join_val
 
 if TYPE_CHECKING:
@@ -171,6 +172,9 @@ def edge_result(callees: Callees, glob: Global, args: list[Val], keywords: dict[
     key = (glob.name, tuple((v.type, v.batched) for v in params.values()))
     batched = any(v.batched for v in params.values())
     if key not in callees.assumed:
+        # Typed as parsed, not decided per call: what a kind check may rule out is fenced here
+        # (Callees.parse fences a callee's such branches later, in for_call's strict look).
+        fence.check(parsed, callees.namespace)
         callees.stack.append(glob.name)
         try:
             base = cut(parsed.func, frozenset(callees.stack))

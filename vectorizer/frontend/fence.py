@@ -35,8 +35,9 @@ class Fence:
     """Collects every unsupported construct of one function."""
 
     def __init__(self, parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True,
-                 specializable: bool = False) -> None:
+                 specializable: bool = False, deferred: bool = False) -> None:
         self.parsed = parsed
+        self.deferred = deferred  # a callee's kind checks are decided per call, then fenced strictly
         self.ns = namespace
         self.errors: list[VectorizeError] = []
         self.locals = local_names(parsed.func)
@@ -88,7 +89,7 @@ class Fence:
         elif isinstance(stmt, cst.If):
             self.expr(stmt.test)
             kept = self.errors
-            if self.exprs.specializable and self.exprs.kind_guarded(stmt.test):
+            if (self.exprs.specializable or self.deferred) and self.exprs.kind_guarded(stmt.test):
                 # `if isinstance(S, complex): ... 1j ...`: the specialization decides the check from
                 # the lanes' kind and drops the branch it rules out; the strict fence, after it,
                 # refuses what is left (pipeline._specialized)
@@ -202,9 +203,12 @@ class Fence:
         self.refuse(target, f"assignment to {what} is not supported", "assign to a local variable; a vectorized function must not mutate objects")
 
 
-def check(parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True, specializable: bool = False) -> None:
+def check(parsed: ParsedFunction, namespace: Namespace, kind_checks: bool = True, specializable: bool = False,
+          deferred: bool = False) -> None:
     """Raise a `VectorizeError` (or a group of them) for every unsupported construct. With
     `kind_checks`, `isinstance(param, int)` and the like pass (frontend/static_checks.py); with
     `specializable`, strings, None and `is`/`in` comparisons pass, to be decided by a call's
-    values (passes/specialize.py) and checked again after."""
-    Fence(parsed, namespace, kind_checks, specializable).check()
+    values (passes/specialize.py) and checked again after; with `deferred` (a callee, whose kind
+    checks each call decides: analysis/calls.py `for_call`, which fences the result strictly),
+    a branch a kind check may rule out is not fenced yet."""
+    Fence(parsed, namespace, kind_checks, specializable, deferred).check()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import enum
 import math
+import sys
 from collections.abc import Callable
 
 import libcst as cst
@@ -73,13 +74,15 @@ class ExpressionFence:
             self.expr(node.left)
             self.expr(node.right)
         elif isinstance(node, cst.Comparison):
-            self.expr(node.left)
+            # `(3, 8) <= sys.version_info < (3, 10)`: the interpreter's version, decided by the specialization
+            version = self.specializable and any(self.version_info(n) for n in (node.left, *(c.comparator for c in node.comparisons)))
+            self.expr(node.left, tuple_ok=version)
             for comp in node.comparisons:
                 if not isinstance(comp.operator, COMPARISONS) and not self.specializable:
                     op = type(comp.operator).__name__
                     self.refuse(comp.operator, f"the '{OP_WORDS.get(op, op)}' comparison is not supported on numbers",
                                 "compare numbers with ==, !=, <, <=, >, >=")
-                self.expr(comp.comparator, tuple_ok=self.specializable and isinstance(comp.operator, cst.In | cst.NotIn))
+                self.expr(comp.comparator, tuple_ok=version or self.specializable and isinstance(comp.operator, cst.In | cst.NotIn))
         elif isinstance(node, cst.IfExp):
             self.expr(node.test)
             self.expr(node.body)
@@ -107,7 +110,12 @@ class ExpressionFence:
         is generated, so nothing in it is batched); a kind check that cannot be decided is refused."""
         found = recognize(node, self.ns, self.params, self.points.get(node, self.assigned))
         hint = hints.kind_check(node) if isinstance(found, str) else ""
-        if found is not None and not isinstance(found, str) and not self.kind_checks:
+        if isinstance(found, StaticCheck) and not self.kind_checks and found.fresh is not None:
+            found, hint = (f"'is {found.against}' in {self.parsed.name!r} is decided only where {found.subject!r} "
+                           "holds a float argument of the vectorized function itself (passed on by name, never "
+                           "assigned): a float made for the call is never a module's object; here it may be another "
+                           "value"), "compare numbers with ==, or test math.isnan(x) for NaN"
+        elif found is not None and not isinstance(found, str) and not self.kind_checks:
             found = (f"a kind check in {self.parsed.name!r}, a function called by the one vectorized, is not "
                      "decided yet (only the vectorized function's own checks are)")
             hint = "make the check in the vectorized function itself, on its own parameter"
@@ -193,6 +201,8 @@ class ExpressionFence:
                     what = "called" if called else "read"
                     self.refuse(node, f"math.{attr} cannot be {what} here", "call math functions, read math constants")
                 return
+            if self.specializable and not called and self.version_info(node):
+                return  # a constant of the running interpreter: decided by the specialization, or refused after it
             if base.value in SIDE_EFFECT_MODULES or glob.name in SIDE_EFFECT_MODULES:
                 self.refuse(node, f"'{base.value}.{node.attr.value}': {SIDE_EFFECT_MODULES.get(base.value, SIDE_EFFECT_MODULES.get(glob.name))}; it cannot be vectorized",
                             "compute it outside and pass it in as an argument", UnsupportedCallError)
@@ -204,7 +214,8 @@ class ExpressionFence:
                         "generated, only when all its arguments are the same for every lane)",
                         hints.attribute(node, called), UnsupportedCallError)
             return
-        if called and attr in METHODS and isinstance(base, cst.Call | cst.BinaryOperation | cst.Subscript | cst.Attribute):
+        if called and attr in METHODS and isinstance(base, cst.Call | cst.BinaryOperation | cst.Subscript | cst.Attribute
+                                                     | cst.Comparison | cst.UnaryOperation):
             self.expr(base)  # np.atleast_1d(x).astype(np.int64), (a * b).sum(): the analysis types the value
             return
         self.refuse(node, "attribute access is only supported for math.<name>, np.<name> and the numbers, tuples "
@@ -240,6 +251,17 @@ class ExpressionFence:
             return
         self.expr(node.slice[0].slice.value)
 
+    def version_info(self, node: cst.BaseExpression) -> bool:
+        """`node` is `sys.version_info` (the live module sys, not a local)."""
+        return isinstance(node, cst.Attribute) and node.attr.value == "version_info" \
+            and isinstance(node.value, cst.Name) and node.value.value not in self.locals \
+            and (self.ns.globals or {}).get(node.value.value) is sys
+
+    def function_name(self, node: cst.BaseExpression) -> bool:
+        """`node` names a function of the code or a math function (not a local)."""
+        return isinstance(node, cst.Name) and node.value not in self.locals \
+            and self.ns.resolve(node.value).kind in ("function", "math_func")
+
     def call(self, node: cst.Call) -> None:
         func = node.func
         for arg in node.args:
@@ -248,8 +270,8 @@ class ExpressionFence:
             elif arg.keyword is not None and arg.keyword.value == "dtype":
                 if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
                     self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
-            else:
-                self.expr(arg.value)
+            elif not (self.specializable and self.function_name(arg.value)):
+                self.expr(arg.value)  # (a function given as an argument: the copy called is specialized on it)
         if isinstance(func, cst.Attribute):
             self.attribute(func, called=True)
             return

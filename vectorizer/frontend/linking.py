@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import types
 
 import libcst as cst
@@ -112,6 +113,8 @@ class Linker:
             return Global("function", spelled, obj)
         if isinstance(obj, types.BuiltinFunctionType) and getattr(math, obj.__name__, None) is obj:
             return Global("math_func", f"math.{obj.__name__}")
+        if obj is operator.index:
+            return Global("builtin", "operator.index")
         if isinstance(obj, types.BuiltinFunctionType) and getattr(builtins, obj.__name__, None) is obj:
             return None  # builtins keep their spelling (the namespaces agree on them)
         if _numpy_callable(obj):

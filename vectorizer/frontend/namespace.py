@@ -14,6 +14,7 @@ import ast
 import builtins
 import math
 import numbers
+import operator
 import types
 from collections.abc import Callable
 
@@ -239,6 +240,8 @@ def _classify_object(name: str, value: object, module: str) -> Global:
         return Global("unknown", value.__name__)
     if isinstance(value, types.BuiltinFunctionType) and getattr(math, value.__name__, None) is value:
         return Global("math_func", f"math.{value.__name__}")
+    if value is operator.index:  # `from operator import index as _index` (pure-Python datetime)
+        return Global("builtin", "operator.index")
     if isinstance(value, types.BuiltinFunctionType | type) and getattr(builtins, value.__name__, None) is value:
         return builtin_global(value.__name__)  # (also `from six.moves import range`: the builtin itself)
     scalar = scalar_of(value)  # a @vectorize-decorated function

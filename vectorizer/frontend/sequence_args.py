@@ -40,7 +40,8 @@ raises it), `x in p` tests it, `len(p)` is a number, and `p` or an expression of
 function of the module specializes that one in turn. Any other use (a method such as `append` or
 `sort`, an item assigned, the parameter rebound, passed to anything else, returned) is refused
 there: the callee could mutate the list or keep it. A local display is taken only where every use
-is one of those; otherwise it is left to the other rules. A sequence Python cannot compute
+is one of those; otherwise it is left to the other rules. A function of another module (linked:
+frontend/linking.py) is specialized the same way; its copy reads the names of its own module. A sequence Python cannot compute
 (`(1,) + [2]`: TypeError) makes its statement `raise TypeError(<Python's message>)` where it is
 evaluated unconditionally and before anything else in the statement that may raise; elsewhere it
 is refused. The copies are keyed by the callee and the sequences' types and values (two
@@ -248,8 +249,11 @@ class _Uses:
 
     def _callee(self, call: cst.Call) -> bool:
         f = call.func
-        if not isinstance(f, cst.Name) or f.value in self.local or f.value in self.ns.links:
+        if not isinstance(f, cst.Name) or f.value in self.local:
             return False
+        linker = self.ns.linker
+        if f.value in self.ns.links and (linker is None or f.value not in linker.homes):  # type: ignore[attr-defined]
+            return False  # (another module's function has its home: its copy reads that module's names)
         glob = self.ns.resolve(f.value)
         if glob.kind != "function" or any(a.star for a in call.args):
             return False

@@ -35,6 +35,9 @@ def specialize(ns: Namespace, name: str, args: dict, depth: int, taken: set[str]
     copy = FunctionSource(src.qualname, src.filename, src.text, src.first_line, src.indent)  # its messages: the callee's
     ns.sequence_specs[new] = (copy, dict(args), key, depth + 1)
     ns.define(new, Global("function", new, copy))
+    linker = ns.linker
+    if linker is not None and name in linker.homes:  # type: ignore[attr-defined]
+        linker.homes[new] = linker.homes[name]  # type: ignore[attr-defined] # another module's function: its names
     return new
 
 

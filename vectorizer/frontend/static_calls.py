@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import sys
 import types
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ from .static_objects import (
     is_static,
     is_static_object,
     object_attribute,
+    passed_function,
     plain_value,
     value_key,
 )
@@ -111,6 +113,10 @@ def attribute_value(values: Values, node: cst.Attribute, env: dict[str, object])
         return UNDECIDED
     if base is UNDECIDED and isinstance(node.value, cst.Name) and node.value.value not in env:
         owner = global_object(values, node.value.value)
+        if owner is sys and name == "version_info":
+            # The running interpreter's version: the same for every call in this process, and the
+            # cache key holds it (core/cachekey.py `python=`): a test of it is decided now.
+            return tuple(sys.version_info)
         if owner is not ABSENT and namespace_like(owner) and not isinstance(owner, enum.EnumMeta):
             found = static_attribute(owner, name)
             if found is not ABSENT and embeddable(found):
@@ -289,7 +295,7 @@ def static_arguments(values: Values, node: cst.Call, env: dict[str, object]):  #
                 return None
         bound.add(pname)
         v = values.value(a.value, env)
-        if v is not UNDECIDED and is_static(v) and not isinstance(v, type):
+        if v is not UNDECIDED and (is_static(v) and not isinstance(v, type) or passed_function(v)):
             statics[pname] = v
             static_args.append(a)
     for p in params:

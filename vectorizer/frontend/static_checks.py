@@ -41,7 +41,7 @@ class StaticCheck:
     """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`.
     `scalar`: np.isscalar, which is also decided for the OTHER_KINDS."""
 
-    __slots__ = ("holds", "identity", "scalar", "subject")
+    __slots__ = ("against", "fresh", "holds", "identity", "scalar", "subject")
 
     def __init__(self, subject: str, holds: frozenset[str], scalar: bool = False) -> None:
         self.subject = subject
@@ -51,6 +51,11 @@ class StaticCheck:
         # False itself (a lane of an int or float array is an int or a float): for one, the check
         # is the lane's own value (`x`, or `not x`), for any other kind `is` is False, `is not` True.
         self.identity: tuple[bool, bool] | None = None
+        # `x is NAN` (a module global): a float lane is a float object made for the call (the
+        # oracle's `.item()`), never one that existed before it, so `is` is False and `is not`
+        # True (the value here) for a float lane; an int or bool lane may be a cached object.
+        self.fresh: bool | None = None
+        self.against = ""
 
 
 def assigned_names(func: cst.FunctionDef) -> set[str]:
@@ -90,6 +95,12 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
             if isinstance(found, StaticCheck):
                 found.identity = (comp.comparator.value == "True", negated)
             return found
+        if isinstance(comp.operator, cst.Is | cst.IsNot):
+            found = _identity_of_lane(node.left, comp.comparator, ns, params, assigned)
+            if found is not None:
+                if isinstance(found, StaticCheck):
+                    found.fresh = negated
+                return found
         if isinstance(comp.operator, cst.Is | cst.IsNot | cst.Equal | cst.NotEqual) and _is_type_call(node.left, ns):
             exact = _EXACT.get(comp.comparator.value) if isinstance(comp.comparator, cst.Name) and \
                 _is_builtin(comp.comparator, ns, comp.comparator.value) else None
@@ -100,6 +111,32 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
     if _is_type_call(node, ns):
         return "type(x) is only supported compared with int, float or bool ('type(x) is int')"
     return None
+
+
+def _identity_of_lane(left: cst.BaseExpression, right: cst.BaseExpression, ns: Namespace, params: set[str],
+                      assigned: set[str]) -> StaticCheck | str | None:
+    """`p is G` or `G is p`: p a parameter, G a name the module binds (not None, True, False:
+    recognized above), else None."""
+    for subject, other in ((left, right), (right, left)):
+        if isinstance(subject, cst.Name) and subject.value in params and isinstance(other, cst.Name) \
+                and other.value not in params and other.value not in ("None", "True", "False") \
+                and _module_binds(other.value, ns):
+            found = _subject(subject, params, assigned, f"'is {other.value}'", frozenset())
+            if isinstance(found, StaticCheck):
+                found.against = other.value  # a local of that name is no global: the deciders check
+            return found
+    return None
+
+
+def defaulted(func: cst.FunctionDef) -> set[str]:
+    """The parameters that have a default: one the call omits holds the default's own object
+    (`x=NAN`: `x is NAN` is True), so `x is G` is not decided for them."""
+    p = func.params
+    return {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params) if x.default is not None}
+
+
+def _module_binds(name: str, ns: Namespace) -> bool:
+    return name in ns.links or name in ns.cells or ns.globals is not None and name in ns.globals
 
 
 def _subject(arg: cst.BaseExpression, params: set[str], assigned: set[str], what: str,

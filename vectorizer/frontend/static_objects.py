@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import math
 import numbers
 import sys
 import types
@@ -85,6 +86,23 @@ def is_static(value: object) -> bool:
     """A value a specialization holds as is (never a number the lanes compute with): None, a str,
     bytes, an enum member, a class, or a static object."""
     return value is None or isinstance(value, str | bytes | enum.Enum | type) or is_static_object(value)
+
+
+def passed_function(value: object) -> bool:
+    """A function given as an argument the callee may be specialized on (issue 51): a Python
+    function (`def`, not a lambda: its source is read) or a function of the math module (a call
+    of the parameter is then a call of it, as Python makes it)."""
+    if isinstance(value, types.FunctionType):
+        return value.__name__ != "<lambda>"
+    return math_function(value) is not None
+
+
+def math_function(value: object) -> str | None:
+    """The name of the math module's function `value` is, else None."""
+    name = getattr(value, "__name__", None)
+    if isinstance(value, types.BuiltinFunctionType) and isinstance(name, str) and getattr(math, name, None) is value:
+        return name
+    return None
 
 
 def embeddable(value: object) -> str | None:
@@ -179,6 +197,8 @@ def value_key(value: object, depth: int = 0, code: CodeKey | None = None) -> str
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, numbers.Real) and type(value).__module__ == "numpy":
         return f"{type(value).__name__}:{value!r}"
+    if math_function(value) is not None:
+        return f"math:{math_function(value)}"
     if isinstance(value, type | types.FunctionType):
         kind = "class" if isinstance(value, type) else "function"
         own = f"{kind}:{value.__module__}.{value.__qualname__}"

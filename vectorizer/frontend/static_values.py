@@ -7,6 +7,7 @@ arithmetic: that is the analysis's, with its int64 checks)."""
 from __future__ import annotations
 
 import enum
+import math
 import types
 
 import libcst as cst
@@ -18,7 +19,14 @@ from .parse import ParsedFunction
 from .pure_builtins import SNAPSHOT, items
 from .refusals import local_names
 from .static_calls import UNDECIDED as UNKNOWN
-from .static_checks import StaticCheck, assigned_names, class_spec, decide, recognize
+from .static_checks import (
+    StaticCheck,
+    assigned_names,
+    class_spec,
+    decide,
+    defaulted,
+    recognize,
+)
 from .static_objects import is_static_object
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
@@ -162,6 +170,9 @@ class Values:
                 and node.comparisons[0].comparator.value == "None":
             return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
         kind = self.kinds.get(found.subject)
+        if found.fresh is not None:  # `x is NAN`: a float lane is never an object made before the call
+            return found.fresh if kind == "float" and found.against not in self.locals \
+                and found.subject not in defaulted(self.parsed.func) else UNKNOWN
         if found.identity is not None:  # (`flag is True` of a bool lane: the lane's value, passes/static_checks.py)
             return UNKNOWN if kind is None or kind == "bool" else found.identity[1]
         decided = decide(found, kind)
@@ -257,6 +268,10 @@ class Values:
             return glob.value
         if glob.kind == "value":  # a module-level instance, another module's or a cell's str, class...
             return glob.value
+        if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
+            return glob.value  # a function of the code: only a call specialized on it reads it (static_calls.py)
+        if glob.kind == "math_func":
+            return getattr(math, glob.name.partition(".")[2], UNKNOWN)
         if name in _TYPES and self._builtin(name):
             return _TYPES[name]
         if self.ns.globals is not None and name in self.ns.globals:

@@ -37,6 +37,10 @@ one handler catching OverflowError (bare, `OverflowError`, `ArithmeticError`, `E
 `math.exp` raises nothing else on a number, and OverflowError exactly above that bound (the
 largest float whose exp is finite) for floats and ints alike, except on inf, which it returns.
 
+A second shape is tested too: pymap3d's arrays-or-numbers idiom, `try: e[abs(e) < 1e-3] = 0.0 ...`
+with one handler catching TypeError, becomes `if np.isscalar(e): <the handler> else: <the body>`
+(`item_fallback`: a number has no item assignment), decided per call from e's kind.
+
 Not rewritten, so the fence refuses them: `finally` (it runs on every path, `return` included,
 and may replace the value being returned) and `try`/`except*`.
 """
@@ -51,8 +55,10 @@ from .paths import PathTransformer
 
 # The largest float whose exp is finite: math.exp raises OverflowError above it (ints included).
 EXP_MAX = "709.782712893384"
-# Handler types that catch OverflowError (when no module binds their names otherwise).
+# Handler types that catch OverflowError, TypeError (when no module binds their names otherwise).
 _CATCH_OVERFLOW = ("OverflowError", "ArithmeticError", "Exception", "BaseException")
+_CATCH_TYPE = ("TypeError", "Exception", "BaseException")
+_ORDERS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
 class TryBlocks(PathTransformer):
@@ -67,7 +73,7 @@ class TryBlocks(PathTransformer):
         body: list[cst.BaseStatement] = []
         changed = False
         for stmt in updated.body:
-            fast = self.bounded_exp(stmt) if isinstance(stmt, cst.Try) else None
+            fast = self.bounded_exp(stmt) or self.item_fallback(stmt) if isinstance(stmt, cst.Try) else None
             if fast is not None:
                 body.extend(fast)
                 changed = True
@@ -101,11 +107,59 @@ class TryBlocks(PathTransformer):
         guard = cst.If(test, cst.IndentedBlock([handled[0]]))
         return [guard, body[0]]
 
+    def item_fallback(self, stmt: cst.Try) -> list[cst.BaseStatement] | None:
+        """`try: e[abs(e) < 1e-3] = 0.0 ...` / `except TypeError: <scalar code>` (pymap3d's
+        arrays-or-numbers idiom) as `if np.isscalar(e): <scalar code> else: <the body>`, or None.
+        Python evaluates the value (a number literal), then `e`, then the index (names of `e`,
+        numbers, abs, comparisons: nothing that raises on a number), then stores: a number (int,
+        float, bool or a NumPy scalar, which np.isscalar is True of) has no item assignment, so
+        the first statement raises TypeError, and the handler runs instead of the rest. The
+        test is decided per call from the argument's kind (passes/specialize.py); a 0-d array,
+        for which it is False, stores."""
+        if self.ns is None or stmt.finalbody is not None or len(stmt.handlers) != 1:
+            return None
+        handler = stmt.handlers[0]
+        body = _statements(stmt.body)
+        if handler.name is not None or not self.catches(handler.type, _CATCH_TYPE) or not body:
+            return None
+        first = body[0]
+        if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Assign)):
+            return None
+        assign = first.body[0]
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1
+                and isinstance(target.slice[0].slice, cst.Index) and _plain_number(assign.value)
+                and self._cannot_raise(target.slice[0].slice.value, target.value.value)):
+            return None
+        rest = [*body, *(_statements(stmt.orelse.body) if stmt.orelse is not None else [])]
+        test = cst.parse_expression(f"np.isscalar({target.value.value})")
+        return [cst.If(test, cst.IndentedBlock(_statements(handler.body)), orelse=cst.Else(cst.IndentedBlock(rest)))]
+
+    def _cannot_raise(self, node: cst.BaseExpression, subject: str) -> bool:
+        """An index of the number `subject`, whose evaluation cannot raise (see item_fallback)."""
+        if isinstance(node, cst.Name):
+            return node.value == subject
+        if isinstance(node, cst.Integer | cst.Float):
+            return True
+        if isinstance(node, cst.UnaryOperation):
+            return isinstance(node.operator, cst.Minus | cst.Plus | cst.Not) and self._cannot_raise(node.expression, subject)
+        if isinstance(node, cst.Comparison):
+            return all(isinstance(c.operator, _ORDERS) for c in node.comparisons) and self._cannot_raise(node.left, subject) \
+                and all(self._cannot_raise(c.comparator, subject) for c in node.comparisons)
+        if isinstance(node, cst.Call):
+            return isinstance(node.func, cst.Name) and node.func.value == "abs" and self._builtin("abs") \
+                and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star \
+                and self._cannot_raise(node.args[0].value, subject)
+        return False
+
     def catches_overflow(self, node: cst.BaseExpression | None) -> bool:
+        return self.catches(node, _CATCH_OVERFLOW)
+
+    def catches(self, node: cst.BaseExpression | None, types: tuple[str, ...]) -> bool:
         if node is None:
             return True  # a bare `except:`
         names = [e.value for e in node.elements] if isinstance(node, cst.Tuple) else [node]
-        return any(isinstance(n, cst.Name) and n.value in _CATCH_OVERFLOW and self._builtin(n.value) for n in names)
+        return any(isinstance(n, cst.Name) and n.value in types and self._builtin(n.value) for n in names)
 
     def _builtin(self, name: str) -> bool:
         globals_ = self.ns.globals if self.ns is not None else None
@@ -123,6 +177,12 @@ def _return(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Return):
         return stmt.body[0].value
     return None
+
+
+def _plain_number(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        node = node.expression
+    return isinstance(node, cst.Integer | cst.Float)
 
 
 def _plain(node: cst.BaseExpression) -> bool:

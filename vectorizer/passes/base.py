@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -62,7 +63,7 @@ class Context:
     uniform_params: frozenset[str] = frozenset()  # backend="jax": parameters with one value for every lane
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
-        callee_result = self.callees.result if self.callees else None
+        callee_result = functools.partial(self.callees.result, lowering=True) if self.callees else None
         return analyze(func, self.params, self.namespace, callee_result=callee_result, check_unbound=False,
                        masked_blocks=self.predicated, under_control=self.under_control,
                        loop_masks=frozenset(self.loop_masks))

@@ -170,7 +170,7 @@ class _Inliner:
         texts = ctx.callees.bind(parsed, [code(a.value) for a in args], {k: code(v) for k, v in keywords.items()},
                                  lambda d: literal(default_value(d)))
         vals = ctx.callees.bind(parsed, arg_vals, kw_vals, default_val)
-        parsed = ctx.callees.for_call(parsed, vals)  # its kind checks decided for these arguments
+        parsed = ctx.callees.for_call(parsed, vals, original, lowering=True)  # its kind checks decided for these arguments
         issued_before = set(ctx.namer.taken)
         child = ctx.child(parsed.name, vals, under_control=self.controlled > 0, parsed=parsed)  # type: ignore[arg-type]
         func = ctx.prepare_callee(child)  # type: ignore[misc]

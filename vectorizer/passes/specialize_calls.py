@@ -16,6 +16,11 @@ After::
 pipeline.py hands to the analysis's callees). A number becomes a literal; a tuple of numbers a
 module-level table (as a module-level tuple gives); an attribute whose value the engine cannot
 hold is refused at its position with the reason.
+
+A function of the code or a math function named as an argument (`_atan1u(y, x, atan2d)`) is a
+static argument too: the callee's copy is specialized on it, and there `to_angle(y, x)` calls
+`atan2d`'s copy, or, for a math function, `math_atan2(y, x)` (a name bound to math.atan2), the
+function Python would call.
 """
 
 from __future__ import annotations
@@ -29,10 +34,16 @@ import libcst as cst
 
 from ..core.tree import walk
 from ..errors import UnsupportedCallError
-from ..frontend.namespace import ABSENT, is_constant, normalize_constant
+from ..frontend.namespace import ABSENT, Global, is_constant, normalize_constant
 from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
 from ..frontend.static_methods import call_target
-from ..frontend.static_objects import describe, is_static, is_static_object
+from ..frontend.static_methods import callee as static_callee
+from ..frontend.static_objects import (
+    describe,
+    is_static,
+    is_static_object,
+    math_function,
+)
 from . import specialize_methods
 from .specialize_apply import literal
 
@@ -104,6 +115,9 @@ def relevant(s: Specializer, node: cst.Attribute | cst.Call) -> bool:
         return True  # a module-level callable object, a closure's cell (frontend/static_methods.py)
     if glob.kind == "unknown":
         return isinstance((s.ns.globals or {}).get(func.value), type)
+    if glob.kind == "function" and any(isinstance(a.value, cst.Name) and a.value.value not in s.locals and s.ns.resolve(
+            a.value.value).kind in ("function", "math_func") for a in node.args):
+        return True  # a function given as an argument: the callee's copy is specialized on it
     if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
         return any(is_static(d) for d in glob.value.__defaults__ or ()) or \
             any(is_static(d) for d in (glob.value.__kwdefaults__ or {}).values())
@@ -123,6 +137,14 @@ def _table_base(node: cst.BaseExpression) -> str:
 def _redirect(s: Specializer, node: cst.Call, env: dict[str, object]) -> bool:
     """A call of a function of the code with static arguments, or of a callable decided now (a
     method of a static object...: frontend/static_methods.py): to its specialized copy."""
+    called = math_function(static_callee(s, node.func, env, UNDECIDED))
+    if called is not None and isinstance(node.func, cst.Name) and node.func.value in env:
+        # `fn(y, x)` in a copy specialized on fn=math.atan2 (given as an argument): Python calls
+        # math.atan2 itself, so the call is one of it, by a name bound to it for the analysis.
+        s.decisions.replace[node.func] = cst.Name(_math_name(s, called))
+        for arg in node.args:
+            s.rewrite(arg.value, env, node)
+        return True
     target = call_target(s, node.func, env, UNDECIDED)
     if target is not None:
         if all(s.value(a.value, env) is not UNDECIDED for a in node.args):  # all decided: evaluated, if it can be
@@ -140,6 +162,20 @@ def _redirect(s: Specializer, node: cst.Call, env: dict[str, object]) -> bool:
     keyword_of = {arg: positional[i] for i, arg in enumerate(node.args) if arg.keyword is None and i < len(positional)}
     specialize_methods.retarget(s, node, name, static_args, keyword_of, env)
     return True
+
+
+def _math_name(s: Specializer, name: str) -> str:
+    """A global name bound to math.<name> (the module's own where it binds one, else a new one)."""
+    base = f"math_{name}"
+    found = base
+    while True:
+        glob = s.ns.resolve(found) if found not in s.locals else None
+        if glob is not None and glob.kind == "math_func" and glob.name == f"math.{name}":
+            return found
+        if glob is not None and glob.kind == "unknown" and glob.name == found and found not in (s.ns.globals or {}):
+            s.ns.define(found, Global("math_func", f"math.{name}"))
+            return found
+        found += "_"
 
 
 def replaced_by_raise(stmt: cst.CSTNode, replace: dict) -> bool:

@@ -30,7 +30,7 @@ from ..frontend.callables import Bound
 from ..frontend.namespace import Global
 from ..frontend.static_calls import UNDECIDED, Variants
 from ..frontend.static_methods import bind_call
-from ..frontend.static_objects import is_static
+from ..frontend.static_objects import is_static, passed_function
 
 if TYPE_CHECKING:
     from .specialize import Specializer
@@ -47,7 +47,7 @@ def redirect(s: Specializer, node: cst.Call, env: dict[str, object], target: Bou
     static_args: list[cst.Arg] = []
     for arg in node.args:
         value = s.value(arg.value, env)
-        if value is not UNDECIDED and is_static(value) and not isinstance(value, type):
+        if value is not UNDECIDED and (is_static(value) and not isinstance(value, type) or passed_function(value)):
             statics[where[arg]] = value
             static_args.append(arg)
     given = set(where.values()) | set(statics)

@@ -16,7 +16,13 @@ After::
         x = 0.0
     return n * x
 
-with `not True` folded to `False` (and `True and y` to `y`...), so canonicalize then drops the
+and `x is NAN` (NAN any object the module binds) of a float argument `x` given to the call is
+`False` (`is not`: `True`): a float lane is an object made for the call, never one that existed
+before it (an int or bool lane may be an object Python caches, a parameter left at its default
+holds the default's object: refused). Callees decide the same for the parameters the call gives
+such a float by name (analysis/lane_args.py, passes/specialize.py).
+
+With `not True` folded to `False` (and `True and y` to `y`...), so canonicalize then drops the
 branch. For a float `n` the test of that `if` (whose body raises) becomes `0 == 0`, not `True`:
 canonicalize would fold `True` and drop everything after the raise, leaving no `return` to type
 the result from. A uniform test that holds, so every call raises TypeError, as the scalar loop
@@ -41,7 +47,7 @@ from ..errors import VectorizeError
 from ..frontend.kind_points import reassigned_at
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
-from ..frontend.static_checks import StaticCheck, assigned_names, recognize
+from ..frontend.static_checks import StaticCheck, assigned_names, defaulted, recognize
 
 KIND = {INT: "int", FLOAT: "float", BOOL: "bool"}  # a lane type -> its kind (pipeline._specialized too)
 
@@ -64,6 +70,17 @@ def fold(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val]) -
                                  "this check cannot be decided", parsed.location(node),
                                  hint="check numbers only, or drop the check")
         values[node] = kind in check.holds
+        if check.fresh is not None:
+            why = ("an int or bool lane may be an object Python caches" if kind != "float" else
+                   f"'{check.against}' is a local of this function" if check.against in finder.assigned else
+                   f"{check.subject!r} has a default, whose own object it holds where the call omits it"
+                   if check.subject in defaulted(func) else "")
+            if why:
+                raise VectorizeError(
+                    f"'is {check.against}' of {check.subject!r} is decided only for a float argument given to the "
+                    f"call (an object made for the call, never a module's object): {why}",
+                    parsed.location(node), hint="compare numbers with ==, or math.isnan(x) for NaN")
+            values[node] = check.fresh
         if check.identity is not None:  # `flag is True`: a bool lane's own value, else never
             literal, negated = check.identity
             values[node] = _identity(check.subject, literal != negated, node) if kind == "bool" else negated

@@ -174,6 +174,16 @@ def _bool_call(args: list[Val]) -> Impl:
     return Impl(BOOL, "{0}" if t is BOOL else "{0} != 0", "bool({0})")
 
 
+def _index_call(args: list[Val]) -> Impl:
+    """operator.index(n): an int itself, a bool as its int; a float raises TypeError on every lane."""
+    (t,) = _types(args, 1, "operator.index")
+    if t not in (INT, BOOL):
+        raise VectorizeTypeError("operator.index() of a float (or a value that is a float on some lanes) raises "
+                                 "TypeError: 'float' object cannot be interpreted as an integer",
+                                 hint="pass ints (an int array), or call int(x) where truncation is meant")
+    return Impl(INT, as_int(t, "{0}"), lane_int(t, "{0}"))
+
+
 def _round(args: list[Val]) -> Impl:
     if len(args) == 1:
         return _float_to_int("rint", "round")(args)
@@ -224,6 +234,7 @@ CALLS: dict[str, Rule] = {
     "float": _float_call,
     "bool": _bool_call,
     "int": _float_to_int("trunc", "int"),
+    "operator.index": _index_call,
     "round": _round,
     "math.floor": _float_to_int("floor", "math.floor"),
     "math.ceil": _float_to_int("ceil", "math.ceil"),

@@ -105,7 +105,7 @@ class LaneModule:
         args = [facts.val(a.value) for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: facts.val(a.value) for a in node.args if a.keyword is not None}
         params = ctx.callees.bind(parsed, args, keywords, default_val)  # type: ignore[union-attr]
-        parsed = ctx.callees.for_call(parsed, params)  # type: ignore[union-attr]  # its kind checks decided
+        parsed = ctx.callees.for_call(parsed, params, node, lowering=True)  # type: ignore[union-attr]  # its kind checks decided
         key = (glob.name, tuple((v.type, v.batched, v.one_d) for v in params.values()))  # type: ignore[union-attr]
         if key not in self.functions:
             name = ctx.namer.fresh(f"_lane_{glob.name}")

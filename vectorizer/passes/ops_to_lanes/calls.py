@@ -18,7 +18,7 @@ import libcst as cst
 
 from ...analysis.signs import sign, within_unit
 from ...core.lanenodes import assign, call, const, fill, name
-from ...core.types import join
+from ...core.types import BOOL, FLOAT, INT, join
 from ...errors import VectorizeError
 from ...frontend.fence_exprs import int_method
 from ...rules import scalar as rules
@@ -45,6 +45,12 @@ def lower(exprs: LaneExpressions, node: cst.Call) -> ast.expr:
         receiver = node.func.value  # type: ignore[attr-defined]
         return exprs.apply(rules.CALLS[method]([exprs.facts.val(receiver)]), [receiver])
     numpy_name = exprs.numpy_function(node)
+    if numpy_name is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("any", "all") \
+            and not node.args and exprs.facts.type(node.func.value) in (BOOL, INT, FLOAT):
+        # On a lane the receiver is one number (a NumPy scalar, a 0-d array): NumPy's any() and
+        # all() of one element are both whether it is nonzero (NaN is), a NumPy bool.
+        receiver = exprs.expr(node.func.value)
+        return receiver if exprs.facts.type(node.func.value) is BOOL else fill("{0} != 0", receiver)
     if numpy_name is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("item", "astype"):
         return numpy_calls.method(exprs, node)  # x.item(), x.astype(np.int64) of a NumPy value of a number
     if numpy_name is not None:  # NumPy's semantics, not Python's
