@@ -113,7 +113,7 @@ def test_power_of_ten_is_numpys():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("body, params, match", [
-    ("return np.around(x, y)\n", "x, y", "decimals that is not a constant int"),
+    ("return np.around(x, y)\n", "x, y", "decimals that is not an int the same on every lane"),
     ("return np.around(y, -1)\n", "x, y", "an int with decimals < 0"),
     ("return np.around(x > 0)\n", "x, y", "of a bool"),
     ("return np.modf(x > 0)[0]\n", "x, y", "of a bool"),
@@ -123,3 +123,25 @@ def test_what_numpy_computes_otherwise_is_refused(body, params, match, backend, 
     f = make(tmp_path, body, params)
     with pytest.raises(VectorizeError, match=match):
         vectorize(f, backend=backend, fallback="error")(F[0], INTS)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("d", [0, 1, 2, -1, -3, 8, 9, 12, 25, 40, 305, 330, -330, 100_000])
+def test_decimals_known_when_called(d, backend, tmp_path):
+    """decimals passed in (electricpy's rtdtemp(RT, round=1)): NumPy's power of ten computed when
+    called (the lane helper _vz_around), the same bits as the literal's."""
+    f = make(tmp_path, "return np.around(x * 1.5, n) + np.round(x, decimals=n)\n", "x, n")
+    vf = vectorize(f, backend=backend, fallback="error")
+    with np.errstate(all="ignore"):
+        check(vf, f, F[0], d)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("d", [2**31, -(2**31) - 5, 2**40])  # not ±(2**31 - 1) nor -2**31: NumPy takes seconds
+def test_decimals_beyond_a_c_int(d, backend, tmp_path):
+    """NumPy takes decimals as a C int: beyond it OverflowError (and -2**31 is NumPy's own loop):
+    those calls are flagged, the scalar function re-runs them and raises."""
+    f = make(tmp_path, "return np.around(x, n)\n", "x, n")
+    vf = vectorize(f, backend=backend, fallback="error")
+    with np.errstate(all="ignore"):
+        check(vf, f, F[0][:50], d)

@@ -8,7 +8,8 @@ numbers, analysis/one_d.py follows one-element arrays (np.atleast_1d of a number
         rint(x / 10**-d) * 10**-d, for 0 rint(x) (half to even), with 10**d NumPy's own
         power_of_ten (a product of 1e9 and tens past 1e8, not the correctly rounded 10.0**d)
         of an int, decimals >= 0: the int as a NumPy int (NumPy returns it unchanged)
-        decimals must be a literal int (or a uniform constant); an int with decimals < 0 (NumPy
+        decimals: an int the same on every lane (a literal, or an argument: lane code then computes
+        the power of ten per call, _vz_around); an int x with decimals < 0 or not a literal (NumPy
         rounds in float64 and casts back: the CPU's cast near 2**63) and bools are refused
     np.modf(x)
         of a number: (fractional part, integral part), NumPy float64 values, each with the sign of
@@ -44,17 +45,16 @@ def power_of_ten(n: int) -> float:
     return ret
 
 
-def decimals(name: str, args: list[Val], kw: dict[str, Val]) -> int:
-    """The literal `decimals` of np.around(x, decimals) (0 when absent)."""
+def decimals(name: str, args: list[Val], kw: dict[str, Val]) -> int | None:
+    """The `decimals` of np.around(x, decimals): 0 when absent, the int when it is a constant,
+    None for an int that is the same on every lane but known only when called."""
     d = kw.get("decimals", args[1] if len(args) > 1 else None)
     if d is None:
         return 0
-    if d.batched or not isinstance(d.const, int) or isinstance(d.const, bool):
-        raise VectorizeTypeError(f"{name}(x, decimals) with decimals that is not a constant int",
-                                 hint="pass decimals as a literal int (NumPy's scale 10**decimals is chosen per call)")
-    if abs(d.const) > 400:
-        raise VectorizeTypeError(f"{name}(x, decimals={d.const}): |decimals| > 400", hint="use a smaller scale")
-    return d.const
+    if d.batched or d.type is not INT or d.one_d is not False or d.zero_d is not False:
+        raise VectorizeTypeError(f"{name}(x, decimals) with decimals that is not an int the same on every lane",
+                                 hint="pass decimals as an int (NumPy raises TypeError for an array of them)")
+    return d.const if isinstance(d.const, int) and not isinstance(d.const, bool) else None
 
 
 def _number(name: str, x: Val) -> Type:
@@ -83,15 +83,16 @@ def around(name: str) -> ArrayRule:
                                          hint="convert it with .astype(np.float64) first")
             return Val(x.type, x.batched, fresh=True)
         t = _number(f"np.{name}", x)
-        if t is INT and d < 0:
-            raise VectorizeTypeError(f"np.{name} of an int with decimals < 0: NumPy rounds it in float64 and casts "
-                                     "back to int64 (the CPU's cast near 2**63)", hint="write it with // and *")
+        if t is INT and (d is None or d < 0):
+            raise VectorizeTypeError(f"np.{name} of an int with decimals < 0 (or not a constant): NumPy rounds it in "
+                                     "float64 and casts back to int64 (the CPU's cast near 2**63)",
+                                     hint="write it with // and *, or pass decimals as a literal int >= 0")
         # a NumPy scalar (NumPy returns one of a 0-d array too), a one-element array of one
         return Val(t, x.batched, numpy=True, zero_d=bool(x.one_d), one_d=x.one_d)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
-        d = decimals(f"np.{name}", [a.val for a in args], {k: a.val for k, a in kw.items()})
-        return f"np.{name}({args[0].text}{f', {d}' if d else ''})"
+        given = kw.get("decimals", args[1] if len(args) > 1 else None)
+        return f"np.{name}({args[0].text}{f', {given.text}' if given is not None else ''})"
 
     return ArrayRule("one_d", result, lower, frozenset({"decimals"}))
 

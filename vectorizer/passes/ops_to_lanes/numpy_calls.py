@@ -143,6 +143,10 @@ def _around(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     if exprs.facts.type(x) is INT:
         return exprs.expr(x)
     value = exprs.lane.temp(_as_float(exprs.expr(x), exprs.facts.type(x)))
+    if not isinstance(d, int):  # known when called: NumPy's power of ten computed then
+        decimals = exprs.lane.temp(exprs.expr(given[0]))
+        exprs.lane.check("({0} > 2147483647) | ({0} < -2147483647)", decimals)  # NumPy's C int: OverflowError
+        return call("_vz_around", value, decimals)
     if d == 0:
         return call("np.rint", value)
     scale = const(power_of_ten(abs(d)))
