@@ -207,7 +207,9 @@ class Analyzer:
         if isinstance(value_node, cst.Tuple):
             items = [self.facts.vals[e.value] for e in value_node.elements]
         elif isinstance(val.type, TupleType):
-            items = [Val(t, val.batched, c) for t, c in zip(val.type.items, val.const or [None] * len(val.type.items))]
+            # a NumPy call's items are NumPy values (np.modf, np.broadcast_arrays: rules/array_number_calls.py)
+            items = [Val(t, val.batched, c, val.numpy, zero_d=val.zero_d, one_d=val.one_d)
+                     for t, c in zip(val.type.items, val.const or [None] * len(val.type.items))]
         else:
             raise self.error(value_node, "only a tuple can be unpacked", "unpack a tuple: a, b = x, y")
         if len(items) != len(elements):

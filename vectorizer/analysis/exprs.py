@@ -210,7 +210,8 @@ class ExpressionAnalysis:
             if not -len(seq.type.items) <= index.const < len(seq.type.items):
                 raise self.error(node, "tuple index out of range (on every lane)", "check the index", VectorizeError)
             # batched for a tuple-valued call's item: math.modf(x)[1]
-            return Val(seq.type.items[index.const], seq.batched and isinstance(node.value, cst.Call))
+            return Val(seq.type.items[index.const], seq.batched and isinstance(node.value, cst.Call), None, seq.numpy,
+                       zero_d=seq.zero_d, one_d=seq.one_d)  # np.modf(x)[1]: a NumPy value
         if not isinstance(seq.type, TupleType) or seq.const is None:
             raise self.error(node, "indexing is only supported on module-level tuples", "define a tuple constant at module level")
         if not (isinstance(index.type, Type) and index.type.is_intlike):

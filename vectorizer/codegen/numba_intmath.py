@@ -134,6 +134,25 @@ def _vz_powmod(a, b, m):
         r -= mod
     return r
 ''',
+    "_vz_around": '''
+def _vz_around(x, d):
+    """np.around(x, d) of a float, as NumPy computes it: rint of x scaled by NumPy's power_of_ten
+    (rules/array_number_calls.py), for a d known only when called."""
+    if d == 0:
+        return np.rint(x)
+    n = d if d > 0 else -d
+    scale = 1.0
+    if n < 9:
+        for _ in range(n):
+            scale *= 10.0
+    else:
+        scale = 1e9
+        for _ in range(min(n, 400) - 9):
+            scale *= 10.0
+    if d > 0:
+        return np.rint(x * scale) / scale
+    return np.rint(x / scale) * scale
+''',
     "_vz_bit_length": '''
 def _vz_bit_length(n):
     """int.bit_length(): the bits of |n| (64 for -2**63)."""

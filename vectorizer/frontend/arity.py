@@ -140,9 +140,10 @@ class _Returns:
 
     def _numpy_array_call(self, attr: str, node: ast.Call) -> bool:
         """np.<f> of the batching-rule table: each returns one array (np.where: with 3 arguments)."""
-        from ..rules.arrays import ARRAY_CALLS
+        from ..rules.arrays import ARRAY_CALLS, TUPLE_CALLS
 
-        return f"np.{attr}" in ARRAY_CALLS and (attr != "where" or len(node.args) == 3)
+        name = f"np.{attr}"
+        return name in ARRAY_CALLS and name not in TUPLE_CALLS and (attr != "where" or len(node.args) == 3)
 
     def _builtin(self, func: ast.expr) -> str | None:
         if isinstance(func, ast.Name) and func.id not in self.bindings and self.namespace.resolve(func.id).kind == "builtin":

@@ -194,25 +194,44 @@ class Values:
 
     def item(self, node: cst.Subscript, env: dict[str, object]) -> object:
         """`TABLE[key]` with a key decided here (`_WHEN["end"]`, `MODES[mode]`), of a module-level
-        dict, tuple or list (exactly those types: no `__getitem__` of the user's runs): its item,
-        watched (an item assigned since makes new code), when it is a number, a str, None, or a
-        tuple of them. A key it lacks stays UNKNOWN: the lanes raise, or the handler runs."""
-        if not isinstance(node.value, cst.Name) or node.value.value in env or node.value.value in self.locals \
-                or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        dict, tuple or list (exactly those types: no `__getitem__` of the user's runs), or of such
+        a container that is an item of one (`RTD_TYPES[kind][0]`): its item, watched (an item
+        assigned since, in any container read, makes new code), when it is a number, a str, None,
+        or a tuple of them. A key it lacks stays UNKNOWN: the lanes raise, or the handler runs."""
+        found = self._item(node, env)
+        return found if found is not UNKNOWN and _plain(found) else UNKNOWN
+
+    def _item(self, node: cst.Subscript, env: dict[str, object]) -> object:
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
-        table = (self.ns.globals or {}).get(node.value.value)
-        key = self.evaluate(node.slice[0].slice.value, env)
-        if type(table) not in (dict, tuple, list) or key is UNKNOWN or not _plain(key):
+        table = self._table(node.value, env)
+        key = self.evaluate(node.slice[0].slice.value, env) if table is not UNKNOWN else UNKNOWN
+        if key is UNKNOWN or not _plain(key):
             return UNKNOWN
-        self.ns.resolve(node.value.value)  # recorded in `seen`: the kernel holds while the name does
-        if isinstance(table, dict | list):
-            reads = self.ns.linker.reads if self.ns.linker is not None else self.ns.watched
-            reads.append((table, SNAPSHOT, items(table)))  # an item assigned since: a new kernel
         try:
-            found = table[key]  # type: ignore[index]
+            return table[key]  # type: ignore[index]
         except (KeyError, IndexError, TypeError):
             return UNKNOWN
-        return found if _plain(found) else UNKNOWN
+
+    def _table(self, node: cst.BaseExpression, env: dict[str, object]) -> object:
+        """The module-level dict, tuple or list `node` names, or an item of one that is one."""
+        if isinstance(node, cst.Name):
+            if node.value in env or node.value in self.locals:
+                return UNKNOWN
+            table = (self.ns.globals or {}).get(node.value)
+            if type(table) not in (dict, tuple, list):
+                return UNKNOWN
+            self.ns.resolve(node.value)  # recorded in `seen`: the kernel holds while the name does
+        elif isinstance(node, cst.Subscript):
+            table = self._item(node, env)
+            if type(table) not in (dict, tuple, list):
+                return UNKNOWN
+        else:
+            return UNKNOWN
+        if isinstance(table, dict | list) or any(type(i) in (dict, list) for i in table):  # type: ignore[union-attr]
+            reads = self.ns.linker.reads if self.ns.linker is not None else self.ns.watched
+            reads.append((table, SNAPSHOT, items(table)))  # an item assigned since: a new kernel
+        return table
 
     def call(self, node: cst.Call, env: dict[str, object]) -> object:
         if not isinstance(node.func, cst.Name) or node.func.value in env:

@@ -49,10 +49,11 @@ from .array_base import Arg, ArrayRule, arity, broadcast_shapes, pad
 from .array_constructors import constructor, copy, like
 from .array_contractions import norm, outer, product
 from .array_elementwise import elementwise, reduction, where
+from .array_number_calls import TUPLE_CALLS, around, broadcast_arrays, modf
 from .array_numbers import as_array, float64, int64
 from .array_one_d import astype, atleast_1d, isscalar, item
 
-__all__ = ["ARRAY_CALLS", "METHODS", "METHOD_ONLY", "NUMPY_CONSTANTS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
+__all__ = ["ARRAY_CALLS", "METHODS", "METHOD_ONLY", "NUMPY_CONSTANTS", "TUPLE_CALLS", "Arg", "ArrayRule", "arity", "broadcast_shapes", "pad"]
 
 _FLOAT_UFUNCS = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
                  "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "deg2rad",
@@ -84,6 +85,9 @@ ARRAY_CALLS: dict[str, ArrayRule] = {
     "np.int64": int64(),  # of an int (np.int64(x) is np.int64(int(x)): frontend/astype_calls.py)
     "np.atleast_1d": atleast_1d(),
     "np.isscalar": isscalar(),
+    **{f"np.{n}": around(n) for n in ("around", "round")},
+    "np.modf": modf(),  # a tuple
+    "np.broadcast_arrays": broadcast_arrays(),  # a tuple
     "np.item": item(),  # x.item() (a method only)
     "np.astype": astype(),  # x.astype(dtype) (NumPy 2.1's np.astype too)
 }

@@ -10,7 +10,9 @@ there are no Python checks, and the lane computes what NumPy computes on the lan
   call); where that loop cannot be found or fails its checks, the function is refused here and
   the NumPy backend runs it with NumPy's values,
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
-  on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where.
+  on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where;
+  np.around's rint of the scaled number (NumPy's power of ten), np.modf's C modf, and the numbers
+  themselves for np.broadcast_arrays (rules/array_number_calls.py).
 
 Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
 rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
@@ -28,11 +30,12 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...backends.numba import ufuncloops
-from ...core.lanenodes import call, fill
+from ...core.lanenodes import call, const, fill
 from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
 from ...errors import VectorizeError
 from ...rules import scalar as rules
+from ...rules.array_number_calls import power_of_ten
 
 if TYPE_CHECKING:
     from .exprs import LaneExpressions
@@ -82,6 +85,8 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     """Lane code of `np.<name>(...)` on numbers, with NumPy's value."""
     args = [a.value for a in node.args]
     name = _ALIASES.get(name, name)
+    if name in _SHAPED:  # np.around's scale, np.modf's and np.broadcast_arrays' tuples
+        return _SHAPED[name](exprs, name, node)
     if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
         return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
     power_loop = name == "power" and exprs.facts.type(node) is FLOAT and not ufuncloops.unavailable(name)
@@ -126,6 +131,42 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
         return fill(_FLOAT[name], *ops)
     raise VectorizeError(f"np.{name} on numbers is not supported on the Numba backend",
                          hint="use backend='numpy' (or 'auto')")
+
+
+def _around(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
+    """np.around(x, d) as NumPy computes it (rules/array_number_calls.py): rint(x * 10**d) / 10**d,
+    rint(x / 10**-d) * 10**-d, rint(x), with NumPy's power of ten; of an int (d >= 0, the analysis
+    allowed no other), the int."""
+    x = node.args[0].value
+    given = [a.value for a in node.args[1:]]
+    d = exprs.facts.val(given[0]).const if given else 0
+    if exprs.facts.type(x) is INT:
+        return exprs.expr(x)
+    value = exprs.lane.temp(_as_float(exprs.expr(x), exprs.facts.type(x)))
+    if not isinstance(d, int):  # known when called: NumPy's power of ten computed then
+        decimals = exprs.lane.temp(exprs.expr(given[0]))
+        exprs.lane.check("({0} > 2147483647) | ({0} < -2147483647)", decimals)  # NumPy's C int: OverflowError
+        return call("_vz_around", value, decimals)
+    if d == 0:
+        return call("np.rint", value)
+    scale = const(power_of_ten(abs(d)))
+    if d > 0:
+        return fill("np.rint({0} * {1}) / {1}", value, scale)
+    return fill("np.rint({0} / {1}) * {1}", value, scale)
+
+
+def _modf(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
+    """np.modf(x): C's modf of the float, as math.modf's lane code (_vz_modf) computes it."""
+    x = node.args[0].value
+    return call("_vz_modf", _as_float(exprs.expr(x), exprs.facts.type(x)))
+
+
+def _broadcast(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
+    """np.broadcast_arrays(a, b, ...) of numbers: on a lane, the numbers themselves."""
+    return ast.Tuple(elts=[exprs.expr(a.value) for a in node.args], ctx=ast.Load())
+
+
+_SHAPED = {"around": _around, "round": _around, "modf": _modf, "broadcast_arrays": _broadcast}
 
 
 # NumPy's array `**` takes these of a float array for an exponent of 2, 0.5 or -1 (exact here).

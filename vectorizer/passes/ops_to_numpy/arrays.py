@@ -141,7 +141,25 @@ class ArrayOps:
                     if a.keyword.value == "dtype" else array_rules.Arg(_text(self.low.exprs.lower(a.value, mask)),
                                                                        self.facts.val(a.value))
                     for a in node.args if a.keyword is not None}
+        if name in ("np.around", "np.round"):
+            args, keywords = self.decimals(args, keywords, mask)
         return lower_rule(rule, args, keywords, self.facts.val(node))
+
+    def decimals(self, args: list[Arg], keywords: dict[str, array_rules.Arg],
+                 mask: Mask) -> tuple[list[Arg], dict[str, array_rules.Arg]]:
+        """np.around(x, d) with d known only when called (rules/array_number_calls.py): NumPy takes
+        d as a C int (OverflowError beyond it, and -2**31 reads past its table): those calls are
+        flagged, the scalar function re-runs them. Past |d| = 400 NumPy's scale is inf (as at
+        309): d is clipped there, which saves NumPy's loop of d products and keeps its value."""
+        given = keywords.get("decimals") or (array_rules.Arg(_text(args[1].node), args[1].val) if len(args) > 1 else None)
+        if given is None or isinstance(given.val.const, int):
+            return args, keywords
+        d = self.low.temp(ast.parse(given.text, mode="eval").body, "decimals")
+        self.low.check_uniform(mask, n.fill("({0} > 2147483647) | ({0} < -2147483647)", d))
+        clipped = array_rules.Arg(_text(n.fill("min(max({0}, -400), 400)", d)), given.val)
+        if "decimals" in keywords:
+            return args, {**keywords, "decimals": clipped}
+        return [args[0], Arg(ast.parse(clipped.text, mode="eval").body, given.val)], keywords
 
     def select(self, cond: ast.expr, cond_val: Val, yes: Arg, no: Arg) -> ast.expr:
         r = max(yes.rank, no.rank)
