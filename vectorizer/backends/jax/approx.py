@@ -257,6 +257,8 @@ def compare(fn: Callable, x, y) -> Approx:
     e = add(ea, eb)
     if not is_zero(e):
         near = jnp.logical_not(jnp.abs(a - b) > e * GROW + slack(a, b))  # NaN anywhere: unsure
+        if emulated():  # a lane whose operands are exact (a zero argument) decides exactly
+            near = near & (e != 0)
         u = either(u, near)
     return Approx(fn(a, b), 0, u)
 
