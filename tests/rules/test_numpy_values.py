@@ -19,6 +19,7 @@ import pytest
 from oracle import check
 
 from vectorizer import VectorizeError, vectorize
+from vectorizer.backends.numba import ufuncloops
 from vectorizer.core.numpy_kernels import differs_from_libm
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
@@ -67,8 +68,8 @@ CASES = [
 def test_numpy_values_of_numbers_match_the_scalar_function(body, kind, array_power, backend, tmp_path):
     f = make(tmp_path, body)
     args = (F if kind == "f" else INTS)[:2]
-    if backend == "numba" and array_power and differs_from_libm("power"):
-        with pytest.raises(VectorizeError, match="NumPy's own kernel for it on this CPU"):
+    if backend == "numba" and array_power and differs_from_libm("power") and ufuncloops.unavailable("power"):
+        with pytest.raises(VectorizeError, match="cannot be called from lane code"):
             vectorize(f, backend="numba", fallback="error")(*args)
         backend = "auto"  # which runs the NumPy backend: NumPy's values
     vf = vectorize(f, backend=backend, fallback="error")

@@ -13,14 +13,16 @@ computes every element with NumPy's own arithmetic, then reduces them as NumPy d
     def _vz_table_sum(a0, s1, a2):
         out = np.empty(27, dtype=np.float64)
         for k in range(27):
-            out[k] = a0[k] * _vz_libm_pow(s1, float(a2[k]))
+            out[k] = a0[k] * _vz_ufunc_stepped_power(s1, float(a2[k]))
         return 0.0 + _vz_pairwise_sum(out, 0, 27)
 
 Why it is exact: NumPy's element loops are IEEE operations on float64 after casting (Python
 floats and ints are weak scalars: a Python float with an int64 array gives float64, a Python
-int with an int64 array int64); `float ** array` is the C library's `pow` on float64 (no
-shortcut: NumPy's fast paths only take scalar exponents), reached here through `_vz_libm_pow`,
-which LLVM cannot turn into multiplications; `np.sum` of float64 is `0.0 + pairwise_sum` (the
+int with an int64 array int64); `float ** array` is NumPy's float64 power loop run on an array exponent
+(no shortcut: the loop takes x * x for an exponent of 2.0 only where the exponent's step is 0),
+called on element k with every step 8 (`_vz_ufunc_stepped_power`: backends/numba/ufuncloops.py
+checks it gives those bits; where it cannot be called and NumPy's loop is the C library's pow,
+`_vz_libm_pow`, which LLVM cannot turn into multiplications); `np.sum` of float64 is `0.0 + pairwise_sum` (the
 identity, then NumPy's pairwise summation: codegen/numba_tables.py); `np.prod` is a sequential
 product from 1.0; int sums and products wrap in any order alike.
 
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...analysis.facts import BINOPS, UNOPS, Facts
+from ...backends.numba import ufuncloops
 from ...core.lanenodes import assign, call, const, dotted, fill, function, store, target
 from ...core.lanenodes import name as name_
 from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
@@ -156,7 +159,8 @@ class Element:
 
     def binary(self, node: cst.CSTNode, op: str, left: tuple[ast.expr, Type, bool], right: tuple[ast.expr, Type, bool]
                ) -> tuple[ast.expr, Type, bool]:
-        found = element_op(op, left[1], right[1], right[2])  # rules/tables.py: NumPy's semantics per element
+        power_loop = ufuncloops.unavailable("power", stepped=True) if op == "**" else ""
+        found = element_op(op, left[1], right[1], right[2], power_loop)  # rules/tables.py: NumPy's semantics per element
         if isinstance(found, str):
             raise self.refuse(node, f"{found} on the Numba backend")
         template, result = found
