@@ -10,7 +10,9 @@ from lane code as NumPy runs it (backends/numba/ufuncloops.py, ufunclane.py):
 What NumPy does is measured here (its values, not its source), then the Numba backend is checked
 against the scalar function lane by lane, bit for bit (NaNs' bits too), on hostile bases and
 exponents, in this process (AVX-512 NumPy on this CPU) and in one whose NumPy is limited to AVX2
-(NPY_DISABLE_CPU_FEATURES: another loop, whose pow is the C library's).
+(NPY_DISABLE_CPU_FEATURES: another loop, whose pow is the C library's). The NumPy backend is
+checked on the same functions: a one-element array exponent is NumPy's power with a step of 8
+there too (runtime/helpers.py's stepped_power), even where it is the same for every lane.
 """
 
 from __future__ import annotations
@@ -99,14 +101,20 @@ def one_d_base(x, y):
     return (np.atleast_1d(x) ** y).item()
 
 
+def one_d_uniform(x, y):
+    return (x ** np.atleast_1d(2.0)).item() - (y ** np.atleast_1d(-1.0)).item()
+
+
 def financial(rate, nper, pv):
     rate, nper, pv = map(np.asarray, (rate, nper, pv))
     temp = (1 + rate) ** nper
     return -(pv * temp)
 '''
 TABLES = ["table_float", "table_int", "table_product", "table_base", "table_one"]
-PAIRS = ["zero_d_base", "zero_d_exponent", "zero_d_both", "scalar_base", "one_d_exponent", "one_d_base"]
-STEPPED = {"table_float", "table_int", "table_product", "table_base", "table_one", "one_d_exponent"}
+PAIRS = ["zero_d_base", "zero_d_exponent", "zero_d_both", "scalar_base", "one_d_exponent", "one_d_base",
+         "one_d_uniform"]
+STEPPED = {"table_float", "table_int", "table_product", "table_base", "table_one", "one_d_exponent", "one_d_uniform"}
+BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
 
 @pytest.fixture(scope="module")
@@ -201,16 +209,18 @@ def test_table_powers_are_numpys_bits(cases, name):
     assert vf.backend == "numba" and "_vz_ufunc_stepped_power(" in vf.source
 
 
-@pytest.mark.numba
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", PAIRS)
-def test_powers_of_numpy_values_are_numpys_bits(cases, name):
+def test_powers_of_numpy_values_are_numpys_bits(cases, name, backend):
     stepped = name in STEPPED
-    loop_or_skip(stepped)
+    if backend == "numba":
+        loop_or_skip(stepped)
     f = getattr(cases, name)
-    vf = vectorize(f, backend="numba", fallback="error")
+    vf = vectorize(f, backend=backend, fallback="error")
     same_bits(vf, f, *grid())
-    called = "_vz_ufunc_stepped_power(" if stepped else "_vz_ufunc_power("
-    assert vf.backend == "numba" and called in vf.source, vf.source
+    called = {"numba": "_vz_ufunc_stepped_power(" if stepped else "_vz_ufunc_power(",
+              "numpy": "_vz_stepped_power(" if stepped else ""}[backend]
+    assert vf.backend == backend and called in vf.source, vf.source
 
 
 @pytest.mark.numba
@@ -243,12 +253,13 @@ AVX2_SCRIPT = textwrap.dedent("""
     with np.errstate(all="ignore"):
         for name, args in [(n, (np.array(bases),)) for n in {tables!r}] + [(n, (x, y)) for n in {pairs!r}]:
             f = getattr(m, name)
-            vf = vectorize(f, backend="numba", fallback="error")
-            got = np.asarray(vf(*args), dtype=np.float64).ravel().view(np.int64)
             cols = np.broadcast_arrays(*args)
             want = np.array([f(*(c.flat[i].item() for c in cols)) for i in range(cols[0].size)],
                             dtype=np.float64).view(np.int64)
-            out[name] = [vf.backend, int((got != want).sum())]
+            for backend in ("numba", "numpy"):
+                vf = vectorize(f, backend=backend, fallback="error")
+                got = np.asarray(vf(*args), dtype=np.float64).ravel().view(np.int64)
+                out[backend + " " + name] = [vf.backend, int((got != want).sum())]
     print(json.dumps(out))
 """)
 
@@ -257,7 +268,7 @@ AVX2_SCRIPT = textwrap.dedent("""
 def test_numpy_limited_to_avx2_gets_its_own_bits(cases, tmp_path):
     """Under NPY_DISABLE_CPU_FEATURES NumPy runs another power loop (the C library's pow, the same
     shortcuts): lane code binds that process's loop and gives that process's bits, compiled and
-    then loaded from Numba's cache (a second run)."""
+    then loaded from Numba's cache (a second run); the NumPy backend gives them too."""
     loop_or_skip(stepped=True)
     script = AVX2_SCRIPT.format(root=os.path.dirname(cases.__file__), bases=BASES, exponents=EXPONENTS,
                                 tables=TABLES, pairs=PAIRS)
@@ -269,4 +280,6 @@ def test_numpy_limited_to_avx2_gets_its_own_bits(cases, tmp_path):
         run = json.loads(out.stdout.strip().splitlines()[-1])
         assert run["loops"] == ["", ""] and not run["own"], run  # AVX2 NumPy: its loop is C's pow
         for name in TABLES + PAIRS:
-            assert run[name] == ["numba", 0], (name, run)
+            assert run["numba " + name] == ["numba", 0], (name, run)
+            if name in PAIRS:  # the NumPy backend's table sums are checked in test_uniform_tables.py
+                assert run["numpy " + name] == ["numpy", 0], (name, run)
