@@ -26,9 +26,11 @@ import textwrap
 import numpy as np
 import pytest
 from oracle import check
+from passcase import F, after
 
-from vectorizer import vectorize
+from vectorizer import VectorizeError, vectorize
 from vectorizer.backends.numba import ufuncloops
+from vectorizer.core.numpy_kernels import differs_from_libm
 
 AVX2_ONLY = "X86_V4 AVX512_ICL AVX512_SPR"
 SUBNORMAL, HUGE = 5e-324, 1e308
@@ -235,6 +237,28 @@ def test_int_exponents_literals_and_financial_shape(cases):
     vf = vectorize(cases.financial, backend="numba", fallback="error")
     same_bits(vf, cases.financial, rate.ravel(), nper.ravel(), -100.0)
     assert vf.backend == "numba"
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("zero_d_base", "'**' of a 0-d array (np.asarray of a number) on the Numba backend: NumPy's own kernel"),
+    ("one_d_exponent", "'**' of a one-element array (np.atleast_1d of a number) on the Numba backend"),
+    ("table_float", "array ** array (NumPy's own power kernel on this CPU gives other last bits than C's pow"),
+])
+def test_refused_with_the_reason_where_the_loop_cannot_be_called(cases, monkeypatch, name, words):
+    """Where NumPy's loop cannot be called (ufuncloops says why: here a stand-in reason), lane code
+    refuses what the C library's pow would give other bits for, with the reason (and the line for
+    a table: passes/table_lanes.py checks the user's tree; ops_to_lanes' refusals of NumPy calls
+    on numbers have none, the tree they see is rebuilt)."""
+    if name != "one_d_exponent" and not differs_from_libm("power"):
+        pytest.skip("NumPy's power is the C library's pow on this CPU: lane code calls that")
+    monkeypatch.setattr(ufuncloops, "unavailable", lambda name, stepped=False: "a stand-in reason")
+    f = getattr(cases, name)
+    params = {"s": F} if name.startswith("table") else {"x": F, "y": F}
+    with pytest.raises(VectorizeError) as info:
+        after("ops_to_lanes", f, lanes=True, **params)
+    text = str(info.value)
+    assert words in text and "a stand-in reason" in text, text
+    assert ("power_cases.py:" in text) == name.startswith("table"), text
 
 
 AVX2_SCRIPT = textwrap.dedent("""

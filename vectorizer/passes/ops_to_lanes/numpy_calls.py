@@ -138,7 +138,7 @@ _ARRAY_POWER = (f"{_SHORTCUTS[2]} if {{1}} == 2.0 else ({_SHORTCUTS[0.5]} if {{1
 def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> ast.expr:
     """`x ** y` where x or y is a 0-d array (np.asarray of a number) or a one-element array
     (np.atleast_1d) and x a float: NumPy's power loop, as NumPy runs it there (measured:
-    tests/backends/test_ufuncloops.py). An exponent that is a number (Python's, a NumPy scalar, a
+    tests/backends/test_power_loops.py). An exponent that is a number (Python's, a NumPy scalar, a
     0-d array) has step 0: the loop's shortcuts for -1, 0, 0.5, 1 and 2 (those of the array
     `**` for a Python 2, 0.5 or -1 give the same bits), `_vz_ufunc_power`; a one-element array
     exponent has step 8: no shortcut, `_vz_ufunc_stepped_power`. Where the loop cannot be called,
@@ -154,11 +154,14 @@ def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> ast.expr:
     why = ufuncloops.unavailable("power", stepped=stepped)
     if not why:
         return call("_vz_ufunc_stepped_power" if stepped else "_vz_ufunc_power", x, y)
-    if differs_from_libm("power") or stepped:
-        raise VectorizeError("'**' of a 0-d or one-element array (np.asarray / np.atleast_1d of a number) on the Numba "
-                             "backend: NumPy's own power loop for it cannot be called from lane code here "
-                             f"({why}), and the C library's pow, which lane code calls, gives other bits",
-                             hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    where = dict(construct="BinaryOperation", hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    if stepped:  # the C library's pow gives NumPy's bits where its loop is that pow, but unchecked here
+        raise VectorizeError("'**' of a one-element array (np.atleast_1d of a number) on the Numba backend: "
+                             f"NumPy's power loop cannot be called from lane code here ({why})", **where)
+    if differs_from_libm("power"):
+        raise VectorizeError("'**' of a 0-d array (np.asarray of a number) on the Numba backend: NumPy's own kernel "
+                             "for it on this CPU gives other last bits than the C library's, which lane code calls "
+                             f"(NumPy's loop cannot be called from lane code here: {why})", **where)
     return fill(_ARRAY_POWER, x, y)
 
 
