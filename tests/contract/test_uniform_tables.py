@@ -181,7 +181,7 @@ def test_hypothesis_ints(backend: str, ks: list[int]) -> None:
     check(vec(T.int_sum, backend), T.int_sum, np.array(ks))
 
 
-@pytest.mark.parametrize("name", ["power_of_table", "array_local", "maximum", "dot"])
+@pytest.mark.parametrize("name", ["power_of_table", "array_local", "maximum", "dot", "broadcast_one"])
 def test_numpy_backend_runs_what_lanes_refuse(name: str) -> None:
     f = getattr(T, name)
     check(vec(f, "numpy"), f, HOSTILE)
@@ -194,6 +194,9 @@ def test_numpy_backend_runs_what_lanes_refuse(name: str) -> None:
     ("maximum", "np.max(N9 * s)", "np.max of an array"),
     ("dot", "np.dot(N9, N9 * s)", "np.dot of an array"),
     ("bools", "FLAGS * s", "bool array arithmetic"),
+    # a one-element table broadcast against a longer one: NumPy gives it the step 0 (the power's
+    # shortcuts), and element k of it is no element: refused (it was read past its end)
+    ("broadcast_one", "ONE", "a table of shape (1,) broadcast against shape (9,)"),
 ])
 def test_lanes_refuse_with_location(name: str, construct: str, words: str) -> None:
     """What lanes cannot do exactly is a VectorizeError at the user's line and column."""
@@ -254,7 +257,8 @@ def test_a_table_changed_in_place_is_read_again(backend: str, tmp_path, monkeypa
 
 @pytest.mark.numba
 @pytest.mark.parametrize(("name", "expected"), [("h9", "numba"), ("backward", "numba"), ("array_local", "numpy"),
-                                                ("maximum", "numpy"), ("power_of_table", "numpy"), ("dot", "numpy")])
+                                                ("maximum", "numpy"), ("power_of_table", "numpy"), ("dot", "numpy"),
+                                                ("broadcast_one", "numpy")])
 def test_auto_runs_on_numpy_what_lanes_refuse(name: str, expected: str) -> None:
     """backend="auto" keeps the NumPy backend for table uses the lanes refuse (never the
     element-by-element fallback), and Numba for np.sum / np.prod of tables."""

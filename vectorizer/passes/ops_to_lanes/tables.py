@@ -29,7 +29,8 @@ product from 1.0; int sums and products wrap in any order alike.
 Everything else with an array in it is refused here with its location (the NumPy backend runs
 it): array-valued locals other than a table's alias, `array ** number` (NumPy's scalar-exponent
 shortcuts), int powers, bool arithmetic, NumPy functions inside the reduction, ints and floats
-mixed in one variable (`num`).
+mixed in one variable (`num`), a one-element table broadcast against a longer one (its element k
+is no element; NumPy gives it the step 0, its power the shortcuts).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def element_of(name: str, arg: cst.BaseExpression, builder: Element) -> tuple[as
     if len(shape) != 1 or shape[0] is None:
         raise builder.refuse(arg, f"np.{name} of an array of shape {shape} on the Numba backend (tables of "
                              "one length only)")
+    builder.shape = shape
     element, t, _ = builder.element(arg)
     if t is BOOL:
         raise builder.refuse(arg, f"np.{name} of a bool array on the Numba backend")
@@ -129,6 +131,7 @@ class Element:
         self.lower = lower
         self.refuse = refuse
         self.params: list[tuple[str, ast.expr]] = []  # (helper parameter, the lane's value for it)
+        self.shape: tuple[int | None, ...] | None = None  # the reduced array's (element_of)
 
     def param(self, value: ast.expr) -> ast.Name:
         param = f"p{len(self.params)}"
@@ -144,6 +147,10 @@ class Element:
                 raise self.refuse(node, f"a {getattr(t, 'value', t)} value combined with an array on the Numba backend")
             return self.param(self.lower(node)), t, True  # the lane's own checks, in the lane
         if isinstance(node, cst.Name):
+            shape = val.type.shape  # type: ignore[union-attr]
+            if shape != self.shape:  # a one-element table broadcast: NumPy's step 0 for it (no [k])
+                raise self.refuse(node, f"a table of shape {shape} broadcast against shape {self.shape} on the Numba "
+                                  "backend (tables of one length only)")
             return fill("{0}[k]", self.param(self.lower(node))), val.type.elem, False  # type: ignore[union-attr]
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
             op = BINOPS[type(node.operator)]
