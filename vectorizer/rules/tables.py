@@ -28,6 +28,19 @@ from ..core.types import BOOL, FLOAT, INT, Type
 REDUCTIONS = {"sum": ("+", "0"), "prod": ("*", "1")}  # name -> (operator, start)
 
 
+def pairwise_sum(array: str, lo: int, n: int) -> str:
+    """NumPy's pairwise_sum of array[lo:lo + n] as an expression: above 128 elements its two
+    halves (the first a multiple of 8 long) added, each again split, down to blocks of at most
+    128 summed by `_vz_pairwise_sum` (codegen/numba_tables.py). The recursion is unrolled here,
+    where n is known: Numba's on-disk cache cannot hold a recursive function (it crashed on
+    loading one: numba/numba#6061)."""
+    if n <= 128:
+        return f"_vz_pairwise_sum({array}, {lo}, {n})"
+    half = n // 2
+    half -= half % 8
+    return f"({pairwise_sum(array, lo, half)} + {pairwise_sum(array, lo + half, n - half)})"
+
+
 def element_op(op: str, left: Type, right: Type, right_weak: bool, power_loop: str) -> tuple[str, Type] | str:
     """(template over {0} and {1}, result type) of one element of `left op right`, or why not;
     `power_loop`: why NumPy's power loop cannot be called with array steps here ("" if it can)."""

@@ -23,7 +23,8 @@ int with an int64 array int64); `float ** array` is NumPy's float64 power loop r
 called on element k with every step 8 (`_vz_ufunc_stepped_power`: backends/numba/ufuncloops.py
 checks it gives those bits; where it cannot be called and NumPy's loop is the C library's pow,
 `_vz_libm_pow`, which LLVM cannot turn into multiplications); `np.sum` of float64 is `0.0 + pairwise_sum` (the
-identity, then NumPy's pairwise summation: codegen/numba_tables.py); `np.prod` is a sequential
+identity, then NumPy's pairwise summation: codegen/numba_tables.py, its halves above 128
+elements unrolled by rules/tables.py); `np.prod` is a sequential
 product from 1.0; int sums and products wrap in any order alike.
 
 Everything else with an array in it is refused here with its location (the NumPy backend runs
@@ -48,7 +49,7 @@ from ...core.lanenodes import name as name_
 from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
 from ...errors import VectorizeError
 from ...rules.tables import REDUCTIONS as _REDUCTIONS
-from ...rules.tables import element_op
+from ...rules.tables import element_op, pairwise_sum
 
 if TYPE_CHECKING:
     from .exprs import LaneExpressions
@@ -98,7 +99,7 @@ def reduction(exprs: LaneExpressions, node: cst.Call) -> ast.expr | None:
         assign("out", call("np.empty", const(size), keywords=[ast.keyword(arg="dtype", value=dotted(f"np.{dtype}"))])),
         each(assign(target(fill("out[k]")), element))]
     if name == "sum" and t is FLOAT:  # NumPy starts from the identity
-        body.append(ast.Return(value=fill("0.0 + _vz_pairwise_sum(out, 0, {0})", const(size))))
+        body.append(ast.Return(value=fill(f"0.0 + {pairwise_sum('out', 0, size)}")))
     else:
         op, start = _REDUCTIONS[name]  # type: ignore[index]
         body += [assign("acc", const(float(start) if t is FLOAT else int(start))),
