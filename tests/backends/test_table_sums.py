@@ -5,10 +5,15 @@ pairwise_sum: below 8, 8 to 128 with and without a remainder, and the recursive 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from vectorizer.codegen import numba_tables
+from vectorizer.rules.tables import pairwise_sum
 
 SIZES = [1, 2, 3, 7, 8, 9, 15, 16, 17, 40, 127, 128, 129, 130, 255, 256, 300, 1000]
 
@@ -49,11 +54,30 @@ def test_numba_pairwise_sum_is_numpys(size: int) -> None:
     numba = pytest.importorskip("numba")
     namespace = {"numba": numba, "NUMBA_CACHE": False}
     exec(numba_tables.PAIRWISE, namespace)  # noqa: S102 - the module text a Numba module carries
-    pairwise = namespace["_vz_pairwise_sum"]
+    expression = "0.0 + " + pairwise_sum("row", 0, size)  # the halves above 128, as the lanes write it
     rng = np.random.default_rng(1000 + size)
     for row in hostile(rng, 64, size):
-        got = 0.0 + pairwise(row, 0, size)
+        got = eval(expression, {**namespace, "row": row})  # noqa: S307 - the generated expression
         assert bits(np.array(got)) == bits(np.array(np.sum(row))), (size, got, np.sum(row))
+
+
+@pytest.mark.numba
+def test_pairwise_sum_loads_from_numbas_cache(tmp_path) -> None:
+    """A kernel summing a table of more than 128 elements, compiled, then loaded from Numba's
+    on-disk cache in a new process: it was a recursive function, which crashed there."""
+    pytest.importorskip("numba")
+    (tmp_path / "big_table.py").write_text("import numpy as np\nN = np.linspace(-3.0, 7.0, 300)\n\n\n"
+                                           "def f(x):\n    return np.sum(N * x)\n")
+    script = ("import sys, numpy as np\nsys.path.insert(0, sys.argv[1])\nimport big_table\n"
+              "from vectorizer import vectorize\n"
+              "vf = vectorize(big_table.f, backend='numba', fallback='error')\n"
+              "x = np.array([1.0, -2.5, 3.0])\n"
+              "assert vf.backend == 'numba' and (vf(x) == [big_table.f(v) for v in x.tolist()]).all()\n")
+    env = {**os.environ, "VECTORIZER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": os.getcwd()}
+    for _ in range(2):  # compiled, then loaded from the cache
+        out = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr[-2000:]
 
 
 def test_pairwise_sum_is_carried_only_where_called() -> None:

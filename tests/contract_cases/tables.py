@@ -30,6 +30,7 @@ FLAGS = np.array([True, False, True])
 SINGLE = np.array([1.0, 2.0, 3.0], dtype=np.float32)
 MATRIX = np.ones((2, 3))
 HUGE = np.zeros(100_001)
+ONE = np.array([2.0])
 
 
 def h3(s):
@@ -138,3 +139,7 @@ def matrix(s):
 
 def huge(s):
     return np.sum(HUGE * s)
+
+
+def broadcast_one(s):
+    return np.sum(N9 * s ** ONE + ONE)

@@ -34,6 +34,7 @@ RUNTIME: Table = {
     "where": (helpers, ()),
     "power": (helpers, ()),
     "array_power": (helpers, ()),
+    "stepped_power": (helpers, ()),
     "numpy_power": (helpers, ()),
     "masked": (helpers, ()),
     "Compaction": (helpers, ()),

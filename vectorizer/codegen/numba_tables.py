@@ -5,7 +5,9 @@ the same order, so a lane's `np.sum` is bit for bit NumPy's.
 NumPy (numpy/_core/src/umath/loops_utils.h.src, `pairwise_sum`): below 8 elements a sequential
 sum from -0.0; up to 128, eight accumulators over strided blocks of 8, combined as
 ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest added in order; above 128, the
-two halves (the first a multiple of 8 long) summed recursively and added. The add reduction
+two halves (the first a multiple of 8 long) summed recursively and added: that recursion is
+unrolled where the sum is written (rules/tables.py's pairwise_sum; the table's length is known),
+as Numba's on-disk cache crashes on loading a recursive function (numba/numba#6061). The add reduction
 starts from its identity: np.sum(a) is 0.0 + pairwise_sum(a) (np.sum([-0.0]) is 0.0). No
 fastmath: LLVM keeps the order of the additions as written.
 """
@@ -17,7 +19,7 @@ from collections.abc import Collection
 PAIRWISE = '''
 @numba.njit(cache=NUMBA_CACHE, error_model="numpy")
 def _vz_pairwise_sum(a, lo, n):
-    """NumPy's pairwise_sum of a[lo:lo + n] (float64), the same additions in the same order."""
+    """NumPy's pairwise_sum of a[lo:lo + n] (float64, n <= 128), the same additions in the same order."""
     if n < 8:
         res = -0.0
         for i in range(lo, lo + n):
@@ -49,9 +51,7 @@ def _vz_pairwise_sum(a, lo, n):
             res += a[lo + i]
             i += 1
         return res
-    half = n // 2
-    half -= half % 8
-    return _vz_pairwise_sum(a, lo, half) + _vz_pairwise_sum(a, lo + half, n - half)
+    raise ValueError("_vz_pairwise_sum of more than 128 elements: add its halves (rules/tables.py)")
 '''
 
 

@@ -13,6 +13,7 @@ Refused here (the NumPy backend runs them)::
     t = _N * s              # an array-valued local:  file.py:2:9 error[VEC]: an array-valued expression ...
     np.max(_N * s)          # a reduction other than np.sum / np.prod
     np.sum(_N ** s)         # array ** number (NumPy's scalar-exponent shortcuts)
+    np.sum(_N * s ** _ONE)  # a one-element table broadcast against a longer one
     f(_N)                   # a table passed to a function
 
 Runs first in LANE_PASSES, so on the function and on every callee (LANE_CALLEE_PASSES).

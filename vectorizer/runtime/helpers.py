@@ -68,6 +68,15 @@ def array_power(x, y):
     return r
 
 
+def stepped_power(x, y):
+    """`x ** y` where each lane's y is a one-element array (np.atleast_1d of a number): NumPy runs
+    its power loop there with the exponent's step 8, where it takes no shortcut (pow, not x * x,
+    for 2.0; not 1.0 / x for -1.0). An exponent broadcast over the lanes would have step 0, and
+    the shortcuts: it is copied into an array of the lanes' shape first."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+    return np.power(x, np.array(np.broadcast_to(y, shape)))
+
+
 def numpy_power(x, y):
     """np.power(x, y) of numbers where the exponent differs per lane, with each lane's value of
     the scalar function's call on numbers: NumPy runs its power loop there with the exponent's
@@ -176,7 +185,7 @@ class Compaction:
 HEAVY_CALLS = frozenset({
     "exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "power", "float_power", "sin", "cos",
     "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power", "_vz_array_power",
+    "arctanh", "hypot", "cbrt", "_vz_erf", "_vz_erfc", "_vz_power", "_vz_array_power", "_vz_stepped_power",
     "_vz_numpy_power",
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it

@@ -17,7 +17,10 @@ another CPU dispatch's (NPY_DISABLE_CPU_FEATURES) or sit at another address.
 
 The intrinsic calls the loop with one element: the arguments and the result in a stack array
 (allocated once, in the function's entry block), `args` pointing into it, dimensions {1}, every
-step 0, as NumPy's own call on numbers (0-d operands) runs it. Measured on the shared 2-core
+step 0, as NumPy's own call on numbers (0-d operands) runs it. `_vz_ufunc_stepped_power =
+_vz_ufunc_loop("power", False, stepped=True)` gives every step 8 instead, as NumPy runs the loop
+on array operands (element k of `x ** table`): np.power's loop takes its shortcuts (x * x for an
+exponent of 2.0...) only for an exponent of step 0 (ufuncloops.py checks both calls). Measured on the shared 2-core
 AVX-512 VM while loaded (scripts/probe_ufuncloops.py, 1 thread, noisy): exp 36-84 ns a call,
 against 7-9 for the C library's exp and ~1 ns a lane for np.exp on an array (NumPy's SIMD
 kernels pay a fixed cost a call that one element cannot spread); sin and cos about the C
@@ -33,12 +36,13 @@ from .ufuncloops import find, unavailable
 
 
 @functools.cache
-def lane_loop(name: str, data: bool) -> Any:
-    """A Numba intrinsic: NumPy's float64 loop of `np.<name>` on one element (float operands)."""
-    loop = find(name)
+def lane_loop(name: str, data: bool, stepped: bool = False) -> Any:
+    """A Numba intrinsic: NumPy's float64 loop of `np.<name>` on one element (float operands),
+    every step 0 (numbers), or 8 where `stepped` (array operands)."""
+    loop = find(name, stepped)
     if loop is None:
         raise ImportError(f"vectorizer: NumPy's float64 loop of np.{name} cannot be called from lane code "
-                          f"here: {unavailable(name)}")
+                          f"here{' with array steps' if stepped else ''}: {unavailable(name, stepped)}")
     if bool(loop.data) != data:
         raise ImportError(f"vectorizer: this module was generated for a NumPy whose loop of np.{name} "
                           f"{'has' if data else 'has no'} data pointer; this one's differs")
@@ -52,6 +56,7 @@ def lane_loop(name: str, data: bool) -> Any:
     if data:
         llvm.add_symbol(symbol + "_data", loop.data)
     nin, nargs = loop.nin, loop.nin + 1
+    step = 8 if stepped else 0  # bytes: a float64 array's (n = 1: no pointer moves)
 
     def codegen(context, builder, signature, args):
         double, byte_pointer = ir.DoubleType(), ir.IntType(8).as_pointer()
@@ -70,7 +75,7 @@ def lane_loop(name: str, data: bool) -> Any:
             if k < nin:
                 builder.store(context.cast(builder, args[k], signature.args[k], types.float64), slot)
             builder.store(builder.bitcast(slot, byte_pointer), builder.gep(pointers, [ir.Constant(ir.IntType(32), k)]))
-            builder.store(ir.Constant(intp, 0), builder.gep(steps, [ir.Constant(ir.IntType(32), k)]))
+            builder.store(ir.Constant(intp, step), builder.gep(steps, [ir.Constant(ir.IntType(32), k)]))
         extra = ir.Constant(byte_pointer, None)
         if data:  # its address, declared as a function's: resolved like the loop's, by name
             marker = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),
@@ -90,5 +95,5 @@ def lane_loop(name: str, data: bool) -> Any:
     else:
         def typer(typingctx, x, y):
             return typed(x, y)
-    typer.__name__ = typer.__qualname__ = f"_vz_ufunc_{name}"
+    typer.__name__ = typer.__qualname__ = f"_vz_ufunc_{'stepped_' if stepped else ''}{name}"
     return intrinsic(typer)

@@ -20,7 +20,14 @@ says why not (and lane code keeps refusing the function):
   for each Python float `x` (what the scalar function computes: NumPy runs the loop on 0-d
   operands with every step 0, as lane code calls it, which keeps np.power's shortcuts for an
   exponent of -1, 0, 0.5, 1 or 2), and, called on the whole array, `ufunc(array)`'s bits (the
-  loop is the one NumPy runs).
+  loop is the one NumPy runs);
+* `find(name, stepped=True)`, the loop called with one element but every step 8 (as NumPy runs
+  it on an operand that is an array: a loop may look at the steps, np.power's takes its
+  shortcuts only for an exponent of step 0), is checked the same way against the elements of
+  `ufunc(array, array)`, of `ufunc(number, array)` (a broadcast base, step 0 in NumPy) and of
+  `ufunc(number, one-element array)` (NumPy gives its one element a step of 8, measured: its
+  np.power takes no shortcut there); lane code calls it for element k of `x ** table` and for
+  `x ** np.atleast_1d(y)`.
 
 The function pointer (and its `data` pointer, where it has one) belong to this process: CPU
 dispatch picks the loop at import (NPY_DISABLE_CPU_FEATURES picks another), and addresses move
@@ -76,15 +83,16 @@ class Loop:
         _LOOP(self.function)(pointers, dims, steps, self.data or None)
         return out
 
-    def each(self, *columns: np.ndarray) -> np.ndarray:
-        """The loop called once an element (n = 1, every step 0), as lane code calls it and as
-        NumPy's own call on numbers (0-d operands) runs it."""
+    def each(self, *columns: np.ndarray, step: int = 0) -> np.ndarray:
+        """The loop called once an element (n = 1), as lane code calls it: every step 0, as
+        NumPy's own call on numbers (0-d operands) runs it, or every step `step` (8: as NumPy
+        runs it on arrays; n = 1, so no step moves a pointer)."""
         arrays = [np.ascontiguousarray(c, dtype=np.float64) for c in columns]
         out = np.empty(len(arrays[0]))
         bases = [a.ctypes.data for a in (*arrays, out)]
         pointers = (ctypes.c_void_p * (self.nin + 1))()
         dims = (ctypes.c_ssize_t * 1)(1)
-        steps = (ctypes.c_ssize_t * (self.nin + 1))()  # zeros
+        steps = (ctypes.c_ssize_t * (self.nin + 1))(*([step] * (self.nin + 1)))
         loop = _LOOP(self.function)
         for i in range(len(out)):
             for k, base in enumerate(bases):
@@ -93,14 +101,26 @@ class Loop:
         return out
 
 
-def find(name: str) -> Loop | None:
-    """NumPy's checked float64 loop for `np.<name>` here, or None (`unavailable` says why)."""
-    return _found(name)[0]
+def find(name: str, stepped: bool = False) -> Loop | None:
+    """NumPy's checked float64 loop for `np.<name>` here, or None (`unavailable` says why);
+    `stepped`: checked for calls with every step 8 (array operands), not 0 (numbers)."""
+    return (_stepped(name) if stepped else _found(name))[0]
 
 
-def unavailable(name: str) -> str:
+def unavailable(name: str, stepped: bool = False) -> str:
     """Why lane code cannot call NumPy's loop for `np.<name>` here ("" where it can)."""
-    return _found(name)[1]
+    return (_stepped(name) if stepped else _found(name))[1]
+
+
+@functools.cache
+def _stepped(name: str) -> tuple[Loop | None, str]:
+    loop, why = _found(name)
+    if loop is None:
+        return None, why
+    if loop.nin != 2:
+        return None, f"np.{name} has one input (a stepped call is checked for the second input of two)"
+    why = _stepped_differs(loop, getattr(np, name))
+    return (None, why) if why else (loop, "")
 
 
 @functools.cache
@@ -147,6 +167,24 @@ def _differs(loop: Loop, ufunc: np.ufunc) -> str:
             args = ", ".join(repr(float(c[bad[0]])) for c in columns)
             return (f"NumPy's float64 loop found for it gives other bits ({what}) than np.{ufunc.__name__} "
                     f"on the number(s) ({args})")
+    return ""
+
+
+def _stepped_differs(loop: Loop, ufunc: np.ufunc) -> str:
+    """"" where the loop, one element a call with every step 8, gives the bits of each element
+    of ufunc(array, array), of ufunc(number, array) and of ufunc(number, one-element array)."""
+    x, y = _sample(2)
+    pad = np.full(len(y), 1.5)
+    with np.errstate(all="ignore"):
+        got = loop.each(x, y, step=8).view(np.int64)
+        cases = (("ufunc(array, array)", ufunc(x, y)),
+                 ("ufunc(number, array)", np.array([ufunc(float(a), np.array([b, c]))[0] for a, b, c in zip(x, y, pad)])),
+                 ("ufunc(number, one-element array)", np.array([ufunc(float(a), np.array([b]))[0] for a, b in zip(x, y)])))
+    for what, expected in cases:
+        bad = np.flatnonzero(got != expected.view(np.int64))
+        if bad.size:
+            return (f"NumPy's float64 loop found for it, called with every step 8, gives other bits than the elements "
+                    f"of {what.replace('ufunc', 'np.' + ufunc.__name__)} on the numbers ({x[bad[0]]!r}, {y[bad[0]]!r})")
     return ""
 
 

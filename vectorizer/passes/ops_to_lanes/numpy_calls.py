@@ -8,7 +8,8 @@ there are no Python checks, and the lane computes what NumPy computes on the lan
   `_vz_ufunc_sin(x)` calls NumPy's float64 inner loop on one element (backends/numba/
   ufuncloops.py finds it in this process and checks it gives np.sin's bits; ufunclane.py is the
   call); where that loop cannot be found or fails its checks, the function is refused here and
-  the NumPy backend runs it with NumPy's values,
+  the NumPy backend runs it with NumPy's values; `x ** y` of a 0-d or one-element array calls
+  np.power's loop as NumPy runs it there (array_power),
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
   on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where;
   np.around's rint of the scaled number (NumPy's power of ten), np.modf's C modf, and the numbers
@@ -176,19 +177,32 @@ _ARRAY_POWER = (f"{_SHORTCUTS[2]} if {{1}} == 2.0 else ({_SHORTCUTS[0.5]} if {{1
 
 
 def array_power(exprs: LaneExpressions, node: cst.BinaryOperation) -> ast.expr:
-    """`x ** y` where x or y is a 0-d array (np.asarray of a number) and x a float: NumPy's array
-    power, its shortcuts for an exponent of 2, 0.5 or -1 and np.power's kernel elsewhere (the C
-    library's pow only where NumPy runs its baseline loop on this CPU: core/numpy_kernels.py)."""
+    """`x ** y` where x or y is a 0-d array (np.asarray of a number) or a one-element array
+    (np.atleast_1d) and x a float: NumPy's power loop, as NumPy runs it there (measured:
+    tests/backends/test_power_loops.py). An exponent that is a number (Python's, a NumPy scalar, a
+    0-d array) has step 0: the loop's shortcuts for -1, 0, 0.5, 1 and 2 (those of the array
+    `**` for a Python 2, 0.5 or -1 give the same bits), `_vz_ufunc_power`; a one-element array
+    exponent has step 8: no shortcut, `_vz_ufunc_stepped_power`. Where the loop cannot be called,
+    the C library's pow with the shortcuts, only where NumPy's loop is that pow on this CPU
+    (core/numpy_kernels.py) and the exponent is a number."""
     x = exprs.lane.temp(exprs.expr(node.left))
     exponent = exprs.facts.val(node.right)
+    stepped = bool(exponent.one_d)  # NumPy gives a one-element array's element the step 8
     const = exponent.const
-    if isinstance(const, int | float) and not isinstance(const, bool) and const in _SHORTCUTS:
+    if not stepped and isinstance(const, int | float) and not isinstance(const, bool) and const in _SHORTCUTS:
         return fill(_SHORTCUTS[const], x)
+    y = exprs.lane.temp(_as_float(exprs.expr(node.right), exprs.facts.type(node.right)))
+    why = ufuncloops.unavailable("power", stepped=stepped)
+    if not why:
+        return call("_vz_ufunc_stepped_power" if stepped else "_vz_ufunc_power", x, y)
+    where = dict(construct="BinaryOperation", hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    if stepped:  # the C library's pow gives NumPy's bits where its loop is that pow, but unchecked here
+        raise VectorizeError("'**' of a one-element array (np.atleast_1d of a number) on the Numba backend: "
+                             f"NumPy's power loop cannot be called from lane code here ({why})", **where)
     if differs_from_libm("power"):
         raise VectorizeError("'**' of a 0-d array (np.asarray of a number) on the Numba backend: NumPy's own kernel "
-                             "for it on this CPU gives other last bits than the C library's, which lane code calls",
-                             hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
-    y = exprs.lane.temp(_as_float(exprs.expr(node.right), exprs.facts.type(node.right)))
+                             "for it on this CPU gives other last bits than the C library's, which lane code calls "
+                             f"(NumPy's loop cannot be called from lane code here: {why})", **where)
     return fill(_ARRAY_POWER, x, y)
 
 

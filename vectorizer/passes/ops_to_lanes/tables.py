@@ -13,21 +13,25 @@ computes every element with NumPy's own arithmetic, then reduces them as NumPy d
     def _vz_table_sum(a0, s1, a2):
         out = np.empty(27, dtype=np.float64)
         for k in range(27):
-            out[k] = a0[k] * _vz_libm_pow(s1, float(a2[k]))
+            out[k] = a0[k] * _vz_ufunc_stepped_power(s1, float(a2[k]))
         return 0.0 + _vz_pairwise_sum(out, 0, 27)
 
 Why it is exact: NumPy's element loops are IEEE operations on float64 after casting (Python
 floats and ints are weak scalars: a Python float with an int64 array gives float64, a Python
-int with an int64 array int64); `float ** array` is the C library's `pow` on float64 (no
-shortcut: NumPy's fast paths only take scalar exponents), reached here through `_vz_libm_pow`,
-which LLVM cannot turn into multiplications; `np.sum` of float64 is `0.0 + pairwise_sum` (the
-identity, then NumPy's pairwise summation: codegen/numba_tables.py); `np.prod` is a sequential
+int with an int64 array int64); `float ** array` is NumPy's float64 power loop run on an array exponent
+(no shortcut: the loop takes x * x for an exponent of 2.0 only where the exponent's step is 0),
+called on element k with every step 8 (`_vz_ufunc_stepped_power`: backends/numba/ufuncloops.py
+checks it gives those bits; where it cannot be called and NumPy's loop is the C library's pow,
+`_vz_libm_pow`, which LLVM cannot turn into multiplications); `np.sum` of float64 is `0.0 + pairwise_sum` (the
+identity, then NumPy's pairwise summation: codegen/numba_tables.py, its halves above 128
+elements unrolled by rules/tables.py); `np.prod` is a sequential
 product from 1.0; int sums and products wrap in any order alike.
 
 Everything else with an array in it is refused here with its location (the NumPy backend runs
 it): array-valued locals other than a table's alias, `array ** number` (NumPy's scalar-exponent
 shortcuts), int powers, bool arithmetic, NumPy functions inside the reduction, ints and floats
-mixed in one variable (`num`).
+mixed in one variable (`num`), a one-element table broadcast against a longer one (its element k
+is no element; NumPy gives it the step 0, its power the shortcuts).
 """
 
 from __future__ import annotations
@@ -39,12 +43,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...analysis.facts import BINOPS, UNOPS, Facts
+from ...backends.numba import ufuncloops
 from ...core.lanenodes import assign, call, const, dotted, fill, function, store, target
 from ...core.lanenodes import name as name_
 from ...core.types import BOOL, FLOAT, INT, ArrayType, Type, Val
 from ...errors import VectorizeError
 from ...rules.tables import REDUCTIONS as _REDUCTIONS
-from ...rules.tables import element_op
+from ...rules.tables import element_op, pairwise_sum
 
 if TYPE_CHECKING:
     from .exprs import LaneExpressions
@@ -71,6 +76,7 @@ def element_of(name: str, arg: cst.BaseExpression, builder: Element) -> tuple[as
     if len(shape) != 1 or shape[0] is None:
         raise builder.refuse(arg, f"np.{name} of an array of shape {shape} on the Numba backend (tables of "
                              "one length only)")
+    builder.shape = shape
     element, t, _ = builder.element(arg)
     if t is BOOL:
         raise builder.refuse(arg, f"np.{name} of a bool array on the Numba backend")
@@ -93,7 +99,7 @@ def reduction(exprs: LaneExpressions, node: cst.Call) -> ast.expr | None:
         assign("out", call("np.empty", const(size), keywords=[ast.keyword(arg="dtype", value=dotted(f"np.{dtype}"))])),
         each(assign(target(fill("out[k]")), element))]
     if name == "sum" and t is FLOAT:  # NumPy starts from the identity
-        body.append(ast.Return(value=fill("0.0 + _vz_pairwise_sum(out, 0, {0})", const(size))))
+        body.append(ast.Return(value=fill(f"0.0 + {pairwise_sum('out', 0, size)}")))
     else:
         op, start = _REDUCTIONS[name]  # type: ignore[index]
         body += [assign("acc", const(float(start) if t is FLOAT else int(start))),
@@ -126,6 +132,7 @@ class Element:
         self.lower = lower
         self.refuse = refuse
         self.params: list[tuple[str, ast.expr]] = []  # (helper parameter, the lane's value for it)
+        self.shape: tuple[int | None, ...] | None = None  # the reduced array's (element_of)
 
     def param(self, value: ast.expr) -> ast.Name:
         param = f"p{len(self.params)}"
@@ -141,6 +148,10 @@ class Element:
                 raise self.refuse(node, f"a {getattr(t, 'value', t)} value combined with an array on the Numba backend")
             return self.param(self.lower(node)), t, True  # the lane's own checks, in the lane
         if isinstance(node, cst.Name):
+            shape = val.type.shape  # type: ignore[union-attr]
+            if shape != self.shape:  # a one-element table broadcast: NumPy's step 0 for it (no [k])
+                raise self.refuse(node, f"a table of shape {shape} broadcast against shape {self.shape} on the Numba "
+                                  "backend (tables of one length only)")
             return fill("{0}[k]", self.param(self.lower(node))), val.type.elem, False  # type: ignore[union-attr]
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
             op = BINOPS[type(node.operator)]
@@ -156,7 +167,8 @@ class Element:
 
     def binary(self, node: cst.CSTNode, op: str, left: tuple[ast.expr, Type, bool], right: tuple[ast.expr, Type, bool]
                ) -> tuple[ast.expr, Type, bool]:
-        found = element_op(op, left[1], right[1], right[2])  # rules/tables.py: NumPy's semantics per element
+        power_loop = ufuncloops.unavailable("power", stepped=True) if op == "**" else ""
+        found = element_op(op, left[1], right[1], right[2], power_loop)  # rules/tables.py: NumPy's semantics per element
         if isinstance(found, str):
             raise self.refuse(node, f"{found} on the Numba backend")
         template, result = found

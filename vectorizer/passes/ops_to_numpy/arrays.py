@@ -83,6 +83,8 @@ class ArrayOps:
         a, b = self.arg(node.left, mask), self.arg(node.right, mask)
         r = max(a.rank, b.rank)
         if op == "**" and r == 0 and (a.val.zero_d or b.val.zero_d):  # NumPy's array power, never C's pow
+            if b.val.one_d:  # a one-element array exponent: no shortcut, even where it is uniform
+                return n.call("_vz_stepped_power", a.node, b.node)
             if b.val.batched:
                 return n.call("_vz_array_power", a.node, b.node)  # NumPy's shortcuts per lane (runtime/helpers.py)
         elif op == "**" and r == 0 and FLOAT in (a.val.type, b.val.type) and self.low.ctx.options.exact:
