@@ -6,37 +6,29 @@ specialization of one function.
 
 Every pass has one signature, `transform(code, ctx) -> code` (`Pass.run`), and one `Context`
 carries what passes share. The order is the design; each comment says why a pass sits where it
-does.
+does. What the driver starts from (the specialized function's analysis) is
+specialized_analysis.py; what it gives back, generated.py; VECTORIZER_DUMP_AFTER, pass_dump.py.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
 
-from .analysis.batched import analyze
-from .analysis.calls import Callees
 from .analysis.facts import Facts
-from .analysis.names import Namer, in_users_words
-from .analysis.one_d import refuse_result
+from .analysis.names import in_users_words
 from .codegen import emit, jax_module, numba_module
 from .core.deep import too_deep, with_deep_stack
 from .core.pyast import ArrayCode
-from .core.types import FLOAT, ArrayType, ResultKind, TupleType, Val
+from .core.types import ArrayType, TupleType, Val
 from .errors import VectorizeError, internal_error
-from .frontend import fence
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
-from .frontend.static_calls import Variants
-from .frontend.static_checks import defaulted
-from .frontend.static_objects import describe
+from .generated import Generated, noted
 from .options import Options
+from .pass_dump import as_text, dump_after
 from .passes import (
     annotate_origins,
     break_continue,
@@ -55,8 +47,6 @@ from .passes import (
     select_chains,
     select_to_fmax,
     share_branch_math,
-    specialize,
-    static_checks,
     table_lanes,
     vector_math,
     vectorize_loops,
@@ -65,6 +55,7 @@ from .passes import (
 from .passes.base import Context
 from .passes.ops_to_lanes import LaneKernels
 from .passes.order import ARRAY_AST, JAX, LANES, Pass, check_order, prefix
+from .specialized_analysis import Statics, analyzed
 
 NUMPY_PASSES: list[Pass] = [
     # Each statement gets its source line as a comment that every later pass carries along; first,
@@ -171,15 +162,8 @@ def run_passes(passes: list[Pass], code: Any, ctx: Context) -> Any:
             if too_deep(exc):
                 raise  # not a bug of the pass: core/deep.py runs a deep function again on a larger stack
             raise internal_error("transforming", ctx.name, exc, in_pass=p.name) from exc
-        _dump(p.name, lambda c=code: as_text(c))
+        dump_after(p.name, lambda c=code: as_text(c), DUMP_STAGES)
     return code
-
-
-def as_text(code: Any) -> str:
-    """The source text of what a pass returned (a libcst tree, the array code, lane kernels)."""
-    if isinstance(code, cst.FunctionDef):
-        return cst.Module(body=[code]).code
-    return code.text()
 
 
 def _prepare_numpy_callee(ctx: Context) -> cst.FunctionDef:
@@ -203,19 +187,6 @@ def _run_quietly(passes: list[Pass], ctx: Context) -> Any:
     return code
 
 
-@dataclass(frozen=True)
-class Generated:
-    """The result of lowering one specialization."""
-
-    source: str  # the generated module
-    name: str  # the kernel's name in it
-    result: tuple[ResultKind, ...]  # how each returned value is stored
-    returns_tuple: bool
-    function: str  # the kernel's `def` alone (Numba: its lane functions, drivers and entry point)
-    constants: dict[str, object]  # module constants it reads
-    parallel_min_lanes: int | None = None  # Numba: the batch size from which the parallel driver runs
-
-
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
           statics: Statics | None = None) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source.
@@ -233,7 +204,7 @@ def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     result = emit.result_kinds(first.result)
     source = emit.module(function, origin=origin, params=params, constants=ctx.constants,
                          result=result, returns_tuple=first.returns_tuple)
-    source = _noted(source, statics)
+    source = noted(source, statics)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(ctx.constants))
 
 
@@ -260,7 +231,7 @@ def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     flagged = not kernels.infallible
     source = numba_module.module(parsed.name, params, list(result), first.returns_tuple, sources,
                                  kernels.constants, origin, cost, flagged=flagged)
-    source = _noted(source, statics)
+    source = noted(source, statics)
     function = numba_module.definitions(parsed.name, params, list(result), first.returns_tuple, sources, flagged,
                                         entry=entry, threshold=threshold)
     return Generated(source, parsed.name, result, first.returns_tuple, function, dict(kernels.constants),
@@ -292,7 +263,7 @@ def lower_jax(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Va
     sources = kernels.sources  # the one printing of the JAX lane functions
     source = jax_module.module(parsed.name, params, result, first.returns_tuple, sources,
                                kernels.constants, origin, kernels.main)
-    return Generated(_noted(source, statics), parsed.name, result, first.returns_tuple, "\n\n".join(sources),
+    return Generated(noted(source, statics), parsed.name, result, first.returns_tuple, "\n\n".join(sources),
                      dict(kernels.constants))
 
 
@@ -307,25 +278,10 @@ def run_until(last: str, parsed: ParsedFunction, namespace: Namespace, params: d
 def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options, *,
           lanes: bool, reserved: tuple[str, ...] = (), statics: Statics | None = None,
           backend: str = "the Numba backend") -> tuple[ParsedFunction, Facts, Context]:
-    """The user's tree with its kind checks folded (before the analysis, which types literals, not
-    isinstance calls: passes/static_checks.py), its analysis (errors carry exact positions), and
-    the context the passes share: what every lowering starts from, and what the explain report
-    (faces/explain.py) reads the analysis of a specialization from."""
-    variants = Variants()  # callees specialized on static arguments, this lowering's (frontend/static_calls.py)
-    parsed = _specialized(parsed, namespace, statics, variants, params)
-    parsed = static_checks.fold(parsed, namespace, params)
-    callees = Callees(namespace, parsed.name)
-    callees.locate = parsed.location  # a callee's refusal names the call in this function
-    callees.lanes.register(parsed.func, frozenset(  # float arguments: made by .item() (a default is the default's object)
-        n for n, v in params.items() if v.type is FLOAT and n not in defaulted(parsed.func)))
-    helpers = statics.helpers if statics is not None else {}
-    callees.rewrite = lambda callee, name, home: specialize.specialize(
-        callee, namespace, variants.statics.get(name, {}), helpers, variants, home)
-    callees.decide = lambda callee, kinds, home: specialize.specialize(  # a callee's kind checks, per call
-        callee, namespace, {}, helpers, variants, home, kinds=kinds)
-    first = analyze(parsed.func, params, namespace, parsed.location, callees.result)
-    refuse_result(first.result, parsed.location(parsed.func))  # an np.atleast_1d array is no number
-    namer = _namer(parsed, callees, reserved)
+    """The function specialized, kind-checked and analysed (specialized_analysis.py: errors carry
+    exact positions), and the context the passes share: what every lowering starts from, and what
+    the explain report (faces/explain.py) reads the analysis of a specialization from."""
+    parsed, first, callees, namer = analyzed(parsed, namespace, params, statics, reserved)
     if not lanes:
         flat = len(first.result) == 1 and first.result[0].batched \
             and not isinstance(first.result[0].type, ArrayType | TupleType)  # a 1-D array: merge_checks
@@ -339,59 +295,5 @@ def start(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
                           prepare_callee=_prepare_lane_callee, parsed=parsed)
 
 
-@dataclass(frozen=True)
-class Statics:
-    """What one specialization is made for: parameter -> its value (None, a str, an enum
-    member, a bool flag...), and zero-argument helper -> the value it returned for the call."""
-
-    params: dict[str, object]
-    helpers: dict[str, object]
-
-
-def _specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None,
-                 variants: Variants | None = None, params: dict[str, Val] | None = None) -> ParsedFunction:
-    """The function decided on its specialized values and its parameters' kind checks, then
-    fenced again strictly: the fence at decoration let strings, None and `is` pass for the
-    specialization to decide, and the branches a kind check may rule out."""
-    kinds = {n: k for n, v in (params or {}).items() if (k := static_checks.KIND.get(v.type)) is not None}  # type: ignore[call-overload]
-    found = specialize.specialize(parsed, namespace, statics.params if statics else {},
-                                  statics.helpers if statics else {}, variants, kinds=kinds)
-    fence.check(found, namespace)
-    return found
-
-
-def _noted(source: str, statics: Statics | None) -> str:
-    """The module with a second header line naming the values it is specialized on."""
-    if statics is None or not (statics.params or statics.helpers):
-        return source
-    values = [f"{n}={describe(v)}" for n, v in statics.params.items()] + [f"{n}()={v!r}" for n, v in statics.helpers.items()]
-    first, _, rest = source.partition("\n")
-    return f"{first}\n# Specialized on {', '.join(values)}: the branches they decide are decided here.\n{rest}"
-
-
-def _namer(parsed: ParsedFunction, callees: Callees, reserved: tuple[str, ...] = ()) -> Namer:
-    """Fresh names avoid every name of the function, of the callees it reaches, and `reserved`."""
-    namer = Namer.for_tree(parsed.func)
-    namer.reserve(*reserved)
-    for callee in callees.parsed.values():
-        namer.add_user(*Namer.for_tree(callee.func).user)
-    return namer
-
-
 DUMP_STAGES = tuple(dict.fromkeys(p.name for p in [*NUMPY_PASSES, *LANE_PASSES, *JAX_PASSES]))
 
-
-def _dump(stage: str, text: Callable[[], str]) -> None:
-    """VECTORIZER_DUMP_AFTER=<pass>|all prints the function after that pass to stderr (the
-    Numba backend's stages are LANE_PASSES). A name that is no stage gets one warning listing the
-    stages, instead of printing nothing."""
-    wanted = os.environ.get("VECTORIZER_DUMP_AFTER", "")
-    if wanted in ("all", stage):
-        print(f"# ---- after {stage} ----\n{text()}", file=sys.stderr)
-    elif wanted and wanted not in DUMP_STAGES and not _warned_dump:
-        _warned_dump.append(wanted)
-        warnings.warn(f"VECTORIZER_DUMP_AFTER={wanted!r} names no pass; use 'all' or one of: "
-                      f"{', '.join(DUMP_STAGES)}", stacklevel=2)
-
-
-_warned_dump: list[str] = []

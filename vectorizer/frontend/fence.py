@@ -92,7 +92,7 @@ class Fence:
             if (self.exprs.specializable or self.deferred) and self.exprs.kind_guarded(stmt.test):
                 # `if isinstance(S, complex): ... 1j ...`: the specialization decides the check from
                 # the lanes' kind and drops the branch it rules out; the strict fence, after it,
-                # refuses what is left (pipeline._specialized)
+                # refuses what is left (specialized_analysis.specialized)
                 self.errors = []
             self.block(stmt.body)
             if isinstance(stmt.orelse, cst.If):

@@ -14,7 +14,7 @@ from .source import source_of
 def prepare(func: types.FunctionType, namespace: Namespace | None = None):
     """(parsed function, namespace): other modules' names linked (linking.py), local tables,
     reductions and call statements desugared (desugar.py), then fenced leniently (a call's values
-    may still specialize it: the strict fence runs in pipeline._specialized). An expression nested
+    may still specialize it: the strict fence runs in specialized_analysis.specialized). An expression nested
     past Python's recursion limit is walked on a deeper stack (core/deep.py)."""
     from ..core.deep import with_deep_stack
 

@@ -30,7 +30,7 @@ that remains (a None used as a number, passed on to a call...) is refused with i
 The specialized parameters leave the signature: the kernel takes the numbers alone.
 
 The nodes off the path to a change keep their identity (positions, origin comments). Runs before
-the fence's second, strict look (pipeline.start), which refuses the strings and Nones left.
+the fence's second, strict look (specialized_analysis.specialized), which refuses the strings and Nones left.
 """
 
 from __future__ import annotations

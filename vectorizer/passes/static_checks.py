@@ -49,7 +49,7 @@ from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
 from ..frontend.static_checks import StaticCheck, assigned_names, defaulted, recognize
 
-KIND = {INT: "int", FLOAT: "float", BOOL: "bool"}  # a lane type -> its kind (pipeline._specialized too)
+KIND = {INT: "int", FLOAT: "float", BOOL: "bool"}  # a lane type -> its kind (specialized_analysis.specialized too)
 
 
 def fold(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val]) -> ParsedFunction:
