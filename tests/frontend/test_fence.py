@@ -226,7 +226,7 @@ def test_mutual_recursion_without_a_base_case_is_refused_with_the_call_site():
     assert isinstance(err, UnsupportedCallError)
     assert "recursive" in err.message and "mutual_b" in err.message and err.hint
     assert err.location is not None, str(err)
-    # reported at the call in the vectorized function (frontend/linking.py: at_call_site), naming
+    # reported at the call in the vectorized function (frontend/call_site_refusals.py: at_call_site), naming
     # where in the callee the recursive call is
     assert_points_at(err, rejects.mutual_b, "mutual_a(n)")
     _, line, col, _ = expected_position(rejects.mutual_a, "mutual_b(n - 1)")

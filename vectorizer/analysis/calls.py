@@ -22,8 +22,9 @@ from ..errors import (
     VectorizeTypeError,
 )
 from ..frontend import fence
+from ..frontend.call_site_refusals import at_call_site
 from ..frontend.desugar import desugar
-from ..frontend.linking import at_call_site, linker_of
+from ..frontend.linking import linker_of
 from ..frontend.local_imports import hoist
 from ..frontend.namespace import Global, Namespace, function_source
 from ..frontend.parse import ParsedFunction, parse_function

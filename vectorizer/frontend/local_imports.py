@@ -40,7 +40,8 @@ import libcst as cst
 
 from ..core.tree import walk
 from ..errors import UnsupportedSyntaxError
-from .linking import Linker, linker_of, relocated
+from .link_rewrite import relocated
+from .linking import Linker, linker_of
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Global, Namespace
 from .parse import ParsedFunction
 from .reach import attribute, namespace_like
