@@ -28,7 +28,7 @@ from ..core.types import (
     type_of_python,
 )
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
-from ..frontend.fence_exprs import int_method
+from ..frontend.fence_attributes import int_method
 from ..rules import scalar as rules
 from . import arrays, one_d
 from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts

@@ -1,2 +1,2 @@
-"""Reading a function: source, parse (libcst), fence (the allowlist: fence_exprs.py, refusals.py),
-namespace, arity."""
+"""Reading a function: source, parse (libcst), fence (the allowlist: fence_exprs.py,
+fence_attributes.py, refusals.py), namespace, arity."""

@@ -25,7 +25,8 @@ from ..errors import (
     VectorizeError,
     VectorizeErrorGroup,
 )
-from .fence_exprs import ExpressionFence, maybe_static_attribute
+from .fence_attributes import maybe_static_attribute
+from .fence_exprs import ExpressionFence
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .parse import ParsedFunction
 from .refusals import BINOPS, REFUSED, RESERVED_LOCALS, augmented, local_names

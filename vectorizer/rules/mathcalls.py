@@ -146,5 +146,5 @@ MATH_CALLS: dict[str, Rule] = {
     "math.comb": _comb_perm("comb"),
     "math.perm": _comb_perm("perm"),
     "math.isqrt": _isqrt,
-    "int.bit_length": _bit_length,  # the method, n.bit_length() (frontend/fence_exprs.py: int_method)
+    "int.bit_length": _bit_length,  # the method, n.bit_length() (frontend/fence_attributes.py: int_method)
 }

@@ -20,7 +20,7 @@ from ...analysis.signs import sign, within_unit
 from ...core.lanenodes import assign, call, const, fill, name
 from ...core.types import BOOL, FLOAT, INT, join
 from ...errors import VectorizeError
-from ...frontend.fence_exprs import int_method
+from ...frontend.fence_attributes import int_method
 from ...rules import scalar as rules
 from . import numpy_calls, tables
 

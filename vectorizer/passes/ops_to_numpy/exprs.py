@@ -18,7 +18,8 @@ from ...core import nodes as n
 from ...core.nodes import Mask
 from ...core.types import BOOL, FLOAT, INT, NUM, ArrayType, Type
 from ...errors import VectorizeError
-from ...frontend.fence_exprs import int_method, tuple_call_item
+from ...frontend.fence_attributes import int_method
+from ...frontend.fence_exprs import tuple_call_item
 from ...rules import scalar as rules
 from ...runtime.exactmath import exact_template
 from ...runtime.helpers import HEAVY_CALLS
