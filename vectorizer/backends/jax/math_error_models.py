@@ -1,0 +1,128 @@
+"""The error models of `math` on Approx values (mathfns.py computes the functions): for XLA's
+function, its measured bound (bounds.py) by the band of its argument, and for an argument that is
+itself within a bound, how far the function can move over that interval.
+
+    err(f(a)) = moved(f, a, err a) * GROW + ulps(f) * 2**-52 * |f(a)| + 2**-1021
+
+`moved` (MOVED) is a Lipschitz bound over [a - err a, a + err a] (sin, cos, atan, tanh: err a;
+exp: |f(a)| err a (1 + err a); log: err a / (a - err a); ...), inf where none is finite (the
+argument may reach a pole or the domain's edge), so that every decision on the result is unsure.
+`own_error` is the ulps(f) part; the lanes it has no bound for, and those an emulated float64
+cannot hold, are tainted (re-run on the host) rather than given a wrong bound.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import jax.numpy as jnp
+
+from .approx import FLUSH, GROW, UNIT, bounds, either, is_zero, range_lost, slack
+
+INV_LN2 = 1.4426950408889634
+INV_LN10 = 0.4342944819032518
+TWO_OVER_SQRT_PI = 1.1283791670955126
+
+
+def within(e, limit: float, value):
+    """value where e <= limit, else inf (the bound's series no longer holds)."""
+    return jnp.where(e <= limit, value, jnp.inf)
+
+
+# moved(a, e, r): how far f can move over [a - e, a + e]; r = f(a) on the device
+MOVED: dict[str, Callable] = {
+    "exp": lambda a, e, r: within(e, 1.0, jnp.abs(r) * e * (1.0 + e)),
+    "exp2": lambda a, e, r: within(e, 1.0, jnp.abs(r) * (e / INV_LN2) * (1.0 + e)),
+    "expm1": lambda a, e, r: within(e, 1.0, jnp.abs(r + 1.0) * e * (1.0 + e)),
+    "log": lambda a, e, r: jnp.where(a > e * GROW, e / (a - e), jnp.inf),
+    "log2": lambda a, e, r: jnp.where(a > e * GROW, INV_LN2 * e / (a - e), jnp.inf),
+    "log10": lambda a, e, r: jnp.where(a > e * GROW, INV_LN10 * e / (a - e), jnp.inf),
+    "log1p": lambda a, e, r: jnp.where(1.0 + a > e * GROW, e / (1.0 + a - e), jnp.inf),
+    "sqrt": lambda a, e, r: jnp.minimum(jnp.sqrt(e), jnp.where(r > 0, e / r, jnp.inf)),
+    "cbrt": lambda a, e, r: 1.6 * jnp.cbrt(e),
+    "sin": lambda a, e, r: e,
+    "cos": lambda a, e, r: e,
+    "tan": lambda a, e, r: jnp.where((e <= 1.0) & (jnp.abs(r) * 2.0 * e <= 0.5),
+                                     e * (1.0 + 4.0 * (jnp.abs(r) + 2.0 * e) ** 2), jnp.inf),
+    "asin": lambda a, e, r: _unit_slope(a, e),
+    "acos": lambda a, e, r: _unit_slope(a, e),
+    "atan": lambda a, e, r: e,
+    "sinh": lambda a, e, r: within(e, 1.0, (jnp.abs(r) + 1.0) * e * (1.0 + 2.0 * e)),
+    "cosh": lambda a, e, r: within(e, 1.0, jnp.abs(r) * e * (1.0 + 2.0 * e)),
+    "tanh": lambda a, e, r: e,
+    "asinh": lambda a, e, r: e,
+    "acosh": lambda a, e, r: jnp.where(a - e > 1.0, e / jnp.sqrt((a - e - 1.0) * (a - e + 1.0)), jnp.inf),
+    "atanh": lambda a, e, r: jnp.where(jnp.abs(a) + e < 1.0, e / ((1.0 - jnp.abs(a) - e) * (1.0 + jnp.abs(a) + e)), jnp.inf),
+    "erf": lambda a, e, r: TWO_OVER_SQRT_PI * e,
+    "erfc": lambda a, e, r: TWO_OVER_SQRT_PI * e,
+}
+
+
+def _unit_slope(a, e):
+    """asin/acos: the slope 1 / sqrt(1 - x**2) at the interval's end nearest +-1."""
+    m = jnp.abs(a) + e
+    return jnp.where(m < 1.0, e / jnp.sqrt((1.0 - m) * (1.0 + m)), jnp.inf)
+
+
+def own_error(name: str, largest, r):
+    """(The function's own error at result r, the lanes it has no bound for) by the band of its
+    largest |argument| (one band, or sin, cos, tan's by size, or an emulated float64's,
+    bounds.band): relative and absolute parts. A lane beyond the measured bands is tainted, as its
+    value would be nowhere near a documented distance of CPython's."""
+    band = bounds().band(name)
+    if len(band) == 1:
+        _, rel, absolute = band[0]
+        own = rel * UNIT * jnp.abs(r) + FLUSH
+        return (own if absolute == 0 else own + absolute * UNIT), False
+    rel = absolute = jnp.inf
+    for limit, r_ulps, a_ulps in reversed(band):
+        inside = largest <= limit
+        rel, absolute = jnp.where(inside, r_ulps, rel), jnp.where(inside, a_ulps, absolute)
+    return rel * UNIT * jnp.abs(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+
+
+def _unmeasured_lanes(band: list[tuple[float, float, float]], largest):
+    """The lanes whose largest |argument| falls in a band without a finite bound, or beyond the
+    last band (below the range's top: beyond it the lane is tainted already), as few comparisons
+    as the bands allow (adjacent unbounded bands merged): they are live in every kernel."""
+    gaps: list[list[float]] = []
+    lower = -math.inf
+    for limit, r_ulps, a_ulps in band:
+        if math.isinf(r_ulps) or math.isinf(a_ulps):
+            if gaps and gaps[-1][1] == lower:
+                gaps[-1][1] = limit
+            else:
+                gaps.append([lower, limit])
+        lower = limit
+    if lower < bounds().high:
+        gaps.append([lower, math.inf])
+    taint = False
+    for low, high in gaps:
+        inside = largest > low if high >= bounds().high else (largest > low) & (largest <= high)
+        taint = either(taint, inside)
+    return taint
+
+
+def rerun_if_emulated(u):
+    """fmod, nextafter, ldexp, modf, frexp on an emulated float64 (bits and exponents of a pair of
+    float32 are not float64's; not measured): every lane is re-run on the host."""
+    return True if bounds().emulated else u
+
+
+def emulated_taint(u, r, *args):
+    """On an emulated float64, a result outside the device's range taints its lane (approx.py)."""
+    return either(u, range_lost(r, *args)) if bounds().emulated else u
+
+
+def crossing(fn: Callable, a, e):
+    """Where fn (floor, ceil, trunc, rint) may differ over [a - e, a + e]."""
+    if is_zero(e):
+        return False
+    w = e * GROW + 2 * UNIT * jnp.abs(a) + 2 * slack(a)
+    return fn(a - w) != fn(a + w)
+
+
+def add_e(e1, e2):
+    """e1 + e2, with no addition where either is the exact 0 (is_zero)."""
+    return e1 if is_zero(e2) else e2 if is_zero(e1) else e1 + e2
