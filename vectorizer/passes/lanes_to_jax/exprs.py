@@ -39,7 +39,7 @@ RUNTIME_NAMES = frozenset({*MATH, "pow_", *NUMPY.values(), *BUILTINS.values(), *
 _NOT_IN_JAX = {
     "_vz_remainder": "math.remainder", "_vz_comb": "math.comb", "_vz_perm": "math.perm", "_vz_isqrt": "math.isqrt",
     "_vz_lcm": "math.lcm", "_vz_powmod": "pow(a, b, m)", "gcd": "math.gcd", "gamma": "math.gamma",
-    "lgamma": "math.lgamma", "_vz_ufunc_power": "np.power", "_vz_ufunc_stepped_power": "np.power of an array",
+    "lgamma": "math.lgamma", "_vz_ufunc_power": "np.power", "_vz_ufunc_stepped_power": "np.power",
 }
 _PICK = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
