@@ -112,7 +112,17 @@ def day_of_year(mon, day):  # astronomia's cal_to_day_of_year: an argument over 
     )
 
 
-FLOAT_CASES = [float_masked, into_bool, value_raises_everywhere, in_a_branch]
+def in_a_loop(x):  # a batched while loop: the store runs on the lanes still looping
+    y = np.atleast_1d(x) + 1.0
+    k = 0
+    while x > 0.0 and k < 5:
+        y[y > 2.0] = y[y > 2.0] * 0.5
+        x = x - 100.0
+        k += 1
+    return _scalar_if_one(y)
+
+
+FLOAT_CASES = [float_masked, into_bool, value_raises_everywhere, in_a_branch, in_a_loop]
 NUMPY_ONLY = {"float_into_int"}  # Numba refuses NumPy's float-to-int cast (test_atleast_1d.py)
 
 
@@ -193,6 +203,12 @@ def python_float_into_int(n, x):
     return _scalar_if_one(k)
 
 
+def augmented(x):
+    y = np.atleast_1d(x) + 1.0
+    y[y > 2.0] -= 1.0
+    return _scalar_if_one(y)
+
+
 def int_index(x):
     y = np.atleast_1d(x) + 1.0
     y[0] = 2.0
@@ -200,7 +216,7 @@ def int_index(x):
 
 
 @pytest.mark.parametrize("f", [read_elsewhere, other_mask, read_through_a_call, shared, into_a_parameter_copy,
-                               nan_into_int, python_float_into_int, int_index], ids=lambda f: f.__name__)
+                               nan_into_int, python_float_into_int, augmented, int_index], ids=lambda f: f.__name__)
 def test_refused(f) -> None:
     args = [FLOATS] * f.__code__.co_argcount
     if f.__code__.co_varnames[0] == "n":
@@ -208,3 +224,5 @@ def test_refused(f) -> None:
     with pytest.raises(VectorizeError) as info:
         vectorize(f, fallback="error")(*args)
     assert info.value.location is not None, info.value
+    if f is augmented:
+        assert "augmented assignment" in str(info.value), info.value

@@ -150,6 +150,11 @@ class _Rewrite(cst.CSTTransformer):
         fill = self.facts.vals[original.args[1].value].const if f.attr.value == "full_like" else LIKE[f.attr.value]
         return expr(f"np.atleast_1d({_folded(fill, t, original, self.refuse)})")
 
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if node.target in self.facts.one_d_reads:
+            raise self.refuse(node.target, "an augmented assignment into a one-element array under a mask "
+                              "(a[mask] -= v: NumPy's in-place operator casts its own way) is not supported here")
+
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if node in self.facts.one_d_reads and node not in self.allowed_reads:
             raise self.refuse(node, "a masked read of a one-element array (a 0- or 1-element array) is supported only in "
