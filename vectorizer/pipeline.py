@@ -42,6 +42,7 @@ from .passes import (
     lane_vector_math,
     lanes_to_jax,
     merge_checks,
+    one_d_stores,
     ops_to_lanes,
     ops_to_numpy,
     select_chains,
@@ -63,6 +64,8 @@ NUMPY_PASSES: list[Pass] = [
     Pass("annotate_origins", annotate_origins.transform, before=("cut_recursion", "canonicalize")),
     # A recursive call flags the lanes reaching it (their re-run recurses); the rest is batched.
     Pass("cut_recursion", cut_recursion.transform),
+    # A mask store into a one-element array becomes a select, before anything reads the store.
+    Pass("one_d_stores", one_d_stores.transform),
     # One assignment form (`name = expr`) so later passes have a single case to handle.
     Pass("canonicalize", canonicalize.transform),
     # Before loops are touched: a return inside a loop becomes `done = True; break`, which the
@@ -113,6 +116,7 @@ LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per l
     Pass("table_lanes", table_lanes.transform),
     Pass("annotate_origins", annotate_origins.transform),
     Pass("cut_recursion", cut_recursion.transform),
+    Pass("one_d_stores", one_d_stores.transform),
     Pass("canonicalize", canonicalize.transform),
     # Scalar operations with their checks as early `return <zeros>, True`; callees become lane
     # functions of their own (they go through the passes above first: `ctx.prepare_callee`).
@@ -128,6 +132,7 @@ JAX_PASSES: list[Pass] = [  # backend="jax": the lane form of the Numba backend,
     # A device runs no call stack: recursion is refused here (the other backends flag its lanes).
     Pass("refuse_recursion", lanes_to_jax.refuse_recursion),
     Pass("cut_recursion", cut_recursion.transform),
+    Pass("one_d_stores", one_d_stores.transform),
     Pass("canonicalize", canonicalize.transform),
     Pass("ops_to_lanes", ops_to_lanes.transform, gives=LANES),
     # No lane_vector_math: XLA has its own functions. Lane control flow -> selects and lax loops.

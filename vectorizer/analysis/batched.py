@@ -27,7 +27,7 @@ from ..core.tree import is_raise
 from ..core.types import ArrayType, TupleType, Type, Val
 from ..errors import SourceLocation, VectorizeError, VectorizeTypeError
 from ..frontend.namespace import Global, Namespace
-from . import arrays
+from . import arrays, one_d_masks
 from .exprs import ExpressionAnalysis
 from .facts import (
     BINOPS,
@@ -218,6 +218,22 @@ class Analyzer:
         for el, item in zip(elements, items):
             self.assign(el, item, env, value_node)
 
+    def one_d_store(self, target: cst.Subscript, current: Val, val: Val, env: Env) -> None:
+        """a[mask] = v, a[:] = v into a one-element array (analysis/one_d_masks.py)."""
+        part = target.slice[0].slice if len(target.slice) == 1 else None
+        index: Val | str
+        if isinstance(part, cst.Slice) and part.lower is None and part.upper is None and part.step is None:
+            index = one_d_masks.FULL
+        elif isinstance(part, cst.Index):
+            index = self.exprs.expr(part.value, env)
+        else:
+            raise self.error(target, "indexing a one-element array (np.atleast_1d of a number) is supported with a mask "
+                             "or [:] only", "use x.item() for its number")
+        new = self.exprs.arrays(target, lambda: one_d_masks.store(current, index, val, self.ctrl_depth > 0))
+        self.facts.stores[target] = new.batched
+        self.facts.one_d_stores[target] = current
+        env[target.value.value] = Binding(new)  # type: ignore[attr-defined]
+
     def store(self, target: cst.Subscript, val: Val, env: Env) -> None:
         """x[i] = v on an array this function created: the array becomes per-lane when the value,
         the index or the control flow is."""
@@ -225,6 +241,9 @@ class Analyzer:
         if not isinstance(base, cst.Name) or base.value not in env:
             raise self.error(target, "only local arrays can be assigned into", "create the array in the function first")
         current = env[base.value].val
+        if current.one_d is not False and not isinstance(current.type, ArrayType):
+            self.one_d_store(target, current, val, env)
+            return
         item = self.exprs.expr(target, env)
         if not isinstance(current.type, ArrayType):
             raise self.error(target, "item assignment needs an array", "create it with np.zeros(n)")

@@ -30,7 +30,7 @@ from ..core.types import (
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
 from ..frontend.fence_attributes import int_method
 from ..rules import scalar as rules
-from . import arrays, one_d
+from . import arrays, one_d, one_d_masks
 from .facts import BINOPS, INT64_MAX, UNOPS, Env, Facts
 
 if TYPE_CHECKING:
@@ -200,6 +200,10 @@ class ExpressionAnalysis:
                 else:
                     parts.append(self.expr(element.slice.value, env))
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
+        if seq.one_d and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            index = self.expr(node.slice[0].slice.value, env)
+            self.facts.one_d_reads.add(node)
+            return self.arrays(node, lambda: one_d_masks.read(seq, index))  # a[mask]: passes/one_d_stores.py
         if seq.one_d is not False:
             return self.arrays(node, lambda: arrays.subscript(seq, [], node))  # refused, with the reason
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]

@@ -50,6 +50,8 @@ class Facts:
     returns_tuple: bool = False
     calls: dict[cst.Call, Global] = field(default_factory=dict)  # same-module function calls
     stores: dict[cst.Subscript, bool] = field(default_factory=dict)  # x[i] = v -> x batched after it
+    one_d_stores: dict[cst.Subscript, Val] = field(default_factory=dict)  # a[mask] = v into a one-element a -> a
+    one_d_reads: set[cst.Subscript] = field(default_factory=set)  # a[mask] of a one-element a (one_d_masks.py)
     # If -> (env at the end of the then branch, of the else branch (or the fall-through), after
     # the if); None where a branch leaves. A uniform if's branches may store a value differently.
     branch_ends: dict[cst.If, tuple[Env | None, Env | None, Env | None]] = field(default_factory=dict)

@@ -130,7 +130,9 @@ def call(family: str, name: str, args: list[Val], result: Val) -> Val:
     if family in ("elementwise", "convert"):
         return derive(result, args)  # np.sqrt(array([x])), np.asarray(array([x])): arrays again
     if family == "reduction" and found:
-        return result  # np.sum(array([x])), np.any(array([x])): NumPy scalars
+        return result
+    if family == "constructor" and found and result.one_d:
+        return result  # np.ones_like(array([x])): a one-element array of its dtype (rules/array_constructors.py)  # np.sum(array([x])), np.any(array([x])): NumPy scalars
     raise VectorizeTypeError(f"{name}() of a one-element array (np.atleast_1d of a number) is not supported here"
                              if found else f"{name}() of a value that is a one-element array (np.atleast_1d of a "
                              "number) on some paths and a number on others", hint="take its number first: x.item()")

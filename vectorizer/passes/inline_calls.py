@@ -167,7 +167,7 @@ class _Inliner:
         keywords = {a.keyword.value: a.value for a in updated.args if a.keyword is not None}
         arg_vals = [self.facts.val(a.value) for a in original.args if a.keyword is None]
         kw_vals = {a.keyword.value: self.facts.val(a.value) for a in original.args if a.keyword is not None}
-        texts = ctx.callees.bind(parsed, [code(a.value) for a in args], {k: code(v) for k, v in keywords.items()},
+        texts = ctx.callees.bind(parsed, [_text(a.value) for a in args], {k: _text(v) for k, v in keywords.items()},
                                  lambda d: literal(default_value(d)))
         vals = ctx.callees.bind(parsed, arg_vals, kw_vals, default_val)
         parsed = ctx.callees.for_call(parsed, vals, original, lowering=True)  # its kind checks decided for these arguments
@@ -188,7 +188,7 @@ class _Inliner:
         final = body[-1].body[0]  # type: ignore[attr-defined]
         assert isinstance(final, cst.Return), "early_returns leaves one return at the end"
         binding = [assign(mapping.get(n, n), t) for n, t in texts.items() if n not in direct]
-        header = cst.EmptyLine(comment=cst.Comment(f"# inlined: {glob.name}({', '.join(texts.values())})"))
+        header = cst.EmptyLine(comment=cst.Comment(f"# inlined: {glob.name}({', '.join(' '.join(str(t).split()) for t in texts.values())})"))
         stmts = binding + body[:-1]
         values = final.value.elements if isinstance(final.value, cst.Tuple) else [cst.Element(final.value)]
         results: list[str] = []
@@ -228,3 +228,10 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         return func
     inliner = _Inliner(ctx, facts)
     return func.with_changes(body=block(inliner.block(func_body(func))))
+
+
+def _text(node: cst.BaseExpression) -> str:
+    """An argument's source; one written over several lines inside the call's parentheses is
+    parenthesized, as it stands alone from here (`x = (a\n + b)`)."""
+    t = code(node)
+    return f"({t})" if "\n" in t else t

@@ -244,6 +244,10 @@ class Specializer(Values):
                 self.rewrite(small.value, env)
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             for t in targets:
+                if isinstance(t, cst.Subscript):  # `a[mask] = v`: its index is a read (of a static, say)
+                    for element in t.slice:
+                        if isinstance(element.slice, cst.Index):
+                            self.rewrite(element.slice.value, env)
                 for name in target_names(t):
                     env.pop(name, None)
         elif isinstance(small, cst.Return) and small.value is not None:

@@ -85,6 +85,11 @@ def like(name: str) -> ArrayRule:
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
         arity(f"np.{name}", args, *((2, 2) if base == "full" else (1, 1)))
         x = args[0]
+        if x.one_d and not isinstance(x.type, ArrayType) and not kw:  # of np.atleast_1d(number): passes/one_d_stores.py
+            if base == "full" and (args[1].const is None or args[1].batched):
+                raise VectorizeTypeError(f"np.{name} of a one-element array with a fill value that is not a constant",
+                                         hint="fill it with a constant, then assign: a[:] = v")
+            return Val(x.type, False, numpy=True, zero_d=True, one_d=True, fresh=True)
         if not isinstance(x.type, ArrayType):
             raise VectorizeTypeError(f"np.{name} of a number", hint="NumPy returns a 0-d array here; use a number")
         t = _dtype(kw) or x.type.elem
