@@ -165,6 +165,7 @@ def test_special_values_give_cpythons_values_or_exceptions(name, tmp_path):
 
 def test_every_math_rule_is_tested():
     tested = set(DOMAINS) | set(BINARY) | {"math.isclose", "min", "max", "pow", "divmod"}
+    tested |= {"operator.index"}  # exact on ints and bools: tests/contract/test_int_index.py
     from vectorizer.rules.mathcalls import MATH_CALLS
 
     tested |= set(MATH_CALLS)  # exact ones: tests/rules/test_mathcalls.py
