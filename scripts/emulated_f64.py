@@ -127,7 +127,7 @@ def measure_op(name: str, operands: list[np.ndarray], device: np.ndarray, low: i
             big = np.abs(want) >= 1.0  # relative above 1, absolute below
             rel = np.where(big, diff / (UNIT * np.abs(want)), 0.0)
             absolute = np.where(big, 0.0, diff / UNIT)
-    bands, worst_abs = [], 0.0
+    bands = []
     lower = -math.inf
     for k in BAND_EXPONENTS + (high,):
         limit = 2.0 ** k
@@ -137,9 +137,8 @@ def measure_op(name: str, operands: list[np.ndarray], device: np.ndarray, low: i
         else:
             bands.append([limit, math.inf, math.inf])
         lower = limit
-    worst_abs = max(b[2] for b in bands if math.isfinite(b[2])) if any(math.isfinite(b[2]) for b in bands) else 0.0
     return {"bands": [[b[0], b[1]] for b in bands], "absolute": [[b[0], b[2]] for b in bands],
-            "lanes": int(ok.sum()), "largest_absolute": worst_abs}
+            "lanes": int(ok.sum())}
 
 
 def analyse(folder: Path, seed: int) -> dict:
