@@ -123,7 +123,35 @@ def probe(n: int, names: list[str] | None = None) -> None:
                 t_hand = float("nan")
         t_vec = best(lambda kernel=kernel, placed=placed: compute(kernel, placed))
         print(f"{k.name:20} flagged {flagged / n:8.2%}  hand {t_hand / n * 1e9:8.3f}  vec_jax {t_vec / n * 1e9:8.3f}"
-              f"  ratio {t_vec / t_hand:6.2f}  first call {first:6.1f} s", flush=True)
+              f"  ratio {t_vec / t_hand:6.2f}  first call {first:6.1f} s  {verify(vf, k.func, arrays)}", flush=True)
+
+
+def verify(vf: Any, scalar: Any, arrays: tuple[np.ndarray, ...], lanes: int = 20_000) -> str:
+    """The whole call (device, then the host's re-run of flagged lanes) on the first `lanes` lanes
+    against the scalar function lane by lane: ints and bools equal, floats within 1e-9 relative
+    (XLA's functions are not the C library's), exceptions of the same type."""
+    sample = [a[:lanes] for a in arrays]
+    try:
+        want = [scalar(*lane) for lane in zip(*(a.tolist() for a in sample))]
+    except Exception as exc:  # noqa: BLE001 - the loop's exception is what the call must raise
+        try:
+            vf(*sample)
+        except Exception as got:  # noqa: BLE001 - compared by type
+            return f"verify: both raise {type(exc).__name__}" if type(got) is type(exc) else \
+                f"verify: WRONG, loop raises {type(exc).__name__}, call {type(got).__name__}"
+        return f"verify: WRONG, loop raises {type(exc).__name__}, call returns"
+    got = vf(*sample)
+    columns = list(zip(*want)) if isinstance(want[0], tuple) else [want]
+    outs = got if isinstance(got, tuple) else (got,)
+    wrong = 0
+    for column, out in zip(columns, outs):
+        w, g = np.asarray(column), np.asarray(out)
+        if w.dtype.kind == "f":
+            close = np.isclose(g, w, rtol=1e-9, atol=0.0) | (np.isnan(g) & np.isnan(w)) | (g == w)
+            wrong += int((~close).sum())
+        else:
+            wrong += int((g != w).sum())
+    return f"verify {len(want):,} lanes: {'exact outcomes' if not wrong else f'WRONG on {wrong}'}"
 
 
 if __name__ == "__main__":

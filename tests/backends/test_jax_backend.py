@@ -337,11 +337,18 @@ def test_measured_platforms():
     assert cpu.pair_error(0.1) == 0.0 and not cpu.outside(1e300)
     assert not tpu.exact_arithmetic and tpu.emulated and not tpu.flushes_inputs and not tpu.bitcasts
     assert not tpu.inexact  # add, sub, mul, div, sqrt have finite bounds inside the range
-    assert 2.0 ** -100 < tpu.low < 2.0 ** -80 and 2.0 ** 120 < tpu.high <= 2.0 ** 128
-    assert tpu.outside(1e300) and tpu.outside(1e-30) and not tpu.outside(1e30) and not tpu.outside(0.0)
+    assert 2.0 ** -100 < tpu.precise_low < 2.0 ** -80 and 2.0 ** 120 < tpu.high <= 2.0 ** 128
+    # the model's range starts where error terms (>= 2**-52 |v|) stay float32 normals (bounds.py)
+    assert tpu.low == 2.0 ** -70 and 2.0 ** -52 * tpu.low >= 2.0 ** -126 * 16
+    assert tpu.outside(1e300) and tpu.outside(1e-30) and tpu.outside(1e-22) and not tpu.outside(1e30)
+    assert not tpu.outside(0.0) and not tpu.outside(1e-20)
     assert 0 < tpu.entry < 64
     # a pair of float32 holds 0.5 and 3.0 exactly, 0.1 (53 bits) not: within 2**-48 of it
     assert tpu.pair_error(0.5) == tpu.pair_error(3.0) == 0.0 and 0 < tpu.pair_error(0.1) < 2.0 ** -48 * 0.1
+    # a nonzero pair error is at least a rounding's, 2**-52 |c| (its products stay float32 normals)
+    rng = np.random.default_rng(5)
+    for c in rng.uniform(-1e6, 1e6, 200).tolist() + (2.0 ** rng.uniform(-70, 120, 200)).tolist():
+        assert tpu.pair_error(c) == 0.0 or tpu.pair_error(c) >= 2.0 ** -52 * abs(c)
     assert all(rel < 1e4 and absolute < 1e4 for limit, rel, absolute in tpu.band("exp") if limit <= 2.0 ** 10)
     with pytest.raises(VectorizeError, match="not measured on 'gpu'"):
         Bounds("gpu")

@@ -62,6 +62,12 @@ def escape(cr: float, ci: float) -> int:
     return n
 
 
+def above(x: float, y: float) -> int:
+    if x * y > 0.75:
+        return 1
+    return 0
+
+
 def straight(x: float, y: float) -> float:
     return (x * 1.5 + y) * (x - 0.25) / (y * y + 1.0)
 
@@ -98,7 +104,7 @@ def test_out_of_range_lanes_are_re_run():
     x = np.array([1.0, 1e30, 1e39, 1e-20, 1e-30, 0.0, -2.0, 2.0 ** 124, 2.0 ** -92])
     y = np.full_like(x, 0.5)
     got = flags(jax_vf(straight), x, y)
-    # the range is [2**-91 (4e-28), 2**124): 1e39, 1e-30, 2**124 and 2**-92 as arguments, and 1e30's
+    # the range is [2**-70 (8.5e-22), 2**124): 1e39, 1e-30, 2**124 and 2**-92 as arguments, and 1e30's
     # product (about 1.5e60) as an intermediate, leave it; 1.0, 1e-20, 0.0 and -2.0 stay inside
     assert got.tolist() == [False, True, True, False, True, False, False, True, True]
     check(jax_vf(straight), straight, x, y)
@@ -118,3 +124,24 @@ def test_ordinary_lanes_stay_on_the_device():
     escaped = flags(jax_vf(escape), cr, ci)
     assert escaped.mean() < 0.1, escaped.mean()  # the orbits near the set's edge go to the host
     check(jax_vf(escape), escape, cr, ci)
+
+
+def test_near_decisions_at_the_ranges_ends_are_re_run():
+    """The error terms are float32s (the device's native type) whose smallest, 2**-52 |v| at the
+    range's bottom, is a float32 normal: a product within a few units of 2**-52 of the threshold is
+    flagged wherever its operands lie in the range, near its ends too, and a far one is not."""
+    from vectorizer.backends.jax.approx import Approx, _Active, mag
+    from vectorizer.backends.jax.bounds import Bounds
+
+    _Active.bounds = Bounds("tpu")
+    try:
+        assert mag(jax.numpy.float64(3.0)).dtype == np.float32
+        assert (Approx(jax.numpy.float64(3.0), 0) * 0.1).err.dtype == np.float32
+    finally:
+        _Active.bounds = None
+    x = np.array([2.0 ** -69, 1e-20, 3e-19, 1e-5, 1.0, 1e20, 2.0 ** 68] * 3)  # y = 0.75 / x: in range too
+    steps = np.repeat([1.0, -3.0, 2.0 ** 40], 7)  # units of 2**-52 from the threshold, then far
+    y = 0.75 / x * (1.0 + steps * 2.0 ** -52)
+    got = flags(jax_vf(above), x, y)
+    assert got[:14].all() and not got[14:].any(), got
+    check(jax_vf(above), above, x, y)

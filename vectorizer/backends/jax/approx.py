@@ -33,7 +33,9 @@ from jax import tree_util
 
 UNIT = 2.0 ** -52
 FLUSH = 2.0 ** -1021  # bounds the error of flushing a subnormal to zero, and is itself normal
-GROW = 1.0 + 2.0 ** -40  # covers the rounding of the error terms' own arithmetic
+# covers the rounding of the error terms' own arithmetic: a float32's on an emulated float64
+# (below), up to 16 of its roundings an operation, so exactly a float32 too
+GROW = 1.0 + 2.0 ** -20
 SMALLEST_NORMAL = 2.2250738585072014e-308
 
 
@@ -161,10 +163,22 @@ def constant_error(x) -> float:
     return b.pair_error(x) if b is not None and isinstance(x, float) else 0.0
 
 
+def error_dtype():
+    """The error terms' type: float32 where float64 is emulated (the device's native type; the
+    emulated float64 has float32's exponent range and nothing more, and a bound needs no more
+    than float32's precision: GROW covers its roundings), else float64."""
+    return jnp.float32 if emulated() else jnp.float64
+
+
+def mag(v):
+    """|v| in the error terms' type (rounded to nearest: GROW covers it)."""
+    return jnp.abs(v).astype(error_dtype())
+
+
 def entry_error(v):
     """An emulated float64 value's distance from the number it stands for, at most (an argument
     copied to the device, an integer-valued result): the measured entry rounding."""
-    return bounds().entry * UNIT * jnp.abs(v)
+    return bounds().entry * UNIT * mag(v)
 
 
 def slack(a, b=0.0):
@@ -172,20 +186,21 @@ def slack(a, b=0.0):
     where float64 is IEEE's (the difference of near values is exact), an emulated sum's rounding."""
     if not emulated():
         return 0
-    return bounds().arithmetic("sub") * UNIT * (jnp.abs(a) + jnp.abs(b))
+    return bounds().arithmetic("sub") * UNIT * (mag(a) + mag(b))
 
 
 def range_lost(r, *operands):
     """On an emulated float64: the lanes where the result r of finite operands left the range where
     the device keeps precision (a zero of zero operands stays; every other zero is taken as lost)."""
     b = bounds()
-    magnitude = jnp.abs(r)
+    magnitude = mag(r)  # a float32's test (the device's own type): the range is inside float32's
     kept = (magnitude >= b.low) & (magnitude < b.high)
     finite = True
     zero_in = False
-    for o in operands:
-        finite = finite & jnp.isfinite(o)
-        zero_in = zero_in | (o == 0)
+    for o in operands:  # an operand beyond float32's range is outside the range: tainted already
+        m = mag(o)
+        finite = finite & jnp.isfinite(m)
+        zero_in = zero_in | (m == 0)
     return finite & ~(kept | ((r == 0) & zero_in))
 
 

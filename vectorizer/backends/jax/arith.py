@@ -51,6 +51,7 @@ from .approx import (
     is_float,
     is_python,
     is_zero,
+    mag,
     outside_constant,
     parts,
     range_lost,
@@ -71,7 +72,7 @@ def opaque(c):
 def rounding(v, op: str, scale=None):
     """An operation's own rounding and flush, for its device result v (relative to `scale` where
     given: an emulated sum's operands)."""
-    return bounds().arithmetic(op) * UNIT * jnp.abs(v if scale is None else scale) + FLUSH
+    return bounds().arithmetic(op) * UNIT * (mag(v) if scale is None else scale) + FLUSH
 
 
 def grown(delta, v, op: str, scale=None):
@@ -87,7 +88,7 @@ def emulated_lost(op: str, a, b, v):
     if op in ("add", "sub"):
         return lost & ~((v == 0) & (a == (-b if op == "add" else b)))
     if op == "div":
-        return lost | (jnp.isfinite(b) & (jnp.abs(b) * bounds().low > 1.0))
+        return lost | (jnp.isfinite(b) & (mag(b) * bounds().precise_low > 1.0))
     return lost
 
 
@@ -109,12 +110,12 @@ def arith(op: str, x, y) -> Approx:
         u = either(u, emulated_lost(op, a, b, v))
         if outside_constant(const_a) or outside_constant(const_b):
             u = True
-        scale = jnp.abs(a) + jnp.abs(b) if op in ("add", "sub") else None
+        scale = mag(a) + mag(b) if op in ("add", "sub") else None
     if op in ("add", "sub"):
         delta = add(ea, eb)
     elif op == "mul":
-        delta = add(0 if is_zero(eb) else (jnp.abs(a) + ea if not is_zero(ea) else jnp.abs(a)) * eb,
-                    0 if is_zero(ea) else jnp.abs(b) * ea)
+        delta = add(0 if is_zero(eb) else (mag(a) + ea if not is_zero(ea) else mag(a)) * eb,
+                    0 if is_zero(ea) else mag(b) * ea)
     else:
         delta = div_delta(a, b, ea, eb)
     return Approx(v, grown(delta, v, op, scale), u)
@@ -149,14 +150,17 @@ def _zero_like(b):
 
 
 def div_delta(a, b, ea, eb):
-    """How far a / b can move when a and b move by ea and eb (inf where b may reach zero)."""
+    """How far a / b can move when a and b move by ea and eb (inf where b may reach zero):
+    (|b| ea + |a| eb) / |b| / (|b| - eb), no product of two magnitudes in a denominator (on an
+    emulated float64 the error terms are float32s, where |b|**2 may overflow: a numerator's
+    overflow is inf, a bound still)."""
     if is_zero(ea) and is_zero(eb):
         return 0
-    abs_b = jnp.abs(b)
+    abs_b = mag(b)
     if is_zero(eb):
         return ea / abs_b
-    num = add(0 if is_zero(ea) else abs_b * ea, jnp.abs(a) * eb)
-    return jnp.where(abs_b > eb * GROW, num / (abs_b * (abs_b - eb)), jnp.inf)
+    num = add(0 if is_zero(ea) else abs_b * ea, mag(a) * eb)
+    return jnp.where(abs_b > eb * GROW, num / abs_b / (abs_b - eb), jnp.inf)
 
 
 def floor_parts(a, b):
@@ -178,7 +182,7 @@ def quotient_unsure(a, b, ea, eb):
     if is_zero(ea) and is_zero(eb):
         return False
     t = a / b
-    et = div_delta(a, b, ea, eb) * GROW + 2 * UNIT * jnp.abs(t) + FLUSH
+    et = div_delta(a, b, ea, eb) * GROW + 2 * UNIT * mag(t) + FLUSH
     return jnp.floor(t - et) != jnp.floor(t + et)
 
 
@@ -213,8 +217,8 @@ def mod(x, y) -> Approx:
     q, m = floor_parts(a, b)
     if is_zero(ea) and is_zero(eb) and bounds().exact_arithmetic:
         return Approx(m, 0, either(u, _flushed_mod(a, b, m, ea, eb)))
-    delta = add(ea, 0 if is_zero(eb) else jnp.abs(q) * eb)
-    err = FLUSH if is_zero(delta) else delta * GROW + 2 * UNIT * jnp.abs(m) + FLUSH
+    delta = add(ea, 0 if is_zero(eb) else mag(q) * eb)
+    err = FLUSH if is_zero(delta) else delta * GROW + 2 * UNIT * mag(m) + FLUSH
     return Approx(m, err, either(u, quotient_unsure(a, b, ea, eb)))
 
 

@@ -31,6 +31,10 @@ from ...errors import VectorizeError
 TABLE = Path(__file__).with_name("xla_bounds.json")
 MARGIN_FACTOR = 2.0
 MARGIN_ULPS = 1.0
+# On an emulated float64 (float32's exponent range, subnormals flushed), a value below 2**-70
+# would have error terms below float32's smallest normal, which the device flushes to zero: the
+# range the model keeps starts there, whatever the measured one
+ERROR_TERMS_LOW = -70
 ARITHMETIC = ("add", "sub", "mul", "div", "convert", "sqrt")  # IEEE 754 rounds these correctly
 
 
@@ -65,6 +69,9 @@ class Bounds:
                           for name, entry in record["functions"].items() if "absolute" in entry}
         self.emulated = bool(self.facts.get("emulated", False))
         low, high = self.facts.get("range", (-1022, 1024))
+        self.precise_low = math.ldexp(1.0, low)  # where the device's own values keep their bits
+        if self.emulated:  # an error term (at least 2**-52 |v|) must stay a float32 normal: 2**-122
+            low = max(low, ERROR_TERMS_LOW)
         self.low, self.high = math.ldexp(1.0, low), math.ldexp(1.0, high) if high < 1024 else math.inf
         self.entry = self._margin(float(self.facts.get("entry", 0.0)))  # an argument's rounding, ulps
         self.convert_exact_below = float(self.facts.get("convert_exact_below", 2.0 ** 63))
@@ -119,7 +126,10 @@ class Bounds:
         if not self.emulated or not math.isfinite(c):
             return 0.0
         high = float(np.float32(c)) if abs(c) < 3.4e38 else c
-        return abs(c - (high + float(np.float32(c - high))))
+        error = abs(c - (high + float(np.float32(c - high))))
+        # at least 2**-52 |c| where nonzero: a relative error no smaller than a rounding's keeps
+        # every product with it a float32 normal (approx.mag)
+        return max(error, math.ldexp(abs(c), -52)) if error else 0.0
 
     def outside(self, c: float) -> bool:
         """Whether a nonzero finite constant lies outside the range where the device keeps it."""

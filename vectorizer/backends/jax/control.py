@@ -25,11 +25,13 @@ from .approx import (
     compare,
     constant_error,
     either,
+    error_dtype,
     is_false,
     is_float,
     is_python,
     is_zero,
     lift,
+    mag,
     outside_constant,
     parts,
     slack,
@@ -125,7 +127,7 @@ def pick(op: str, x, y):
         return Approx(v, 0, u)
     near = jnp.logical_not(jnp.abs(a - b) > e * GROW)
     chosen = jnp.where(taken, ea, eb)
-    return Approx(v, jnp.where(near, jnp.abs(a - b) + e, chosen) * GROW, u)
+    return Approx(v, jnp.where(near, mag(a - b) + e, chosen) * GROW, u)
 
 
 def min_(*xs):
@@ -153,7 +155,7 @@ def float_(x):
     v = jnp.asarray(a).astype(jnp.float64)  # int -> float rounds to nearest, as CPython
     b = bounds()
     if b.emulated:  # exact below the measured bound, the emulation's rounding above it
-        return Approx(v, jnp.where(jnp.abs(v) < b.convert_exact_below, 0.0, b.ulps("convert") * UNIT * jnp.abs(v)), ua)
+        return Approx(v, jnp.where(jnp.abs(v) < b.convert_exact_below, 0.0, b.ulps("convert") * UNIT * mag(v)), ua)
     return Approx(v, 0, ua)
 
 
@@ -206,11 +208,12 @@ def index(seq, i):
         if any(tiny):  # an entry the device reads as zero (or out of range): its lanes are re-run
             uk = either(uk, jnp.asarray(tiny)[k])
         errs = [constant_error(s) for s in seq]  # an emulated float64's copies of the entries
-        return Approx(values[k], jnp.asarray(errs)[k] if any(errs) else 0, uk)
+        return Approx(values[k], jnp.asarray(errs, error_dtype())[k] if any(errs) else 0, uk)
     items = [lift(s) for s in seq]
     values = jnp.stack([jnp.asarray(s.value) for s in items])
     errs = [s.err for s in items]
-    err = 0 if all(is_zero(e) for e in errs) else jnp.stack([jnp.asarray(e, jnp.float64) for e in errs])[k]
+    err = 0 if all(is_zero(e) for e in errs) else \
+        jnp.stack([jnp.asarray(e) for e in errs]).astype(jnp.result_type(*errs, error_dtype()))[k]
     unsure = [s.unsure for s in items]
     u = uk if all(is_false(s) for s in unsure) else either(uk, jnp.stack([jnp.asarray(s) for s in unsure])[k])
     return Approx(values[k], err, u)

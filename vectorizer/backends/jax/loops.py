@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .approx import Approx, either, is_false, is_python, is_zero, lift
+from .approx import Approx, either, error_dtype, is_false, is_python, is_zero, lift
 from .control import UNDEF, _bool, _Undefined, unsure_of
 
 # -- loops ----------------------------------------------------------------------------------------
@@ -27,10 +27,10 @@ jax.tree_util.register_pytree_node(_Undefined, lambda u: ((), None), lambda aux,
 
 @dataclass(frozen=True)
 class _Form:
-    """A carry item's form: its dtype, and whether its bound and its taint are traced."""
+    """A carry item's form: its dtype, its bound's dtype (None: not traced), whether its taint is traced."""
 
     dtype: object
-    err: bool
+    err: str | None  # the bound's dtype's name where it is traced (float32 on an emulated float64)
     unsure: bool
 
 
@@ -50,7 +50,8 @@ def _form(x):
         return tuple(_form(v) for v in x)
     if x is UNDEF:
         return None
-    return _Form(np.dtype(x.value.dtype), not is_zero(x.err), not is_false(x.unsure))
+    err = None if is_zero(x.err) else np.dtype(jnp.result_type(x.err, error_dtype())).name
+    return _Form(np.dtype(x.value.dtype), err, not is_false(x.unsure))
 
 
 def _join(f, g):
@@ -59,7 +60,8 @@ def _join(f, g):
     if isinstance(f, tuple) or isinstance(g, tuple):
         return tuple(_join(a, b) for a, b in zip(f, g))
     dtype = f.dtype if f.dtype == g.dtype else np.dtype(jnp.promote_types(f.dtype, g.dtype))
-    return _Form(dtype, f.err or g.err, f.unsure or g.unsure)
+    err = f.err if g.err is None else g.err if f.err is None else np.dtype(jnp.promote_types(f.err, g.err)).name
+    return _Form(dtype, err, f.unsure or g.unsure)
 
 
 def _cast(x, form):
@@ -71,7 +73,7 @@ def _cast(x, form):
     if x is UNDEF:
         x = Approx(jnp.zeros((), form.dtype))
     value = jnp.asarray(x.value).astype(form.dtype)
-    err = jnp.asarray(x.err, jnp.float64) if form.err else x.err
+    err = jnp.asarray(x.err).astype(form.err) if form.err is not None else x.err
     unsure = jnp.asarray(x.unsure, jnp.bool_) if form.unsure else x.unsure
     return Approx(value, err, unsure)
 

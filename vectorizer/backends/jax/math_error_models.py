@@ -18,7 +18,18 @@ from collections.abc import Callable
 
 import jax.numpy as jnp
 
-from .approx import FLUSH, GROW, UNIT, bounds, either, is_zero, range_lost, slack
+from .approx import (
+    FLUSH,
+    GROW,
+    UNIT,
+    bounds,
+    either,
+    error_dtype,
+    is_zero,
+    mag,
+    range_lost,
+    slack,
+)
 
 INV_LN2 = 1.4426950408889634
 INV_LN10 = 0.4342944819032518
@@ -73,13 +84,15 @@ def own_error(name: str, largest, r):
     band = bounds().band(name)
     if len(band) == 1:
         _, rel, absolute = band[0]
-        own = rel * UNIT * jnp.abs(r) + FLUSH
+        own = rel * UNIT * mag(r) + FLUSH
         return (own if absolute == 0 else own + absolute * UNIT), False
     rel = absolute = jnp.inf
     for limit, r_ulps, a_ulps in reversed(band):
         inside = largest <= limit
         rel, absolute = jnp.where(inside, r_ulps, rel), jnp.where(inside, a_ulps, absolute)
-    return rel * UNIT * jnp.abs(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+    # the bands' bounds in the error terms' type (a float32's rounding of them: GROW covers it)
+    rel, absolute = (jnp.asarray(x).astype(error_dtype()) for x in (rel, absolute))
+    return rel * UNIT * mag(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
 
 
 def _unmeasured_lanes(band: list[tuple[float, float, float]], largest):
