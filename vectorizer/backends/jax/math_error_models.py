@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 
 import jax.numpy as jnp
+import numpy as np
 
 from .approx import (
     FLUSH,
@@ -86,13 +87,19 @@ def own_error(name: str, largest, r):
         _, rel, absolute = band[0]
         own = rel * UNIT * mag(r) + FLUSH
         return (own if absolute == 0 else own + absolute * UNIT), False
-    rel = absolute = jnp.inf
+    # the bands' bounds picked in the error terms' type (a float32's selects on a TPU, rounded up)
+    dtype = np.dtype(error_dtype())
+    rel = absolute = jnp.asarray(np.inf, dtype)
     for limit, r_ulps, a_ulps in reversed(band):
         inside = largest <= limit
-        rel, absolute = jnp.where(inside, r_ulps, rel), jnp.where(inside, a_ulps, absolute)
-    # the bands' bounds in the error terms' type (a float32's rounding of them: GROW covers it)
-    rel, absolute = (jnp.asarray(x).astype(error_dtype()) for x in (rel, absolute))
+        rel, absolute = jnp.where(inside, _up(r_ulps, dtype), rel), jnp.where(inside, _up(a_ulps, dtype), absolute)
     return rel * UNIT * mag(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+
+
+def _up(x: float, dtype: np.dtype):
+    """x in dtype, rounded up (a bound)."""
+    y = dtype.type(x)
+    return np.nextafter(y, dtype.type(np.inf)) if y < x else y
 
 
 def _unmeasured_lanes(band: list[tuple[float, float, float]], largest):
