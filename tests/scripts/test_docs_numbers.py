@@ -133,3 +133,20 @@ def test_every_number_in_the_readme_prose_is_derived():
             continue
         pytest.fail(f"README states {number!r} in {line.strip()!r}: generate it (scripts/docs_numbers.py) or "
                     "derive it in this test")
+
+
+def test_will_it_work_quotes_the_corpus_runs():
+    """Each row of docs/will-it-work.md's corpus table names a committed results file; its counts
+    of CORRECT functions per backend are that file's, out of the functions it measured (those
+    whose own loop ran past the time limit have no backends' results and are not counted)."""
+    text = (ROOT / "docs" / "will-it-work.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| first |") or line.startswith("| second |")]
+    assert len(rows) >= 4
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        path = ROOT / "corpus" / re.search(r"`([^`]+results\.json)`", cells[1]).group(1)
+        functions = [f for f in json.loads(path.read_text(encoding="utf-8"))["functions"] if "backends" in f]
+        for cell, backend in zip(cells[2:4], ("numpy", "numba")):
+            correct = sum(f["backends"].get(backend, {}).get("cls") == "CORRECT" for f in functions)
+            total = len(functions)
+            assert cell == f"{correct} of {total} ({round(100 * correct / total)}%)", (row, backend)
