@@ -35,16 +35,31 @@ class LaneArgs:
     def __init__(self) -> None:
         self.at_call: dict[cst.Call, frozenset[str]] = {}
         self.by_key: dict[tuple, frozenset[str]] = {}  # the analysis's answers by callee and kinds
+        # per function analysed (kept alive here, so its id stays its own): its calls and the names
+        # each may see reassigned; and the (function, lanes) already registered. The analysis
+        # registers a callee at each of its calls (thousands in a big module): once is enough
+        self._calls: dict[int, tuple[cst.FunctionDef, list[tuple[cst.Call, frozenset[str]]]]] = {}
+        self._registered: set[tuple[int, frozenset[str]]] = set()
 
     def register(self, func: cst.FunctionDef, lanes: frozenset[str]) -> None:
         """`func` runs with `lanes` (its parameters that hold a lane's float object on entry)."""
-        points = reassigned_at(func)
-        every = bound_names(func.body)
-        for node in walk(func.body):
-            if isinstance(node, cst.Call):
-                here = lanes - points.get(node, every)
-                old = self.at_call.get(node)
-                self.at_call[node] = here if old is None else old & here
+        if (id(func), lanes) in self._registered:
+            return  # the intersections below would not change
+        self._registered.add((id(func), lanes))
+        for node, assigned in self._calls_of(func):
+            here = lanes - assigned
+            old = self.at_call.get(node)
+            self.at_call[node] = here if old is None else old & here
+
+    def _calls_of(self, func: cst.FunctionDef) -> list[tuple[cst.Call, frozenset[str]]]:
+        """Each call of `func` and the names that may have been assigned when it runs."""
+        entry = self._calls.get(id(func))
+        if entry is None or entry[0] is not func:
+            points = reassigned_at(func)
+            every = frozenset(bound_names(func.body))
+            calls = [(node, points.get(node, every)) for node in walk(func.body) if isinstance(node, cst.Call)]
+            entry = self._calls[id(func)] = (func, calls)
+        return entry[1]
 
     def of_call(self, func: cst.FunctionDef, node: cst.Call | None, key: tuple, floats: set[str],
                 lowering: bool) -> frozenset[str]:

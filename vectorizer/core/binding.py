@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import lru_cache
 
 import libcst as cst
 
@@ -31,7 +32,17 @@ from .tree import child_nodes
 
 def bound_names(node: cst.CSTNode | ast.AST, comprehensions: bool = False) -> set[str]:
     """The names `node` (a statement, block, function body, or an ast tree) binds."""
+    if isinstance(node, cst.CSTNode):
+        return set(_cst_bound_names(node, comprehensions))
     return set(bindings(node, comprehensions))
+
+
+@lru_cache(maxsize=1 << 14)
+def _cst_bound_names(node: cst.CSTNode, comprehensions: bool) -> frozenset[str]:
+    """A libcst node never changes (a pass makes new ones) and hashes by identity: the analyses
+    ask about the same statements over and over (a big module's if-chains, thousands of times);
+    the cache holds the nodes it answers for, at most its size of them."""
+    return frozenset(_cst_bindings(node, comprehensions))
 
 
 def bindings(node: cst.CSTNode | ast.AST, comprehensions: bool = False) -> list[str]:
