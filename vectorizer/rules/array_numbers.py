@@ -2,7 +2,8 @@
 does (`s = np.asanyarray(s)`, `p = np.float64(p)`). See arrays.py.
 
     np.asarray(x), np.asanyarray(x), np.array(x)   of a number: a 0-d array (`Val.zero_d`)
-                                                   of an array: that array (np.array: a copy)
+                                                   of a one-element array or an array: that array
+                                                   (np.array: a copy)
     np.float64(x)                                  of a number: a NumPy float (a scalar)
     np.int64(n)                                    of an int or a bool: a NumPy int (frontend/astype_calls.py
                                                    makes np.int64(x) np.int64(int(x)))
@@ -54,7 +55,8 @@ def as_array(name: str) -> ArrayRule:
             elem = t or x.type.elem
             return Val(ArrayType(elem, x.type.shape), x.batched, fresh=name == "array" or elem is not x.type.elem)
         _number(f"np.{name}", x)
-        return Val(t or x.type, x.batched, numpy=True, zero_d=True)
+        # of a one-element array (np.atleast_1d): that array (np.array: a copy, which may be written into)
+        return Val(t or x.type, x.batched, numpy=True, fresh=name == "array", zero_d=True, one_d=x.one_d)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         x = args[0]
