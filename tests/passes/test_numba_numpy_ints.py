@@ -151,6 +151,14 @@ def test_logical_of_numbers(backend) -> None:
     _quiet_check(vectorize(logical, backend=backend, fallback="error"), logical, xs, ys)
 
 
+@pytest.mark.parametrize("f", [fmod, leap, day_of_week], ids=lambda f: f.__name__)
+def test_jax_backend_runs_the_same_lane_code(f) -> None:
+    """backend="jax" lowers the lane code: the same values (JAX on the CPU here)."""
+    pytest.importorskip("jax", reason="backend='jax' needs JAX")
+    args = {"fmod": (XS, YS), "leap": (INTS,), "day_of_week": (FLOATS,)}[f.__name__]
+    _quiet_check(vectorize(f, backend="jax", exact=False, fallback="error"), f, *args, silent=False)
+
+
 def fmod_of_bools(x, y):
     return np.fmod(x > 0, y > 0)  # NumPy: int8
 

@@ -17,6 +17,10 @@ operation would give another value: measured in this process, never assumed.
   NumPy scalars): if every one gives one constant, lane code returns it there (`CAST_RANGE`
   decides where); otherwise None, and the cast is refused. NumPy's RuntimeWarning ("invalid value
   encountered in cast") is not given, as on the NumPy backend (np.errstate, above).
+
+What decides both (NumPy's version, the CPU features its dispatch uses, NPY_DISABLE_CPU_FEATURES)
+is in the disk cache's key (core/numpy_kernels.py's simd_state): lane code that embeds a measured
+value is not reused where it could differ.
 """
 
 from __future__ import annotations
