@@ -24,14 +24,18 @@ from .array_base import Arg, ArrayRule, arity
 from .array_constructors import DTYPE_NAMES
 
 
-def _dtype(name: str, kw: dict[str, Val]) -> object:
+def _dtype(name: str, kw: dict[str, Val], x: Val) -> object:
+    """dtype=float of anything; dtype=int or bool of a number: of a float, NumPy's cast where it is a
+    NumPy value (.astype's: truncation, the CPU's value for NaN and out of range); of a Python
+    float NumPy converts as int() does (ValueError for NaN...), which this rule does not flag: refused."""
     dtype = kw.get("dtype")
     if dtype is None:
         return None
     t = DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
-    if t is not FLOAT:
+    python_float = x.type is FLOAT and not (x.numpy or x.zero_d or x.one_d)
+    if t is None or (t is not FLOAT and (isinstance(x.type, ArrayType) or (t is INT and python_float))):
         raise VectorizeTypeError(f"{name}(..., dtype={dtype.const}) is not supported here",
-                                 hint="use dtype=float (or np.float64), or convert with int(...) first")
+                                 hint="use dtype=float (or np.float64), or convert with int(...) or bool(...) first")
     return t
 
 
@@ -44,13 +48,16 @@ def _number(name: str, x: Val) -> None:
                                       "convert with float(...) first")
 
 
+DTYPES = {FLOAT: "np.float64", INT: "np.int64", BOOL: "np.bool_"}
+
+
 def as_array(name: str) -> ArrayRule:
     """np.asarray / np.asanyarray / np.array."""
 
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
         arity(f"np.{name}", args, 1, 1)
         x = args[0]
-        t = _dtype(f"np.{name}", kw)
+        t = _dtype(f"np.{name}", kw, x)
         if isinstance(x.type, ArrayType):
             elem = t or x.type.elem
             return Val(ArrayType(elem, x.type.shape), x.batched, fresh=name == "array" or elem is not x.type.elem)
@@ -60,6 +67,8 @@ def as_array(name: str) -> ArrayRule:
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         x = args[0]
+        if "dtype" in kw and result.type in (INT, BOOL):  # NumPy's cast (.astype's), of a folded constant too
+            return f"np.asarray({x.text}).astype({DTYPES[result.type]})"  # type: ignore[index]
         dtype = ", dtype=np.float64" if "dtype" in kw else ""
         if isinstance(x.val.type, ArrayType):
             return f"np.{'array' if name == 'array' else 'asarray'}({x.text}{dtype})"

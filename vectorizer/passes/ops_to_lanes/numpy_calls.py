@@ -97,8 +97,9 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     name = _ALIASES.get(name, name)
     if name in _SHAPED:  # np.around's scale, np.modf's and np.broadcast_arrays' tuples
         return _SHAPED[name](exprs, name, node)
-    if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
-        return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
+    if name in _CONVERSIONS:  # dtype=float; int or bool of a number (rules/array_numbers.py): NumPy's cast
+        src, dst = exprs.facts.type(args[0]), exprs.facts.type(node)
+        return _convert(exprs, exprs.expr(args[0]), src, dst)
     power_loop = name == "power" and exprs.facts.type(node) is FLOAT and not ufuncloops.unavailable(name)
     if (name in REFUSED and not power_loop) or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
@@ -275,10 +276,13 @@ def method(exprs: LaneExpressions, node: cst.Call) -> ast.expr:
     int() of a NaN, an infinity or a value out of range does not give: `_cast`."""
     receiver = node.func.value  # type: ignore[attr-defined]
     src, dst = exprs.facts.type(receiver), exprs.facts.type(node)
+    return _convert(exprs, exprs.expr(receiver), src, dst)
+
+
+def _convert(exprs: LaneExpressions, value: ast.expr, src: Type, dst: Type) -> ast.expr:
+    """NumPy's cast of a number from `src` to `dst` (bool: nonzero, NaN true)."""
     if src is FLOAT and dst is INT:
-        return _cast(exprs, exprs.expr(receiver))
-    if src is FLOAT and dst is BOOL:
-        return fill("{0} != 0.0", exprs.expr(receiver))  # NaN is true, as in NumPy
-    if src is INT and dst is BOOL:
-        return fill("{0} != 0", exprs.expr(receiver))
-    return exprs.coerce(exprs.expr(receiver), src, dst)
+        return _cast(exprs, value)
+    if src is not BOOL and dst is BOOL:
+        return fill("{0} != 0.0" if src is FLOAT else "{0} != 0", value)
+    return exprs.coerce(value, src, dst)
