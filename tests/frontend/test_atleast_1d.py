@@ -16,6 +16,7 @@ from strategies import SPECIAL_FLOATS, SPECIAL_INTS
 
 from vectorizer import VectorizeError, vectorize
 from vectorizer.backends.numba import ufuncloops
+from vectorizer.core import numpy_ints
 from vectorizer.core.numpy_kernels import differs_from_libm
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
@@ -99,10 +100,12 @@ def isscalar_of_parameter(x):
 FLOAT_CASES = [jcent, uses_jcent, scalar_passed_on, signs, elementwise, array_power, day_of_week,
                isscalar_of_parameter]
 INT_CASES = [jcent, easter_like, day_of_week, leap, elementwise]
-# What the Numba backend refuses, clearly: NumPy's float-to-int cast (the CPU's, for NaN and
-# values out of range), np.fmod of ints, np.sum of a bool, NumPy's array `**` kernel on this CPU
-# where lane code cannot call NumPy's power loop (backends/numba/ufuncloops.py).
-NUMBA_REFUSED = {"day_of_week", "leap", "elementwise"} | (
+# What the Numba backend refuses, clearly: np.sum of a bool, NumPy's array `**` kernel on this CPU
+# where lane code cannot call NumPy's power loop (backends/numba/ufuncloops.py); NumPy's
+# float-to-int cast and np.fmod of ints where core/numpy_ints.py's measurements fail (not here:
+# tests/passes/test_numba_numpy_ints.py).
+NUMBA_REFUSED = {"elementwise"} | ({"day_of_week"} if numpy_ints.cast_constant("int64") is None else set()) | (
+    {"leap"} if numpy_ints.fmod_unavailable() else set()) | (
     {"array_power"} if differs_from_libm("power") and ufuncloops.unavailable("power") else set())
 
 

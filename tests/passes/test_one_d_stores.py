@@ -16,6 +16,7 @@ from oracle import check
 from strategies import SPECIAL_FLOATS, SPECIAL_INTS
 
 from vectorizer import VectorizeError, vectorize
+from vectorizer.core import numpy_ints
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 FLOATS = np.array(SPECIAL_FLOATS + [1e-300, 3.0, -7.25, 13.9, 14.0, 1e154, -1e155, 2451545.0, 2460000.5, 2299160.5])
@@ -59,7 +60,7 @@ def julian_k(year, n):  # the static flag False
     return k_idiom(year, n, False)
 
 
-def float_into_int(n, x):  # NumPy's cast (CPU's for NaN, inf, out of range): the NumPy backend only
+def float_into_int(n, x):  # NumPy's cast (CPU's for NaN, inf, out of range: core/numpy_ints.py)
     k = np.atleast_1d(n) * 2
     k[np.atleast_1d(x) > 0.0] = np.atleast_1d(x) * 2.0
     return _scalar_if_one(k)
@@ -122,8 +123,21 @@ def in_a_loop(x):  # a batched while loop: the store runs on the lanes still loo
     return _scalar_if_one(y)
 
 
-FLOAT_CASES = [float_masked, into_bool, value_raises_everywhere, in_a_branch, in_a_loop]
-NUMPY_ONLY = {"float_into_int"}  # Numba refuses NumPy's float-to-int cast (test_atleast_1d.py)
+def unpacked_copies(x, y):  # astronomia's `year, day = list(map(np.array, np.broadcast_arrays(...)))`
+    year = np.atleast_1d(x)
+    day = np.atleast_1d(0.0).astype(np.float64)
+    year, day = list(map(np.array, np.broadcast_arrays(year, day)))
+    fyear = year - year.astype(np.int64)  # astronomia: .astype("i") (int32: refused)
+    mask = fyear > 0
+    day[mask] = fyear[mask] * y
+    year[mask] = 0.5
+    return _scalar_if_one(year + day)
+
+
+FLOAT_CASES = [float_masked, into_bool, value_raises_everywhere, in_a_branch, in_a_loop, unpacked_copies]
+# Numba refuses NumPy's float-to-int cast where it has no one value for NaN, inf and out of range
+# here (core/numpy_ints.py; tests/passes/test_numba_numpy_ints.py)
+NUMPY_ONLY = {"float_into_int"} if numpy_ints.cast_constant("int64") is None else set()
 
 
 def _run(f, backend, *args) -> None:
@@ -139,7 +153,7 @@ def _run(f, backend, *args) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("f", FLOAT_CASES, ids=lambda f: f.__name__)
 def test_floats(f, backend) -> None:
-    _run(f, backend, FLOATS)
+    _run(f, backend, *[FLOATS, FLOATS[::-1]][:f.__code__.co_argcount])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -209,6 +223,13 @@ def augmented(x):
     return _scalar_if_one(y)
 
 
+def unpacked_alias(x):
+    y = np.atleast_1d(x) + 1.0
+    p, q = np.array(y), y  # q is y's array
+    q[q > 2.0] = 0.0  # changes y too
+    return _scalar_if_one(y + p)
+
+
 def int_index(x):
     y = np.atleast_1d(x) + 1.0
     y[0] = 2.0
@@ -216,7 +237,8 @@ def int_index(x):
 
 
 @pytest.mark.parametrize("f", [read_elsewhere, other_mask, read_through_a_call, shared, into_a_parameter_copy,
-                               nan_into_int, python_float_into_int, augmented, int_index], ids=lambda f: f.__name__)
+                               nan_into_int, python_float_into_int, augmented, unpacked_alias, int_index],
+                         ids=lambda f: f.__name__)
 def test_refused(f) -> None:
     args = [FLOATS] * f.__code__.co_argcount
     if f.__code__.co_varnames[0] == "n":

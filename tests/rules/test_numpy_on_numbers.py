@@ -33,12 +33,12 @@ INTS = [np.concatenate([RNG.integers(-50, 50, N // 2), RNG.integers(-(2**63), 2*
 UNARY = ["sqrt", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
          "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "degrees", "radians", "deg2rad",
          "rad2deg", "floor", "ceil", "trunc", "rint", "abs", "absolute", "negative", "square", "sign", "isnan",
-         "isinf", "isfinite", "signbit", "min", "max", "amin", "amax"]
+         "isinf", "isfinite", "signbit", "min", "max", "amin", "amax", "logical_not"]
 BINARY = ["maximum", "minimum", "fmax", "fmin", "add", "subtract", "multiply", "fmod", "remainder", "divide",
-          "true_divide", "arctan2", "hypot", "copysign"]
+          "true_divide", "arctan2", "hypot", "copysign", "logical_and", "logical_or", "logical_xor"]
 INT_OK = {"min", "max", "amin", "amax", "abs", "absolute", "negative", "square", "sign", "isnan", "isinf", "isfinite", "signbit", "maximum",
-          "minimum", "fmax", "fmin", "add", "subtract", "multiply", "remainder", "sqrt", "exp", "log", "sin",
-          "arctan2", "hypot", "divide", "copysign"}
+          "minimum", "fmax", "fmin", "add", "subtract", "multiply", "remainder", "fmod", "sqrt", "exp", "log", "sin",
+          "arctan2", "hypot", "divide", "copysign", "logical_not", "logical_and", "logical_or", "logical_xor"}
 # Not np.floor/ceil/trunc of ints: NumPy 2 keeps the int there, which the analysis types as a
 # float (array_rules.py), on both backends.
 

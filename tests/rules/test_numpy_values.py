@@ -60,6 +60,17 @@ CASES = [
     ("a = np.asarray(x)\nreturn a * 3 + a // y\n", "i", False),  # int64 wraps, // 0 is 0 (NumPy's)
     ("a = np.asarray(x)\nreturn np.mod(a, y) - np.asarray(y, dtype=float) / 2\n", "i", False),
     ("a = np.float64(x)\nreturn a / y\n", "i", False),
+    # map over np.broadcast_arrays (frontend/map_calls.py): np.array of each, a 0-d or one-element array
+    ("p, q = list(map(np.array, np.broadcast_arrays(x, y)))\nreturn (p * q - p / q).item()\n", "f", False),
+    ("a = np.atleast_1d(x)\np, q = list(map(np.array, np.broadcast_arrays(a, y)))\nm = p > q\np[m] = q[m] * 2.0\n"
+     "return (p - q).item() + len(p) + np.isscalar(q)\n", "f", False),
+    ("p, q = tuple(map(np.asarray, np.broadcast_arrays(x, 7)))\nreturn (p // 3 + q * y).item()\n", "i", False),
+    # dtype=int or bool of a number: NumPy's cast (of a NumPy float: the CPU's value for NaN, inf, out of range)
+    ("return (np.array(np.float64(x) * y, dtype=int) + 1).item() + np.asarray(x, dtype=bool).item()\n", "f", False),
+    ("k = np.array(np.atleast_1d(x), dtype=np.int64)\nk[np.atleast_1d(y) > 1.0] = 7\n"
+     "return (k // 2).item() + np.array(y > x, dtype=int).item() + len(k)\n", "f", False),
+    ("return (np.array(x, dtype=np.int64) * 3).item() + np.asarray(y > 0, dtype=int).item() + "
+     "np.array(x, dtype=bool).item()\n", "i", False),
 ]
 
 
@@ -83,7 +94,10 @@ def test_numpy_values_of_numbers_match_the_scalar_function(body, kind, array_pow
     ("a = np.asarray(n)\nreturn a ** x\n", "n, x", "'\\*\\*' of an int or bool with a 0-d array"),
     ("a = np.asarray(x) if x > 0 else x\nreturn a ** 1.5\n", "x", "0-d array .* on some paths"),
     ("a = x if x > 0 else n\nreturn np.asarray(a)\n", "x, n", "an int on some lanes and a float on others"),
-    ("return np.asarray(x, dtype=int)\n", "x", "dtype=int"),
+    ("return np.asarray(x, dtype=int)\n", "x", "dtype=int"),  # a Python float: int()'s errors
+    ("return np.array(np.atleast_1d(x) * 2.0, dtype='i').item()\n", "x", "dtype"),  # int32
+    ("p, q = map(np.array, np.broadcast_arrays(x, x, x))\nreturn p.item()\n", "x", "np.array has no batching rule"),
+    ("p, q = map(np.array, np.broadcast_arrays(x, x + 1.0))\nreturn p.item()\n", "x", "np.array has no batching rule"),
 ])
 def test_what_numpy_computes_otherwise_is_refused(body, params, match, backend, tmp_path):
     f = make(tmp_path, body, params)

@@ -200,11 +200,12 @@ class ExpressionAnalysis:
                 else:
                     parts.append(self.expr(element.slice.value, env))
             return self.arrays(node, lambda: arrays.subscript(seq, parts, node))
-        if seq.one_d and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        tuple_of = isinstance(seq.type, TupleType)  # np.broadcast_arrays' of one-element arrays: its items are
+        if seq.one_d and not tuple_of and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             index = self.expr(node.slice[0].slice.value, env)
             self.facts.one_d_reads.add(node)
             return self.arrays(node, lambda: one_d_masks.read(seq, index))  # a[mask]: passes/one_d_stores.py
-        if seq.one_d is not False:
+        if seq.one_d is not False and not tuple_of:
             return self.arrays(node, lambda: arrays.subscript(seq, [], node))  # refused, with the reason
         index = self.expr(node.slice[0].slice.value, env)  # type: ignore[attr-defined]
         if index.one_d is not False:

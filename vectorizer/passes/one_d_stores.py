@@ -27,9 +27,9 @@ runs on the lanes the mask selects: there the read is the array itself. A masked
 else is refused: an empty array's `.item()`, sum or length is not its number's.
 
 The rewrite changes the name, not the array: it is exact only where no other name or object holds
-the array. Each stored name must be made fresh on every assignment (arithmetic, a comparison,
-np.ones_like / zeros_like / full_like, `.astype`, `.copy`), not be a parameter, and be read only
-as an operand, an indexed or attribute base, or in `return`: otherwise refused.
+the array. Each stored name must be made fresh on every assignment (arithmetic, a comparison, np.ones_like
+/ zeros_like / full_like, `.astype`, `.copy`, np.array, also an item of `p, q = np.array(a), np.array(b)`),
+not be a parameter, and be read only as an operand, an indexed or attribute base, or in `return`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from .base import Context, code, expr
 
 DTYPES = {FLOAT: "np.float64", INT: "np.int64", BOOL: "np.bool_"}
 HINT = "write the scalar form (np.where, or an if on x.item()) or keep the array in one name"
-FRESH_CALLS = ("ones_like", "zeros_like", "full_like", "copy", "astype")
+FRESH_CALLS = ("ones_like", "zeros_like", "full_like", "copy", "astype", "array")
 LIKE = {"ones_like": 1, "zeros_like": 0, "full_like": None}
 ELEMENTWISE = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.ComparisonTarget)
 
@@ -75,11 +75,13 @@ def _check_unshared(func: cst.FunctionDef, names: set[str], facts: Facts, refuse
         def on_visit(self, node: cst.CSTNode) -> bool:
             if isinstance(node, cst.Assign):
                 for t in node.targets:
-                    if not isinstance(t.target, cst.Name | cst.Subscript) and _mentions(t.target, names):
+                    pairs = _pairs(t.target, node.value)  # `p, q = np.array(a), np.array(b)`: each name its value
+                    if pairs is None and not isinstance(t.target, cst.Name | cst.Subscript) and _mentions(t.target, names):
                         raise refuse(t.target, "unpacking into a name that is assigned into with a mask")
-                    if isinstance(t.target, cst.Name) and t.target.value in names and not _fresh(node.value, facts):
-                        raise refuse(node.value, f"{t.target.value!r} is assigned into with a mask but may share its "
-                                     "array with another name here (the store would change both)")
+                    for name, value in pairs or ([(t.target.value, node.value)] if isinstance(t.target, cst.Name) else []):
+                        if name in names and not _fresh(value, facts):
+                            raise refuse(value, f"{name!r} is assigned into with a mask but may share its array with "
+                                         "another name here (the store would change both)")
             if isinstance(node, cst.Name) and node.value in names and parents and not _allowed(node, parents):
                 raise refuse(node, f"{node.value!r} is assigned into with a mask and read here where another name "
                              "or object may keep its array (the store would change both)")
@@ -90,6 +92,16 @@ def _check_unshared(func: cst.FunctionDef, names: set[str], facts: Facts, refuse
             parents.pop()
 
     func.body.visit(Walk())
+
+
+def _pairs(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
+    """(name, value) of `a, b = x, y` (names, a display of as many items, no star); else None."""
+    displays = isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List)
+    pairs = list(zip(target.elements, value.elements)) if displays else []  # type: ignore[attr-defined]
+    if not displays or len(target.elements) != len(value.elements) or not all(  # type: ignore[attr-defined]
+            type(t) is cst.Element and isinstance(t.value, cst.Name) and type(v) is cst.Element for t, v in pairs):
+        return None
+    return [(t.value.value, v.value) for t, v in pairs]
 
 
 def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
@@ -116,13 +128,16 @@ def _allowed(node: cst.Name, parents: list[cst.CSTNode]) -> bool:
     parent = parents[-1]
     if isinstance(parent, cst.Assign | cst.AssignTarget | cst.Subscript | cst.Attribute):
         return not isinstance(parent, cst.Assign) or parent.value is not node  # `b = a` shares it
-    if isinstance(parent, ELEMENTWISE):
-        return True
-    if isinstance(parent, cst.Arg) and len(parents) > 1:
-        call = parents[-2]
-        return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
-            and call.func.attr.value in FRESH_CALLS[:3]
+    if isinstance(parent, ELEMENTWISE) or (isinstance(parent, cst.Element) and isinstance(parents[-3:][0], cst.AssignTarget)):
+        return True  # an operand; or bound by `p, q = ...` (each value checked fresh above)
+    if isinstance(parent, cst.Arg) and len(parents) > 1:  # np.ones_like(a); np.array(np.broadcast_arrays(a, b)[0])
+        copied = [type(p) for p in parents[-4:-2]] == [cst.Arg, cst.Subscript] and _method(parents[-5], ("array", "copy"))
+        return _method(parents[-2], FRESH_CALLS[:3]) or (_method(parents[-2], ("broadcast_arrays",)) and copied)
     return False
+
+
+def _method(node: cst.CSTNode, names: tuple[str, ...]) -> bool:  # `<...>.name(...)`
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in names
 
 
 class _Rewrite(cst.CSTTransformer):

@@ -2,7 +2,8 @@
 does (`s = np.asanyarray(s)`, `p = np.float64(p)`). See arrays.py.
 
     np.asarray(x), np.asanyarray(x), np.array(x)   of a number: a 0-d array (`Val.zero_d`)
-                                                   of an array: that array (np.array: a copy)
+                                                   of a one-element array or an array: that array
+                                                   (np.array: a copy)
     np.float64(x)                                  of a number: a NumPy float (a scalar)
     np.int64(n)                                    of an int or a bool: a NumPy int (frontend/astype_calls.py
                                                    makes np.int64(x) np.int64(int(x)))
@@ -23,14 +24,18 @@ from .array_base import Arg, ArrayRule, arity
 from .array_constructors import DTYPE_NAMES
 
 
-def _dtype(name: str, kw: dict[str, Val]) -> object:
+def _dtype(name: str, kw: dict[str, Val], x: Val) -> object:
+    """dtype=float of anything; dtype=int or bool of a number: of a float, NumPy's cast where it is a
+    NumPy value (.astype's: truncation, the CPU's value for NaN and out of range); of a Python
+    float NumPy converts as int() does (ValueError for NaN...), which this rule does not flag: refused."""
     dtype = kw.get("dtype")
     if dtype is None:
         return None
     t = DTYPE_NAMES.get(dtype.const) if isinstance(dtype.const, str) else None
-    if t is not FLOAT:
+    python_float = x.type is FLOAT and not (x.numpy or x.zero_d or x.one_d)
+    if t is None or (t is not FLOAT and (isinstance(x.type, ArrayType) or (t is INT and python_float))):
         raise VectorizeTypeError(f"{name}(..., dtype={dtype.const}) is not supported here",
-                                 hint="use dtype=float (or np.float64), or convert with int(...) first")
+                                 hint="use dtype=float (or np.float64), or convert with int(...) or bool(...) first")
     return t
 
 
@@ -43,21 +48,27 @@ def _number(name: str, x: Val) -> None:
                                       "convert with float(...) first")
 
 
+DTYPES = {FLOAT: "np.float64", INT: "np.int64", BOOL: "np.bool_"}
+
+
 def as_array(name: str) -> ArrayRule:
     """np.asarray / np.asanyarray / np.array."""
 
     def result(args: list[Val], kw: dict[str, Val]) -> Val:
         arity(f"np.{name}", args, 1, 1)
         x = args[0]
-        t = _dtype(f"np.{name}", kw)
+        t = _dtype(f"np.{name}", kw, x)
         if isinstance(x.type, ArrayType):
             elem = t or x.type.elem
             return Val(ArrayType(elem, x.type.shape), x.batched, fresh=name == "array" or elem is not x.type.elem)
         _number(f"np.{name}", x)
-        return Val(t or x.type, x.batched, numpy=True, zero_d=True)
+        # of a one-element array (np.atleast_1d): that array (np.array: a copy, which may be written into)
+        return Val(t or x.type, x.batched, numpy=True, fresh=name == "array", zero_d=True, one_d=x.one_d)
 
     def lower(args: list[Arg], kw: dict[str, Arg], result: Val) -> str:
         x = args[0]
+        if "dtype" in kw and result.type in (INT, BOOL):  # NumPy's cast (.astype's), of a folded constant too
+            return f"np.asarray({x.text}).astype({DTYPES[result.type]})"  # type: ignore[index]
         dtype = ", dtype=np.float64" if "dtype" in kw else ""
         if isinstance(x.val.type, ArrayType):
             return f"np.{'array' if name == 'array' else 'asarray'}({x.text}{dtype})"

@@ -13,14 +13,20 @@ there are no Python checks, and the lane computes what NumPy computes on the lan
 * NumPy's own formulas for the rest: maximum/minimum (NaN from either side, the second operand
   on a tie of zeros), fmax/fmin (NaN ignored), sign, signbit, degrees, radians, clip, where;
   np.around's rint of the scaled number (NumPy's power of ten), np.modf's C modf, and the numbers
-  themselves for np.broadcast_arrays (rules/array_number_calls.py).
+  themselves for np.broadcast_arrays (rules/array_number_calls.py); logical_not/and/or/xor of the
+  operands' truth (nonzero, NaN true);
+* NumPy's integer results where C's operation would differ, measured in this process
+  (core/numpy_ints.py): np.fmod of int64s (C's truncation; 0 for a zero divisor and for INT64_MIN
+  by -1, without NumPy's warning, as the NumPy backend's batched code), and `.astype(np.int64)` of
+  a float (truncation; NaN, infinities and values out of range give the one value NumPy's casts
+  give here, or the cast is refused).
 
 Int arithmetic wraps in NumPy: lanes where it may (int64 overflow) are flagged with the checks of
 rules.py and re-run by the scalar function, which gives NumPy's wrapped value. A function whose
 NumPy result lane code cannot reproduce is refused (`backend="auto"` then keeps NumPy code):
 np.power of ints (its int errors), np.power of floats where NumPy's loop cannot be called (it
-is called as NumPy's call on numbers runs it, with its shortcuts for some exponents), and bool
-arithmetic.
+is called as NumPy's call on numbers runs it, with its shortcuts for some exponents), bool
+arithmetic (np.fmod of two bools is int8's), and a measurement above that fails.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...backends.numba import ufuncloops
+from ...core import numpy_ints
 from ...core.lanenodes import call, const, fill
 from ...core.numpy_kernels import LIBM_TWINS, differs_from_libm
 from ...core.types import BOOL, FLOAT, INT, Type
@@ -71,6 +78,8 @@ _INT = {
     "fmax": "({0} if {0} >= {1} else {1})", "fmin": "({0} if {0} <= {1} else {1})",
     "isnan": "False", "isinf": "False", "isfinite": "True",
 }
+_LOGICAL = {"logical_not": "not {0}", "logical_and": "{0} and {1}", "logical_or": "{0} or {1}",
+            "logical_xor": "{0} != {1}"}
 # np.min(x) and the like of a number: that number (utm's `mathlib.min(x)` on a scalar).
 _REDUCTIONS = frozenset({"min", "max", "amin", "amax", "nanmin", "nanmax"})
 REFUSED = {"power": "NumPy's power on numbers takes shortcuts for some exponents (x * x for 2.0) and raises for "
@@ -88,8 +97,9 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     name = _ALIASES.get(name, name)
     if name in _SHAPED:  # np.around's scale, np.modf's and np.broadcast_arrays' tuples
         return _SHAPED[name](exprs, name, node)
-    if name in _CONVERSIONS:  # the analysis allowed dtype=float alone
-        return exprs.coerce(exprs.expr(args[0]), exprs.facts.type(args[0]), exprs.facts.type(node))
+    if name in _CONVERSIONS:  # dtype=float; int or bool of a number (rules/array_numbers.py): NumPy's cast
+        src, dst = exprs.facts.type(args[0]), exprs.facts.type(node)
+        return _convert(exprs, exprs.expr(args[0]), src, dst)
     power_loop = name == "power" and exprs.facts.type(node) is FLOAT and not ufuncloops.unavailable(name)
     if (name in REFUSED and not power_loop) or any(a.keyword is not None for a in node.args):
         why = REFUSED.get(name, "keyword arguments")
@@ -99,7 +109,11 @@ def lower(exprs: LaneExpressions, name: str, node: cst.Call) -> ast.expr:
     result = exprs.facts.type(node)
     if name in _REDUCTIONS and len(args) == 1:  # of one number: the number itself (NaN too), as NumPy
         return exprs.expr(args[0])
-    if BOOL in types and name not in ("where", "isnan", "isinf", "isfinite", "abs", "absolute"):
+    if name in _LOGICAL:  # of each operand's truth (nonzero: NaN is true, -0.0 false), as NumPy
+        truths = [exprs.lane.temp(exprs.truthy(exprs.expr(a), t)) for a, t in zip(args, types)]
+        return fill(_LOGICAL[name], *truths)
+    mixed = name == "fmod" and INT in types  # np.fmod(int, bool) is int64's (of two bools, int8's: refused)
+    if BOOL in types and not mixed and name not in ("where", "isnan", "isinf", "isfinite", "abs", "absolute"):
         raise VectorizeError(f"np.{name} of a bool on the Numba backend",
                              hint="convert with int(...) or float(...) first, or use backend='numpy'")
     if name == "where":
@@ -220,6 +234,8 @@ def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], typ
         # Python's checks: int64 overflow, and x % 0 (NumPy's 0 there comes from the re-run)
         return exprs.apply(rules.BINARY[_INT_OPS[name]](INT, INT, *vals), pair)
     ops = [exprs.lane.temp(exprs.expr(a)) for a in args]
+    if name == "fmod":
+        return _fmod_ints(exprs, [call("int", o) if t is BOOL else o for o, t in zip(ops, types)])
     if name in _INT:
         return fill(_INT[name], *ops)
     if name == "clip":
@@ -229,18 +245,44 @@ def _ints(exprs: LaneExpressions, name: str, args: list[cst.BaseExpression], typ
                          hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
 
 
+def _fmod_ints(exprs: LaneExpressions, ops: list[ast.expr]) -> ast.expr:
+    """np.fmod of int64s: C's truncating remainder, NumPy's 0 for a zero divisor and for INT64_MIN
+    by -1 (core/numpy_ints.py's formula, checked against np.fmod in this process)."""
+    why = numpy_ints.fmod_unavailable()
+    if why:
+        raise VectorizeError("np.fmod of ints on the Numba backend: NumPy's integer fmod here is not what lane code "
+                             f"computes ({why})", hint="use backend='numpy' (or 'auto'), which calls NumPy itself")
+    x, y = (exprs.lane.temp(o) for o in ops)
+    floor = exprs.lane.temp(fill(numpy_ints.FMOD_GUARD, x, y), "m")
+    return fill(numpy_ints.FMOD_SIGN, x, y, floor)
+
+
+def _cast(exprs: LaneExpressions, value: ast.expr) -> ast.expr:
+    """float64 -> int64 as NumPy casts: truncation in range; elsewhere (NaN, ±inf, out of range)
+    the one value NumPy's casts give on this machine (core/numpy_ints.py), or refused."""
+    constant = numpy_ints.cast_constant("int64")
+    if constant is None:
+        raise VectorizeError(".astype(np.int64) of a float on the Numba backend: NumPy's casts of NaN, infinities and "
+                             "values out of range give different values on this machine (the CPU's conversion, "
+                             "which lane code cannot reproduce)",
+                             hint="use backend='numpy' (or 'auto'), or int(x) for Python's conversion")
+    x = exprs.lane.temp(value)
+    return ast.IfExp(test=fill(numpy_ints.CAST_RANGE["int64"], x), body=call("int", x), orelse=const(constant))
+
+
 def method(exprs: LaneExpressions, node: cst.Call) -> ast.expr:
     """`x.item()` / `x.astype(dtype=...)` of a NumPy value of a number (rules/array_one_d.py): on a
     lane, the number (converted). NumPy's float-to-int cast is the CPU's conversion, which Numba's
-    int() of a NaN, an infinity or a value out of range does not give: refused."""
+    int() of a NaN, an infinity or a value out of range does not give: `_cast`."""
     receiver = node.func.value  # type: ignore[attr-defined]
     src, dst = exprs.facts.type(receiver), exprs.facts.type(node)
+    return _convert(exprs, exprs.expr(receiver), src, dst)
+
+
+def _convert(exprs: LaneExpressions, value: ast.expr, src: Type, dst: Type) -> ast.expr:
+    """NumPy's cast of a number from `src` to `dst` (bool: nonzero, NaN true)."""
     if src is FLOAT and dst is INT:
-        raise VectorizeError(".astype(np.int64) of a float on the Numba backend: NumPy's cast of NaN, infinities and "
-                             "values out of range is the CPU's, which lane code does not reproduce",
-                             hint="use backend='numpy' (or 'auto'), or int(x) for Python's conversion")
-    if src is FLOAT and dst is BOOL:
-        return fill("{0} != 0.0", exprs.expr(receiver))  # NaN is true, as in NumPy
-    if src is INT and dst is BOOL:
-        return fill("{0} != 0", exprs.expr(receiver))
-    return exprs.coerce(exprs.expr(receiver), src, dst)
+        return _cast(exprs, value)
+    if src is not BOOL and dst is BOOL:
+        return fill("{0} != 0.0" if src is FLOAT else "{0} != 0", value)
+    return exprs.coerce(value, src, dst)
