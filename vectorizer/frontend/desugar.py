@@ -33,7 +33,8 @@ numbers passed to a function of the module specializes it (frontend/sequence_arg
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
 (frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
 name rebound to displays at the top level split into one name a binding
-(frontend/rebound_displays.py), the rewrites of this module
+(frontend/rebound_displays.py), the left operand of an `in` that is no name, literal or cheap
+arithmetic bound first (frontend/memberships.py), the rewrites of this module
 and `for a, b in TABLE` over the rows of a module-level table (frontend/table_rows.py) (tables, `in`, `min((a, b))`...),
 `D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
@@ -63,8 +64,9 @@ from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
+from .memberships import bind_left, cheap, membership
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
-from .none_ends import NoneEnds, no_value_use, returns_value
+from .none_ends import NoneEnds, is_none, no_value_use, returns_value
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
@@ -110,6 +112,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         split = ReboundDisplays(rebound, {n.value for n in _walk(func) if isinstance(n, cst.Name)})
         func = split.rewrite(func)  # type: ignore[assignment]
         exhausted = {**exhausted, **split.rebuilt}
+    if any(membership(n) for n in _walk(func.body)):  # `g(x) in (3, 5)`: g(x) bound first
+        func, bound = bind_left(func, namespace, _assigned(func) | _params(func))
+        exhausted = {**exhausted, **bound}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
@@ -300,7 +305,7 @@ class _Rewrite(PathTransformer):
         if isinstance(node, cst.Expr):
             return not isinstance(node.value, _INERT)
         if isinstance(node, cst.Return):
-            return self.zero and node.value is None
+            return self.zero and is_none(node.value)
         return False
 
     def fresh(self, base: str) -> str:
@@ -313,7 +318,8 @@ class _Rewrite(PathTransformer):
                 return name
 
     def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
-        return updated.with_changes(value=cst.Integer("0")) if self.zero and updated.value is None else updated
+        zero = updated.with_changes(value=cst.Integer("0"), whitespace_after_return=cst.SimpleWhitespace(" "))
+        return zero if self.zero and is_none(updated.value) else updated
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         if not self.dropped:
@@ -344,7 +350,7 @@ class _Rewrite(PathTransformer):
             return updated
         left, target = updated.left, updated.comparisons[0]
         values = self._tuple(target.comparator)
-        if values is None or not (isinstance(left, cst.Name) or number(left) is not None):
+        if values is None or not (cheap(left) or number(left) is not None):
             return updated
         if not values or any(isinstance(v, float) and not math.isfinite(v) for v in values):
             return updated  # nan is found by identity, inf has no literal; an empty tuple: left to the fence

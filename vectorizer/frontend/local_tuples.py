@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .memberships import cheap
 from .namespace import Namespace
 from .paths import PathTransformer
 
@@ -135,7 +136,7 @@ def _only_read(stmt: cst.CSTNode, name: str) -> bool:
             allowed.add(id(node.value))
         elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
                 and isinstance(node.comparisons[0].operator, cst.In | cst.NotIn) \
-                and (isinstance(node.left, cst.Name | cst.Integer | cst.Float)):
+                and cheap(node.left):
             allowed.add(id(node.comparisons[0].comparator))
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
                 and len(node.args) == 1:
