@@ -31,7 +31,8 @@ body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-r
 scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
-(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
+(frontend/exhaustive_ifs.py), a tuple of values passed to a function of the module gives it a
+parameter an item (frontend/tuple_args.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
 name rebound to displays at the top level split into one name a binding
 (frontend/rebound_displays.py), the left operand of an `in` that is no name, literal or cheap
 arithmetic bound first (frontend/memberships.py), the rewrites of this module
@@ -41,7 +42,8 @@ and `for a, b in TABLE` over the rows of a module-level table (frontend/table_ro
 (frontend/local_lists.py), `map` of a function over names unpacked (frontend/map_calls.py),
 reductions over generator expressions (frontend/reductions.py), calls under and/or/if-else
 (frontend/short_circuit.py), and last a bare `return` or a reachable end of a function that
-returns a value elsewhere becomes a `raise` that flags its lanes (frontend/none_ends.py). It
+returns a value elsewhere (or `return None`) becomes a `raise` that flags its lanes
+(frontend/none_ends.py). It
 runs where a function is parsed for vectorizing (api.prepare, the CLI, analysis/calls.py for
 callees), before the fence: the fence and the analysis would refuse these forms, so no entry of
 the pass lists in pipeline.py could see them. Rebuilt nodes keep
@@ -77,6 +79,7 @@ from .sequence_values import number
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
+from .tuple_args import rewrite as pass_tuples
 from .with_blocks import WithBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
@@ -102,6 +105,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         func = tries.rewrite(func)  # type: ignore[assignment]
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
+    func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
+    exhausted.update(tupled)
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
     astype, int64 = AstypeCalls(), Int64Calls(namespace, _assigned(func) | _params(func))
