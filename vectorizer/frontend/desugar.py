@@ -53,7 +53,6 @@ their original's position and line (frontend/paths.py).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import Counter
 
 import libcst as cst
@@ -66,7 +65,7 @@ from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
-from .memberships import bind_left, cheap, membership
+from .memberships import bind_left, membership, numbers_of, written_out
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .none_ends import NoneEnds, is_none, no_value_use, returns_value
 from .parse import ParsedFunction
@@ -75,7 +74,6 @@ from .polyval import Polyval
 from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
 from .sequence_args import rewrite as pass_sequences
-from .sequence_values import number
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
@@ -202,21 +200,6 @@ def _walk(node: cst.CSTNode):
         yield from _walk(child)
 
 
-def _display(node: cst.BaseExpression) -> tuple | None:
-    """The numbers of a tuple or list display of number literals, or None."""
-    if not isinstance(node, cst.Tuple | cst.List) or not node.elements:
-        return None
-    values = []
-    for el in node.elements:
-        if isinstance(el, cst.StarredElement):
-            return None
-        v = number(el.value)
-        if v is None:
-            return None
-        values.append(v)
-    return tuple(values)
-
-
 def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
             local: set[str]) -> dict[str, tuple[str, tuple, cst.CSTNode]]:
     """name -> (global name, values, its statement) for each local read-only table."""
@@ -233,7 +216,7 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
             continue
         name = small.targets[0].target.value
-        values = _display(small.value)
+        values = numbers_of(small.value)
         if values is None or binds.get(name) != 1 or name in params:
             continue
         reads = _Reads(name)
@@ -351,41 +334,7 @@ class _Rewrite(PathTransformer):
         return updated
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
-        if len(updated.comparisons) != 1 or not isinstance(updated.comparisons[0].operator, cst.In | cst.NotIn):
-            return updated
-        left, target = updated.left, updated.comparisons[0]
-        values = self._tuple(target.comparator)
-        if values is None or not (cheap(left) or number(left) is not None):
-            return updated
-        if not values or any(isinstance(v, float) and not math.isfinite(v) for v in values):
-            return updated  # nan is found by identity, inf has no literal; an empty tuple: left to the fence
-        negated = isinstance(target.operator, cst.NotIn)
-        op = cst.NotEqual() if negated else cst.Equal()
-        tests = [cst.Comparison(left, [cst.ComparisonTarget(op, cst.parse_expression(repr(v)))]) for v in values]
-        expr: cst.BaseExpression = tests[0]
-        for t in tests[1:]:
-            expr = cst.BooleanOperation(expr, cst.And() if negated else cst.Or(), t)
-        return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-    def _tuple(self, node: cst.BaseExpression) -> tuple | None:
-        """The numbers of a display (a set's too: `in` tests equality, as the set's hash does for
-        numbers), of `frozenset(display)` / `set(display)`, of a local table, a module-level
-        tuple constant or a module-level frozenset (immutable: the Watch of its name suffices)."""
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("frozenset", "set") \
-                and node.func.value not in self.local and len(node.args) == 1 and not node.args[0].keyword \
-                and not node.args[0].star and self.ns.resolve(node.func.value).name == node.func.value \
-                and (self.ns.globals is None or node.func.value not in self.ns.globals):
-            node = node.args[0].value
-        values = _display(cst.List(node.elements)) if isinstance(node, cst.Set) else _display(node)
-        if values is not None or not isinstance(node, cst.Name) or node.value in self.local:
-            return values
-        glob = self.ns.resolve(node.value)
-        if glob.kind == "constant" and isinstance(glob.value, tuple):
-            return glob.value
-        held = self.ns.globals.get(node.value) if self.ns.globals is not None else None
-        if type(held) is frozenset and held and all(type(v) in (int, float, bool) for v in held):
-            return tuple(sorted(held))
-        return None
+        return written_out(updated, self.ns, self.local)  # `x in (3, 5)`: `x == 3 or x == 5`
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
         value = updated.value
