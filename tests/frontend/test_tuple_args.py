@@ -61,6 +61,24 @@ def positional(x, y):
     return pick((x, y, x * y)) + pick((y, x), 3)
 
 
+def scale(t=None, factor=None, offset=None):
+    if t is None:
+        return 0.0
+    elif not (factor is None):  # noqa: E714 - the `not` is what is tested
+        a, b = t
+        return a * factor + b
+    else:
+        a, b = t
+        s = a + b
+        if offset is not None or s > 1.0:  # `False or x` is x
+            s = s * 2.0
+        return s
+
+
+def uses_scale(x, y):
+    return scale((x, y)) + scale(t=(y, x * 0.5)) + scale((x, y), y)  # one copy for the first two
+
+
 def too_many(t, flag):
     if flag > 0.0:
         a, b = t  # ValueError: too many values to unpack
@@ -131,6 +149,12 @@ def test_unpacking_the_wrong_count_raises_as_python(backend):
 def test_a_local_tuple_returned_and_unpacked(backend):
     check(vectorize(uses_pair, backend=backend, fallback="error"), uses_pair, FLOATS, FLOATS[::-1].copy())
     check(vectorize(pair, backend=backend, fallback="error"), pair, FLOATS, FLOATS[::-1].copy())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_decided_branches_elif_not_and_or(backend):
+    vf = vectorize(uses_scale, backend=backend, fallback="error")
+    check(vf, uses_scale, FLOATS, FLOATS[::-1].copy())
 
 
 def test_a_callee_that_does_more_with_the_tuple_is_refused_at_the_call():

@@ -46,12 +46,12 @@ import libcst as cst
 
 from ..core.binding import bindings
 from ..errors import UnsupportedSyntaxError
+from .decided_ifs import Fold, none_test
 from .namespace import ABSENT, Global, Namespace, function_source
 from .parse import ParsedFunction, parse_function
 from .paths import PathTransformer
+from .sequence_values import number
 from .source import FunctionSource
-
-_TRUE, _FALSE = "True", "False"
 
 
 def _walk(node: cst.CSTNode):
@@ -65,21 +65,11 @@ def _params(func: cst.FunctionDef) -> list[cst.Param]:
     return [*p.posonly_params, *p.params, *p.kwonly_params]
 
 
-def _none_test(node: cst.CSTNode, names) -> tuple[str, bool] | None:  # noqa: ANN001
-    """(name, negated) of `name is None` / `name is not None`, name in `names`."""
-    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(node.left, cst.Name) \
-            and node.left.value in names and isinstance(node.comparisons[0].operator, cst.Is | cst.IsNot):
-        c = node.comparisons[0].comparator
-        if isinstance(c, cst.Name) and c.value == "None":
-            return node.left.value, isinstance(node.comparisons[0].operator, cst.IsNot)
-    return None
-
-
 def _reads_only(func: cst.FunctionDef, name: str) -> cst.CSTNode | None:
     """The first use of `name` in `func` that is not one the copy keeps (None: all are)."""
     allowed: set[int] = set()
     for node in _walk(func.body):
-        if _none_test(node, (name,)) is not None:
+        if none_test(node, (name,)) is not None:
             allowed.add(id(node.left))  # type: ignore[attr-defined]
         elif isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Tuple | cst.List):
             allowed.add(id(node.value))
@@ -152,8 +142,19 @@ class _Calls(PathTransformer):
         return updated.with_changes(func=cst.Name(new), args=args)
 
 
+_STATIC = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Name)
+
+
 def _display(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Tuple) and bool(node.elements) and not any(isinstance(e, cst.StarredElement) for e in node.elements)
+    """A tuple display of values, not all literals (numbers: frontend/sequence_args.py's; strings,
+    None, bools: the specialization's static arguments) and with no string."""
+    if not (isinstance(node, cst.Tuple) and node.elements) or any(isinstance(e, cst.StarredElement) for e in node.elements):
+        return False
+    values = [e.value for e in node.elements]
+    if any(isinstance(v, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString) for v in values):
+        return False
+    return not all(isinstance(v, _STATIC) and (not isinstance(v, cst.Name) or v.value in ("None", "True", "False"))
+                   or number(v) is not None for v in values)
 
 
 def _fresh(name: str, n: int, taken: set[str]) -> list[str]:
@@ -203,7 +204,7 @@ def _prepare(func: cst.FunctionDef, spec: dict[str, list[str]], passed: frozense
     decided = {name: False for name in spec}  # name -> whether it is None
     decided.update({q.name.value: True for q in _params(func) if q.name.value not in passed and q.name.value not in rebound
                     and isinstance(q.default, cst.Name) and q.default.value == "None"})
-    folder = _Fold(decided)
+    folder = Fold(decided)
     body = folder.rewrite(func.body)
     read = {n.value for n in _walk(body) if isinstance(n, cst.Name)}
 
@@ -231,69 +232,3 @@ def _prepare(func: cst.FunctionDef, spec: dict[str, list[str]], passed: frozense
     for node, original in ((new, func), (block, func.body), (header, p), *((b, func) for b in binds)):
         rebuilt[id(node)] = (node, original)
     return new, rebuilt
-
-
-def _literal(node: cst.BaseExpression) -> bool | None:
-    return {_TRUE: True, _FALSE: False}.get(node.value) if isinstance(node, cst.Name) and not node.lpar else None
-
-
-def _bool(value: bool) -> cst.Name:
-    return cst.Name(_TRUE if value else _FALSE)
-
-
-class _Fold(PathTransformer):
-    """`p is None` decided; `and`/`or`/`not` of literals folded; an `if` decided keeps its branch."""
-
-    def __init__(self, decided: dict[str, bool]) -> None:
-        super().__init__()
-        self.decided = decided
-
-    def wants(self, node: cst.CSTNode) -> bool:
-        return _none_test(node, self.decided) is not None
-
-    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
-        test = _none_test(original, self.decided)
-        return updated if test is None else _bool(self.decided[test[0]] != test[1])
-
-    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
-        inner = _literal(_bare(updated.expression))
-        return _bool(not inner) if isinstance(updated.operator, cst.Not) and inner is not None else updated
-
-    def leave_BooleanOperation(self, original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
-        left = _literal(_bare(updated.left))
-        if left is None:
-            return updated
-        is_and = isinstance(updated.operator, cst.And)
-        # `True and x` is x, `False and x` False; `True or x` True, `False or x` x (x not evaluated otherwise)
-        return _bare(updated.right) if left == is_and else _bool(left)
-
-    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        body: list[cst.BaseStatement] = []
-        for stmt in updated.body:
-            body += _decided(stmt)
-        if not body:
-            body = [cst.SimpleStatementLine([cst.Pass()])]
-        return updated.with_changes(body=body)
-
-
-def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
-    """`(x)` is `x` for the folding (a literal in parentheses is still that literal)."""
-    return node.with_changes(lpar=[], rpar=[]) if getattr(node, "lpar", None) else node
-
-
-def _decided(stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
-    """An `if` whose test is a literal: the statements of its taken branch (none)."""
-    if not isinstance(stmt, cst.If):
-        return [stmt]
-    test = _literal(_bare(stmt.test))
-    if test is None:
-        return [stmt]
-    if test:
-        return _statements(stmt.body)
-    if stmt.orelse is None:
-        return []
-    return _decided(stmt.orelse) if isinstance(stmt.orelse, cst.If) else _statements(stmt.orelse.body)
-
-
-def _statements(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
-    return list(suite.body) if isinstance(suite, cst.IndentedBlock) else [cst.SimpleStatementLine(suite.body)]  # type: ignore[attr-defined]
