@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .batch import Batch, call_lane
 
-GENERIC = " (it reached its end without 'return', or returned no value)"
+GENERIC = " (it reached its end without 'return', or a 'return' gave no value or None)"
 
 
 def refusal_text(scalar: Callable[..., object], batch: Batch, exc: BaseException) -> str:

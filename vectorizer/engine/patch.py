@@ -207,7 +207,7 @@ def store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> obje
     if value is None or isinstance(value, str | bytes):  # NumPy would store None as NaN, "1" as 1.0
         what = "None" if value is None else f"a {type(value).__name__} ({value!r:.40})"
         refusal = LaneValueError(f"{qualname} returned {what} on lane {lane_index(j, batch.shape)}; a batched result "
-                                 "holds numbers" + (" (it reached its end without 'return', or returned no value)"
+                                 "holds numbers" + (" (it reached its end without 'return', or a 'return' gave no value or None)"
                                                     if value is None else ""))
         refusal.none_lane = j if value is None else None  # type: ignore[attr-defined]  # engine/none_lines.py
         raise refusal
