@@ -210,8 +210,11 @@ def is_comparison(x: float) -> float:
 
 
 def in_comparison(x: float) -> float:
-    # `x in TABLE` becomes `x == 1.0 or ...` (frontend/desugar.py); an expression on the left is not
-    return 1.0 if x * 2 in TABLE else 0.0
+    # `x in TABLE` becomes `x == 1.0 or ...` (frontend/desugar.py), a left operand with a call
+    # bound to a variable first (frontend/memberships.py); not in a `while` test, run again each time
+    while abs(x) in TABLE:
+        x = x + 1.0
+    return x
 
 
 def while_else(x: float) -> float:

@@ -162,7 +162,7 @@ CASES = [
     Case("string_value", '"abc"', ("string",), stage="call"),
     Case("complex_literal", "2j", ("complex",)),
     Case("is_comparison", "is", ("'is'",), line_has="x is x", stage="call"),
-    Case("in_comparison", "in", ("'in'",), line_has="x * 2 in TABLE", stage="call"),
+    Case("in_comparison", "in", ("'in'",), line_has="abs(x) in TABLE", stage="call"),
     Case("while_else", "else:", ("while", "else"), multiline=True),
     Case("for_else", "else:", ("for", "else"), multiline=True),
     Case("for_non_range", "values", ("for", "range"), line_has="for v in values"),

@@ -52,10 +52,9 @@ def calls(x):
     return sorted(x) + undefined_function(x) + helper.__name__ + os.path.join("a")  # noqa: F821
 
 
-def returns_none(x):
-    if x > 0.0:
-        return x
-    return None
+def none_into_a_variable(x):  # (`return None` itself is refused at run time: tests/frontend/test_none_returns.py)
+    y = None if x > 0.0 else x
+    return y
 
 
 def refusal(func, *args) -> VectorizeError:
@@ -104,7 +103,7 @@ def test_every_message_ends_with_the_pointer_to_its_own_code():
         VectorizeInputError("an input", hint="pass numbers"),
         VectorizeError("a code given", location, hint="h", code="VEC-PARSE"),
     ]
-    refused = [refusal(f, np.array([1.0])) for f in (two_problems, none_of_local, calls, returns_none)]
+    refused = [refusal(f, np.array([1.0])) for f in (two_problems, none_of_local, calls, none_into_a_variable)]
     for error in made + [p for e in refused for p in problems(e)]:
         found = POINTER.search(str(error))
         assert found is not None, str(error)
@@ -140,7 +139,7 @@ def test_hints_for_none_name_the_test_written():
     assert "'y is None' is always False here" in problem.hint
     [problem] = problems(refusal(none_not_of_local, np.array([1.0])))
     assert "'x * 2.0 is not None' is always True here" in problem.hint
-    [problem] = problems(refusal(returns_none, np.array([1.0])))
+    [problem] = problems(refusal(none_into_a_variable, np.array([1.0])))
     assert problem.hint.startswith("a batched argument is never None") and "math.nan" in problem.hint
 
 

@@ -54,7 +54,7 @@ STANDALONE = {
     "exact_ints": (patch, ()),
     "patch_lanes": (patch, ("PATCH_BLOCK", "_rerun", "_store_block")),
     "_rerun": (patch, ("LANE_NOTE",)),
-    "_store_block": (patch, ("LaneOverflowError", "LaneValueError", "_fast_column", "store")),
+    "_store_block": (patch, ("LaneOverflowError", "LaneValueError", "_fast_column", "lane_index", "store")),
     "_fast_column": (patch, ("_FLOATS", "_INTS")),
     "store": (patch, ("INT64_MIN", "INT64_MAX", "LaneOverflowError", "LaneValueError", "lane_index")),
     "per_element": (loop, ("LOOP_BLOCK", "_empty", "lane_runner", "assemble")),

@@ -37,6 +37,7 @@ from .batch import Batch
 from .chunks import parallel_min_lanes
 from .fastentry import entry
 from .inputs import INT64_MAX, INT64_MIN
+from .none_lines import refusal_text
 from .patch import (
     LaneOverflowError,
     LaneValueError,
@@ -353,4 +354,4 @@ def patch_flagged(p: Plan, args: tuple[object, ...], out: list[np.ndarray], flag
     except LaneOverflowError as exc:
         raise VectorizeOverflowError(str(exc)) from None
     except LaneValueError as exc:
-        raise VectorizeValueError(str(exc)) from None
+        raise VectorizeValueError(refusal_text(scalar, batch, exc)) from None

@@ -27,6 +27,7 @@ from . import execute
 from .batch import Batch, UnknownResultError
 from .fingerprint import engine_fingerprint
 from .loop import per_element as run_per_element
+from .none_lines import refusal_text
 from .patch import LaneOverflowError, LaneValueError
 
 Key = tuple[tuple, ...]  # per parameter: (dtype kind, uniform?, per-example shape)
@@ -248,7 +249,7 @@ def run(kernel: Kernel, scalar: Callable[..., Any], batch: Batch) -> Any:
     except LaneOverflowError as exc:
         raise VectorizeOverflowError(str(exc)) from None
     except LaneValueError as exc:
-        raise VectorizeValueError(str(exc)) from None
+        raise VectorizeValueError(refusal_text(scalar, batch, exc)) from None
 
 
 def per_element(scalar: Callable[..., Any], batch: Batch, structure: tuple[bool, tuple[str, ...]] | None) -> Any:

@@ -154,7 +154,8 @@ def _store_block(values: list[object], lanes, outs, results, returns_tuple, qual
                  batch: Batch) -> Exception | None:
     """Store re-run values at `lanes`, or return the refusal of the first (in C order) that a
     result array cannot hold."""
-    slots = [list(c) for c in zip(*values)] if returns_tuple else [values]
+    tuples = not returns_tuple or all(type(v) is tuple for v in values)  # None on a lane: refused below
+    slots = ([list(c) for c in zip(*values)] if returns_tuple else [values]) if tuples else []
     if len(slots) == len(outs):
         fast = [_fast_column(c, r) for c, r in zip(slots, results)]
         if all(f is not None for f in fast):
@@ -164,6 +165,10 @@ def _store_block(values: list[object], lanes, outs, results, returns_tuple, qual
     for m, value in enumerate(values):  # the general case, one lane at a time
         j = int(lanes[m])
         try:
+            if returns_tuple and type(value) is not tuple:
+                store(value, results[0].kind, qualname, j, batch)  # None, a str...: refused there
+                raise LaneValueError(f"{qualname} returned {value!r:.40} on lane {lane_index(j, batch.shape)}, "
+                                     "not a tuple (it returns a tuple elsewhere)")
             for out, v, r in zip(outs, list(value) if returns_tuple else [value], results):
                 out[j] = store(v, r.kind, qualname, j, batch)
         except (LaneValueError, LaneOverflowError) as exc:
@@ -201,9 +206,11 @@ def store(value: object, kind: str, qualname: str, j: int, batch: Batch) -> obje
     """The value to store at flat lane `j`, or a refusal when the result array cannot hold it."""
     if value is None or isinstance(value, str | bytes):  # NumPy would store None as NaN, "1" as 1.0
         what = "None" if value is None else f"a {type(value).__name__} ({value!r:.40})"
-        raise LaneValueError(f"{qualname} returned {what} on lane {lane_index(j, batch.shape)}; a batched result "
-                             "holds numbers" + (" (it reached its end without 'return', or returned no value)"
-                                                if value is None else ""))
+        refusal = LaneValueError(f"{qualname} returned {what} on lane {lane_index(j, batch.shape)}; a batched result "
+                                 "holds numbers" + (" (it reached its end without 'return', or a 'return' gave no value or None)"
+                                                    if value is None else ""))
+        refusal.none_lane = j if value is None else None  # type: ignore[attr-defined]  # engine/none_lines.py
+        raise refusal
     if isinstance(value, complex):
         raise LaneValueError(f"{qualname} returned a complex number ({value!r}) on lane {lane_index(j, batch.shape)}; "
                              "a batched result holds real numbers")

@@ -31,16 +31,19 @@ body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-r
 scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
-(frontend/exhaustive_ifs.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
+(frontend/exhaustive_ifs.py), a tuple of values passed to a function of the module gives it a
+parameter an item (frontend/tuple_args.py), `np.polyval` of a table of float literals (frontend/polyval.py), a
 name rebound to displays at the top level split into one name a binding
-(frontend/rebound_displays.py), the rewrites of this module
+(frontend/rebound_displays.py), the left operand of an `in` that is no name, literal or cheap
+arithmetic bound first (frontend/memberships.py), the rewrites of this module
 and `for a, b in TABLE` over the rows of a module-level table (frontend/table_rows.py) (tables, `in`, `min((a, b))`...),
 `D[k]` of a module-level dict of numbers (frontend/dict_lookups.py), local tuples of values
 (frontend/local_tuples.py), lists and tuples read at constant positions
 (frontend/local_lists.py), `map` of a function over names unpacked (frontend/map_calls.py),
 reductions over generator expressions (frontend/reductions.py), calls under and/or/if-else
 (frontend/short_circuit.py), and last a bare `return` or a reachable end of a function that
-returns a value elsewhere becomes a `raise` that flags its lanes (frontend/none_ends.py). It
+returns a value elsewhere (or `return None`) becomes a `raise` that flags its lanes
+(frontend/none_ends.py). It
 runs where a function is parsed for vectorizing (api.prepare, the CLI, analysis/calls.py for
 callees), before the fence: the fence and the analysis would refuse these forms, so no entry of
 the pass lists in pipeline.py could see them. Rebuilt nodes keep
@@ -50,7 +53,6 @@ their original's position and line (frontend/paths.py).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import Counter
 
 import libcst as cst
@@ -63,18 +65,19 @@ from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
 from .map_calls import MapCalls
+from .memberships import bind_left, membership, numbers_of, written_out
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
-from .none_ends import NoneEnds, no_value_use, returns_value
+from .none_ends import NoneEnds, is_none, no_value_use, returns_value
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
 from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
 from .sequence_args import rewrite as pass_sequences
-from .sequence_values import number
 from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
+from .tuple_args import rewrite as pass_tuples
 from .with_blocks import WithBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
@@ -100,6 +103,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         func = tries.rewrite(func)  # type: ignore[assignment]
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
+    func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
+    exhausted.update(tupled)
     polyval = Polyval(namespace, func, _assigned(func) | _params(func))  # np.polyval of a float table: Horner
     func = polyval.rewrite(func)  # type: ignore[assignment]
     astype, int64 = AstypeCalls(), Int64Calls(namespace, _assigned(func) | _params(func))
@@ -110,6 +115,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         split = ReboundDisplays(rebound, {n.value for n in _walk(func) if isinstance(n, cst.Name)})
         func = split.rewrite(func)  # type: ignore[assignment]
         exhausted = {**exhausted, **split.rebuilt}
+    if any(membership(n) for n in _walk(func.body)):  # `g(x) in (3, 5)`: g(x) bound first
+        func, bound = bind_left(func, namespace, _assigned(func) | _params(func))
+        exhausted = {**exhausted, **bound}
     taken = {n.value for n in _walk(func) if isinstance(n, cst.Name)}
     local = _assigned(func) | _params(func)
     no_value_use(parsed, func, namespace, local)  # the value of a callee that returns none: refused
@@ -192,21 +200,6 @@ def _walk(node: cst.CSTNode):
         yield from _walk(child)
 
 
-def _display(node: cst.BaseExpression) -> tuple | None:
-    """The numbers of a tuple or list display of number literals, or None."""
-    if not isinstance(node, cst.Tuple | cst.List) or not node.elements:
-        return None
-    values = []
-    for el in node.elements:
-        if isinstance(el, cst.StarredElement):
-            return None
-        v = number(el.value)
-        if v is None:
-            return None
-        values.append(v)
-    return tuple(values)
-
-
 def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
             local: set[str]) -> dict[str, tuple[str, tuple, cst.CSTNode]]:
     """name -> (global name, values, its statement) for each local read-only table."""
@@ -223,7 +216,7 @@ def _tables(func: cst.FunctionDef, ns: Namespace, fname: str, taken: set[str],
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
             continue
         name = small.targets[0].target.value
-        values = _display(small.value)
+        values = numbers_of(small.value)
         if values is None or binds.get(name) != 1 or name in params:
             continue
         reads = _Reads(name)
@@ -300,7 +293,7 @@ class _Rewrite(PathTransformer):
         if isinstance(node, cst.Expr):
             return not isinstance(node.value, _INERT)
         if isinstance(node, cst.Return):
-            return self.zero and node.value is None
+            return self.zero and is_none(node.value)
         return False
 
     def fresh(self, base: str) -> str:
@@ -313,7 +306,8 @@ class _Rewrite(PathTransformer):
                 return name
 
     def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
-        return updated.with_changes(value=cst.Integer("0")) if self.zero and updated.value is None else updated
+        zero = updated.with_changes(value=cst.Integer("0"), whitespace_after_return=cst.SimpleWhitespace(" "))
+        return zero if self.zero and is_none(updated.value) else updated
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
         if not self.dropped:
@@ -340,41 +334,7 @@ class _Rewrite(PathTransformer):
         return updated
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
-        if len(updated.comparisons) != 1 or not isinstance(updated.comparisons[0].operator, cst.In | cst.NotIn):
-            return updated
-        left, target = updated.left, updated.comparisons[0]
-        values = self._tuple(target.comparator)
-        if values is None or not (isinstance(left, cst.Name) or number(left) is not None):
-            return updated
-        if not values or any(isinstance(v, float) and not math.isfinite(v) for v in values):
-            return updated  # nan is found by identity, inf has no literal; an empty tuple: left to the fence
-        negated = isinstance(target.operator, cst.NotIn)
-        op = cst.NotEqual() if negated else cst.Equal()
-        tests = [cst.Comparison(left, [cst.ComparisonTarget(op, cst.parse_expression(repr(v)))]) for v in values]
-        expr: cst.BaseExpression = tests[0]
-        for t in tests[1:]:
-            expr = cst.BooleanOperation(expr, cst.And() if negated else cst.Or(), t)
-        return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-    def _tuple(self, node: cst.BaseExpression) -> tuple | None:
-        """The numbers of a display (a set's too: `in` tests equality, as the set's hash does for
-        numbers), of `frozenset(display)` / `set(display)`, of a local table, a module-level
-        tuple constant or a module-level frozenset (immutable: the Watch of its name suffices)."""
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("frozenset", "set") \
-                and node.func.value not in self.local and len(node.args) == 1 and not node.args[0].keyword \
-                and not node.args[0].star and self.ns.resolve(node.func.value).name == node.func.value \
-                and (self.ns.globals is None or node.func.value not in self.ns.globals):
-            node = node.args[0].value
-        values = _display(cst.List(node.elements)) if isinstance(node, cst.Set) else _display(node)
-        if values is not None or not isinstance(node, cst.Name) or node.value in self.local:
-            return values
-        glob = self.ns.resolve(node.value)
-        if glob.kind == "constant" and isinstance(glob.value, tuple):
-            return glob.value
-        held = self.ns.globals.get(node.value) if self.ns.globals is not None else None
-        if type(held) is frozenset and held and all(type(v) in (int, float, bool) for v in held):
-            return tuple(sorted(held))
-        return None
+        return written_out(updated, self.ns, self.local)  # `x in (3, 5)`: `x == 3 or x == 5`
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
         value = updated.value

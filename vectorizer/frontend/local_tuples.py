@@ -16,7 +16,9 @@ where `t[i]` does, and maps a negative index to its item)::
 The items are evaluated where Python builds the tuple, in the same order, so their exceptions
 and values are Python's. A tuple qualifies when it is bound once, by a statement of the
 function's top level, to a display without `*`, and every later read is `t[...]`, `x in t` (x a
-name or a literal) or `len(t)`.
+name, a literal or cheap arithmetic: frontend/memberships.py), `len(t)`, `a, b, c = t` (the items:
+with another count, the `ValueError` Python raises there) or `return t` (`return t_1, t_2, t_3`,
+which a caller unpacks).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from .memberships import cheap
 from .namespace import Namespace
 from .paths import PathTransformer
 
@@ -62,6 +65,24 @@ class LocalTuples(PathTransformer):
                              expr, cst.Name(items[0]))
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        value = original.value
+        if not (isinstance(value, cst.Name) and value.value in self.tuples):
+            return updated
+        return updated.with_changes(value=cst.Tuple([cst.Element(cst.Name(v)) for v in self.tuples[value.value][0]]))
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.BaseSmallStatement:
+        value = original.value
+        if not (isinstance(value, cst.Name) and value.value in self.tuples):
+            return updated
+        items, wanted = self.tuples[value.value][0], len(original.targets[0].target.elements)  # type: ignore[attr-defined]
+        if wanted != len(items):  # Python raises here (the names bound first are never read: the types stay known)
+            targets = [e.value for e in original.targets[0].target.elements]  # type: ignore[attr-defined]
+            binds = [cst.Assign([cst.AssignTarget(t)], cst.Name(items[min(j, len(items) - 1)])) for j, t in enumerate(targets)]
+            raised = cst.Raise(cst.parse_expression(f"ValueError({_unpack_message(wanted, len(items))!r})"))
+            return cst.FlattenSentinel([*binds, raised])
+        return updated.with_changes(value=cst.Tuple([cst.Element(cst.Name(v)) for v in items]))
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if isinstance(original.func, cst.Name) and original.func.value == "len" and len(original.args) == 1:
             arg = original.args[0].value
@@ -86,6 +107,15 @@ class LocalTuples(PathTransformer):
         return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
+def _unpack_message(wanted: int, got: int) -> str:
+    """Python's own message for unpacking `got` items into `wanted` names (it differs by version)."""
+    try:
+        exec(f"{', '.join(f'_{k}' for k in range(wanted))}, = t", {"t": tuple(range(got))})  # noqa: S102
+    except ValueError as exc:
+        return str(exc)
+    raise AssertionError("unpacked")  # pragma: no cover - wanted != got
+
+
 def _int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         inner = _int(node.expression)
@@ -106,11 +136,10 @@ def find(func: cst.FunctionDef, ns: Namespace, fname: str, binds: dict[str, int]
                 and isinstance(small.value, cst.Tuple | cst.List) and small.value.elements
                 and not any(isinstance(e, cst.StarredElement) for e in small.value.elements)):
             continue
-        name = small.targets[0].target.value
-        if binds.get(name) != 1 or name in params or not all(_only_read(s, name) for s in body[i + 1:]) \
+        name, n = small.targets[0].target.value, len(small.value.elements)
+        if binds.get(name) != 1 or name in params or not all(_only_read(s, name, n if isinstance(small.value, cst.Tuple) else 0) for s in body[i + 1:]) \
                 or any(_mentions(s, name) for s in body[:i]) or _mentions(small.value, name):
             continue
-        n = len(small.value.elements)
         positions = ns.define_table(f"_tbl_{fname}_{name}", tuple(range(n)), taken)
         taken.add(positions)
         found[name] = ([fresh(name) for _ in range(n)], positions, stmt)
@@ -127,15 +156,22 @@ def _walk(node: cst.CSTNode):
         yield from _walk(child)
 
 
-def _only_read(stmt: cst.CSTNode, name: str) -> bool:
-    """Every mention of `name` in `stmt` is `name[i]` (one plain index), `x in name` or `len(name)`."""
+def _only_read(stmt: cst.CSTNode, name: str, n: int) -> bool:
+    """Every mention of `name` in `stmt` is `name[i]` (one plain index), `x in name`, `len(name)`,
+    `a, b = name` (names, no `*`) or `return name` (`n`: its items, 0 for a list: Python returns the list)."""
     allowed: set[int] = set()
     for node in _walk(stmt):
-        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Tuple | cst.List) \
+                and all(isinstance(e.value, cst.Name) and not isinstance(e, cst.StarredElement)
+                        for e in node.targets[0].target.elements):
+            allowed.add(id(node.value))
+        elif isinstance(node, cst.Return) and n >= 2:
+            allowed.add(id(node.value))
+        elif isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             allowed.add(id(node.value))
         elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
                 and isinstance(node.comparisons[0].operator, cst.In | cst.NotIn) \
-                and (isinstance(node.left, cst.Name | cst.Integer | cst.Float)):
+                and cheap(node.left):
             allowed.add(id(node.comparisons[0].comparator))
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
                 and len(node.args) == 1:

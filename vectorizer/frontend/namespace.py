@@ -91,6 +91,9 @@ class Namespace:
         # Copies of functions specialized on sequence arguments (frontend/sequence_args.py): name ->
         # (its source, parameter -> sequence, key, depth)
         self.sequence_specs: dict[str, tuple] = {}
+        # Copies of functions a tuple of values is passed to (frontend/tuple_args.py): name -> (its
+        # source, parameter -> its item parameters, the parameters passed, key)
+        self.tuple_specs: dict[str, tuple] = {}
 
     def resolve(self, name: str) -> Global:
         linked = self.links.get(name)

@@ -1,7 +1,8 @@
 """Where a function that returns a value returns None instead (part of frontend/desugar.py): a
-bare `return`, or the end of its body reached without a `return` (an `if`/`elif` chain with no
-`else`, which a NaN falls through), becomes a `raise`, so the lanes that get there are flagged
-and re-run through the scalar function (engine/patch.py). Before::
+bare `return`, a `return None`, or the end of its body reached without a `return` (an `if`/`elif`
+chain with no `else`, which a NaN falls through), becomes a `raise`, so the lanes that get there
+are flagged and re-run through the scalar function (engine/patch.py); `return None if c else e`
+becomes `if c:` the raise, then `return e` (and `return e if c else None` the mirror). Before::
 
     def band(x):
         if x < 0.0:
@@ -20,8 +21,8 @@ After::
 
 On a lane that gets there the scalar function returns None, which no batched result can hold:
 the call is refused at run time with an error naming the first such lane (engine/patch.py's
-`store`), unless a lane raises first, as a loop over the lanes would raise it. Every other lane
-is batched as before; a callee's None reaches its caller on those lanes only, which the re-run
+`store`) and the line that returned None (engine/none_lines.py), unless a lane raises first, as
+a loop over the lanes would raise it. Every other lane is batched as before; a callee's None reaches its caller on those lanes only, which the re-run
 of the caller computes as CPython does. The exception named in the `raise` is never raised (the
 re-run gives the lane's outcome): it says, in the generated code, why the lanes are flagged.
 A function that never returns a value is left as it was (a callee then returns 0, desugar.py).
@@ -58,18 +59,56 @@ def may_fall_off(stmts: list[cst.BaseStatement]) -> bool:
     return True
 
 
+def is_none(node: cst.BaseExpression | None) -> bool:
+    """No value, or the literal `None` (a keyword: no name rebinds it)."""
+    return node is None or isinstance(node, cst.Name) and node.value == "None"
+
+
+def _none_arm(node: cst.CSTNode) -> bool:
+    """`return None if c else e` / `return e if c else None`."""
+    return isinstance(node, cst.Return) and isinstance(node.value, cst.IfExp) \
+        and (is_none(node.value.body) or is_none(node.value.orelse))
+
+
 class NoneEnds(PathTransformer):
-    """Bare `return`s become the raise; `end` appends it where the body may fall off its end."""
+    """`return`, `return None` become the raise, `return None if c else e` an `if` of it; `end`
+    appends it where the body may fall off its end."""
 
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name = name
 
     def wants(self, node: cst.CSTNode) -> bool:
-        return isinstance(node, cst.Return) and node.value is None
+        return isinstance(node, cst.Return) and (is_none(node.value) or _none_arm(node))
 
     def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.BaseSmallStatement:
-        return updated if updated.value is not None else returns_none(self.name).body[0]
+        return updated if not is_none(updated.value) else returns_none(self.name).body[0]
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        split = self._split(updated, original)
+        return split[0] if len(split) == 1 else cst.FlattenSentinel(split)
+
+    def leave_SimpleStatementSuite(self, original: cst.SimpleStatementSuite, updated: cst.SimpleStatementSuite):
+        split = self._split(cst.SimpleStatementLine(updated.body), original)
+        return updated if len(split) == 1 else cst.IndentedBlock(split)
+
+    def _split(self, line: cst.SimpleStatementLine, source: cst.CSTNode) -> list[cst.BaseStatement]:
+        """`return None if c else e` -> `if c: raise ...` + `return e`; `return e if c else None`
+        -> `if c: return e` + the raise: `c` runs once, and `e` where Python runs it."""
+        last = line.body[-1] if line.body else None
+        if not _none_arm(last):  # type: ignore[arg-type]
+            return [line]
+        choice = last.value  # type: ignore[union-attr]
+        before = [line.with_changes(body=line.body[:-1])] if len(line.body) > 1 else []
+        test = choice.test.with_changes(lpar=[], rpar=[]) if hasattr(choice.test, "lpar") else choice.test
+        if is_none(choice.body):
+            taken, rest = [returns_none(self.name)], self._split(cst.SimpleStatementLine([cst.Return(choice.orelse)]), source)
+        else:
+            taken, rest = self._split(cst.SimpleStatementLine([cst.Return(choice.body)]), source), [returns_none(self.name)]
+        out = [*before, cst.If(test, cst.IndentedBlock(taken)), *rest]
+        for stmt in out:
+            self.rebuilt[id(stmt)] = (stmt, source)
+        return out
 
     def end(self, func: cst.FunctionDef) -> cst.FunctionDef:
         body = _body(func.body)
@@ -100,7 +139,8 @@ def _breaks(node: cst.CSTNode) -> bool:
 
 
 def returns_value(func: cst.FunctionDef) -> bool:
-    return any(isinstance(n, cst.Return) and n.value is not None for n in _walk(func.body))
+    """A `return` with a value other than None (`return None` is a bare `return`)."""
+    return any(isinstance(n, cst.Return) and not is_none(n.value) for n in _walk(func.body))
 
 
 def no_value_use(parsed: ParsedFunction, func: cst.FunctionDef, ns: Namespace, local: set[str]) -> None:

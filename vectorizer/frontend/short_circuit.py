@@ -70,7 +70,7 @@ class ShortCircuit(PathTransformer):
         replaced: dict[cst.CSTNode, cst.CSTNode] = {}
         for before in _evaluated_before(path):
             name = self.fresh("value")
-            out.extend(self._statement(_assign(name, before), original, depth + 1))
+            out.extend(self._statement(assign_to(name, before), original, depth + 1))
             replaced[before] = cst.Name(name)
         target = path[-1]
         name, lowered = self._lower(target)
@@ -88,8 +88,8 @@ class ShortCircuit(PathTransformer):
             is_and = isinstance(node.operator, cst.And)
             name = self.fresh("and" if is_and else "or")
             test: cst.BaseExpression = cst.Name(name) if is_and else cst.UnaryOperation(cst.Not(), cst.Name(name))
-            then = self._block(_assign(name, _bare(node.right)))
-            return name, [_assign(name, _bare(node.left)), cst.If(test, then)]
+            then = self._block(assign_to(name, bare(node.right)))
+            return name, [assign_to(name, bare(node.left)), cst.If(test, then)]
         if isinstance(node, cst.Comparison):  # a < b < c: c runs only where a < b holds
             first = node.comparisons[0]
             stmts: list[cst.BaseStatement] = []
@@ -99,17 +99,17 @@ class ShortCircuit(PathTransformer):
                     operands.append(operand)
                 else:
                     var = self.fresh("value")
-                    stmts.append(_assign(var, _bare(operand)))
+                    stmts.append(assign_to(var, bare(operand)))
                     operands.append(cst.Name(var))
             name = self.fresh("cmp")
             rest = cst.Comparison(operands[1], node.comparisons[1:])
-            return name, [*stmts, _assign(name, cst.Comparison(operands[0], [first.with_changes(comparator=operands[1])])),
-                          cst.If(cst.Name(name), self._block(_assign(name, rest)))]
+            return name, [*stmts, assign_to(name, cst.Comparison(operands[0], [first.with_changes(comparator=operands[1])])),
+                          cst.If(cst.Name(name), self._block(assign_to(name, rest)))]
         assert isinstance(node, cst.IfExp)
         test_name, name = self.fresh("test"), self.fresh("if")
-        return name, [_assign(test_name, _bare(node.test)),
-                      cst.If(cst.Name(test_name), self._block(_assign(name, _bare(node.body))),
-                             orelse=cst.Else(self._block(_assign(name, _bare(node.orelse)))))]
+        return name, [assign_to(test_name, bare(node.test)),
+                      cst.If(cst.Name(test_name), self._block(assign_to(name, bare(node.body))),
+                             orelse=cst.Else(self._block(assign_to(name, bare(node.orelse)))))]
 
     def _block(self, stmt: cst.SimpleStatementLine) -> cst.IndentedBlock:
         return cst.IndentedBlock(self._statement(stmt, stmt, 1))
@@ -123,11 +123,11 @@ class _Replace(cst.CSTTransformer):
         return self.replaced.get(id(original_node), updated_node)
 
 
-def _bare(node: cst.BaseExpression) -> cst.BaseExpression:
+def bare(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[], rpar=[]) if hasattr(node, "lpar") else node
 
 
-def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+def assign_to(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
 
 
