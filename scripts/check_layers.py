@@ -25,8 +25,9 @@ Layers, bottom to top (a module may import from its own layer and the layers bel
     passes    passes/
     codegen   codegen/
     engine    engine/: in-process execution around a generated module
-    top       api.py, specializations.py, pipeline.py and the modules the pipeline's driver
-              reads (specialized_analysis.py, generated.py, pass_dump.py)
+    top       api.py (and vectorized_views.py, what other modules read of its function),
+              specializations.py, pipeline.py and the modules the pipeline's driver reads
+              (specialized_analysis.py, generated.py, pass_dump.py)
     faces     faces/ and __main__.py; then the package's __init__.py, which re-exports
 
 `from vectorizer import __version__` is allowed anywhere: the package sets it before it imports
@@ -51,7 +52,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # (layer, its groups), bottom to 
     ("passes", ("passes",)),
     ("codegen", ("codegen",)),
     ("engine", ("engine",)),
-    ("top", ("api", "specializations", "pipeline", "specialized_analysis", "generated", "pass_dump")),
+    ("top", ("api", "vectorized_views", "specializations", "pipeline", "specialized_analysis", "generated",
+             "pass_dump")),
     ("faces", ("faces", "__main__")),
     ("package", ("__init__",)),
 ]

@@ -23,14 +23,14 @@ import os
 import types
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .core import faceslots
 from .engine import fastpath, kernels, reentry, scaleout, statics
 from .engine.batch import Batch
-from .engine.fingerprint import Generation, Watch
+from .engine.fingerprint import Generation
 from .engine.inputs import InputError, RefusedNumber, canonical
 from .engine.kernels import Kernel, Key, Route, engine_bug
 from .engine.patch import Result, kernel_failed
@@ -44,13 +44,11 @@ from .errors import (
 from .frontend.lambdas import as_def
 from .frontend.prepare import prepare  # noqa: F401 - vectorizer.api.prepare, as before
 from .options import Options, disabled, exactness
-from .specializations import Specialization, Specializations
-
-if TYPE_CHECKING:
-    from .frontend.namespace import Namespace
+from .specializations import Specializations
+from .vectorized_views import VectorizedViews
 
 
-class VectorizedFunction:
+class VectorizedFunction(VectorizedViews):
     """A scalar function that also takes arrays. Call it like the original."""
 
     # numpy.vectorize's attributes, as np.vectorize(f) has them: vectorize(f) stands in for it
@@ -82,98 +80,8 @@ class VectorizedFunction:
         if options.fallback == "error" and not disabled():
             self._made.prepared(self._generations.current())  # refuse unsupported syntax now, at decoration
 
-    # -- what other modules read (faces/explain.py, vmap, npcompat, the CLI) ------------------
-    @property
-    def parameter_names(self) -> tuple[str, ...]:
-        """The scalar function's parameters, in order: a batched call gives one value for each."""
-        return tuple(self._names)
-
-    @property
-    def variadic(self) -> tuple[str, ...]:
-        """Its `*args` / `**kwargs` parameters as spelled ("*args"): a batched call refuses them."""
-        return self._variadic
-
-    @property
-    def explain_option(self) -> bool | str | os.PathLike:
-        """vectorize(f, explain=...): True reports each new specialization on stderr, a path
-        writes it there as HTML, False (the default) reports nothing."""
-        return self._explain
-
-    @property
-    def last_key(self) -> Key | None:
-        """The key of the specialization the last call used (None before a call)."""
-        return self._last
-
-    def last_verdict(self) -> Kernel | VectorizeError | None:
-        """The engine's verdict on the last call's specialization, as the globals are now: its
-        kernel, or the VectorizeError it runs element by element for; None before a call."""
-        return self._generations.current().kernels.get(self._last) if self._last is not None else None
-
-    def forget_last_call(self) -> None:
-        """Forget which specialization the last call used: `last_verdict()` is then the next call's."""
-        self._last = None
-
-    def specialization(self, key: Key | None = None) -> Specialization:
-        """What the code of `key` is made for (the annotations' key when None: every argument batched)."""
-        return self._made.specialization(self._annotated_key() if key is None else key)
-
-    def route(self, key: Key | None) -> Route:
-        """The backend `key`'s kernel is made for, with its reason (`Route.why`); raises
-        VectorizeError for backend="numba" without Numba."""
-        return self._made.route(key, self.options)
-
-    def namespace(self) -> Namespace:
-        """The module globals as the function reads them now (frontend/namespace.py)."""
-        return self._generations.current().namespace
-
-    def generated(self, key: Key, backend: str = "numpy") -> Kernel | VectorizeError:
-        """The kernel of `key` for `backend`, made from the globals as they are now (from the disk
-        cache when it has it); a refusal is returned, or raised with fallback="error"."""
-        return self._made.build(self._generations.current(), key, backend, self.options)
-
-    def refusal(self) -> VectorizeError | None:
-        """Why the source cannot be vectorized as the globals are now (the fence's refusal), else None."""
-        return self._made.refusal()
-
-    def watch(self) -> Watch:
-        """The module globals the current specializations were made from (fingerprint.Watch)."""
-        return self._generations.current().watch
-
-    @property
-    def _kernels(self) -> dict[Key, Kernel | VectorizeError]:
-        """The specializations of the current generation."""
-        return self._generations.current().kernels
-
-    @property
-    def pyfunc(self) -> Callable[..., Any]:
-        return self.scalar
-
-    @property
-    def excluded(self) -> set[int | str]:
-        return set()
-
-    @property
-    def backend(self) -> str:
-        """The last specialization's route: "numpy", "numba", or "python" (element by element),
-        a `Route` whose `.why` says why (the cost model's reason, for backend="auto")."""
-        if disabled():
-            return Route("python", "VECTORIZER_DISABLE is set: the scalar function, lane by lane")
-        kernel = self.last_verdict()
-        if isinstance(kernel, VectorizeError):
-            return Route("python", f"refused ({kernel.message}): the scalar function, lane by lane")
-        if isinstance(kernel, Kernel):
-            return kernel.backend if isinstance(kernel.backend, Route) else Route(kernel.backend)
-        return self.route(None)
-
-    @property
-    def source(self) -> str:
-        """The generated module of the last specialization used (or of the annotations)."""
-        key = self._last if self._last is not None else self._annotated_key()
-        kernel = self._kernel(self._generations.current(), key)
-        if isinstance(kernel, VectorizeError):
-            raise kernel
-        return kernel.source
-
+    # -- what other modules read (faces/explain.py, vmap, npcompat, the CLI): VectorizedViews, and
+    # what it shows (the explain report) and how Python sees it (repr, pickling, methods)
     def explain(self, *sample_args: Any, html: str | os.PathLike | None = None, **sample_kwargs: Any) -> str:
         """What the compiler did to this function, as text: the source annotated line by line
         (batched/uniform names, masked `if`s and loops, checks, exact operations, refusals). With

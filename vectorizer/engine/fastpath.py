@@ -10,7 +10,7 @@ path, which is the only one that decides anything. Flagged lanes are re-run with
 function here (`patch_lanes`, as the general path would): giving up then would run the kernel
 a second time.
 
-Calls with Python (or NumPy) scalars alone have their own plan (`ScalarPlan`): the kernel made for
+Calls with Python (or NumPy) scalars alone have their own plan (`ScalarPlan`, fastscalars.py): the kernel made for
 uniform arguments, given NumPy scalars as the general path gives them, its results returned as
 NumPy scalars; a flagged lane takes the general path. `Plans` holds one plan of each kind, so that
 calls alternating scalars and arrays keep both. NumPy kernels run with floating-point warnings off
@@ -32,11 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..options import disabled
 from .batch import Batch
 from .chunks import parallel_min_lanes
 from .fastentry import entry
-from .inputs import INT64_MAX, INT64_MIN
 from .none_lines import refusal_text
 from .patch import (
     LaneOverflowError,
@@ -55,6 +53,7 @@ except ImportError:  # another layout: np.errstate itself
 
 if TYPE_CHECKING:
     from .fastmixed import MixedPlan
+    from .fastscalars import ScalarPlan
     from .fingerprint import Generation, Watch
     from .kernels import Kernel
 
@@ -192,72 +191,9 @@ def _quietly(fn: Callable[..., Any], args: tuple[object, ...]) -> Any:
         _STATE.reset(token)
 
 
-# -- calls with scalars alone ---------------------------------------------------------------------
+# -- numbers as arguments (the plan of calls with scalars alone: fastscalars.py) -----------------
 SCALARS = {float: np.float64, int: np.int64, bool: np.bool_,  # a Python number -> what the kernel gets
             np.float64: None, np.int64: None, np.bool_: None}  # NumPy scalars of the canonical types: as they are
-
-
-_PYTHON = {np.float64: float, np.int64: int, np.bool_: bool}  # a result's NumPy scalar type -> its Python kind
-
-
-class ScalarPlan:
-    __slots__ = ("fn", "types", "results", "returns_tuple", "errstate", "fresh", "used", "go")
-    used: tuple[tuple, str] | None
-
-    def __init__(self, fn: Callable[..., Any], types: tuple[type, ...], results: tuple[tuple[Result, np.dtype, type], ...],
-                 returns_tuple: bool, errstate: bool, fresh: Callable[[], bool]) -> None:
-        self.fn, self.types, self.results, self.returns_tuple = fn, types, results, returns_tuple
-        self.errstate, self.fresh, self.used = errstate, fresh, None
-        self.go: Callable[[tuple], object] = unmade  # run_scalars, made with `used` (after_call)
-
-
-def plan_scalars(fn: Callable[..., Any], values: Sequence[object], result_types: Sequence[str], returns_tuple: bool,
-                 numpy_backend: bool, watch: Watch | None = None) -> ScalarPlan | None:
-    """A plan for calls with scalars of these types, or None (other arguments, results that may mix
-    ints and floats or hold per-lane arrays)."""
-    types = tuple(type(v) for v in values)
-    if not values or any(t not in SCALARS for t in types) or any(t not in RESULT_DTYPES for t in result_types):
-        return None
-    results = tuple((Result(t), RESULT_DTYPES[t], RESULT_DTYPES[t].type) for t in result_types)
-    return ScalarPlan(fn, types, results, returns_tuple, numpy_backend,
-                      always if watch is None else watch.fresh)
-
-
-def run_scalars(p: ScalarPlan, args: tuple[object, ...]) -> object:
-    """The kernel's results as NumPy scalars (what the general path gives for a call of scalars),
-    or MISS: other types, an int beyond int64 (refused there), a flagged lane (re-run there)."""
-    if len(args) != len(p.types):
-        return MISS
-    kargs = []
-    for a, t in zip(args, p.types):
-        if type(a) is not t:
-            return MISS
-        if t is int and not INT64_MIN <= a <= INT64_MAX:  # type: ignore[operator]
-            return MISS
-        convert = SCALARS[t]
-        kargs.append(a if convert is None else convert(a))
-    if not p.fresh():
-        return MISS
-    try:
-        result, flag = _quietly(p.fn, tuple(kargs)) if p.errstate else p.fn(*kargs)
-    except MemoryError:
-        raise
-    except Exception:  # noqa: BLE001 - as in `run`: the general path reports it
-        return MISS
-    if flag is not None and any_flagged(flag):
-        return MISS
-    values = result if p.returns_tuple else (result,)
-    out = []
-    for value, (r, dtype, scalar_type) in zip(values, p.results):
-        if type(value) is np.ndarray and value.shape == (1,) and value.dtype is dtype:
-            out.append(value[0])  # the Numba entry point's one-lane array
-        elif type(value) is scalar_type:
-            out.append(value)  # a NumPy scalar of the result's type
-        elif type(value) is _PYTHON[scalar_type] and (scalar_type is not np.int64 or INT64_MIN <= value <= INT64_MAX):
-            out.append(scalar_type(value))  # a Python number of that kind (a constant branch: `return 0.0`)
-        else:  # anything else as the general path converts it (execute.run)
-            out.append(r.lanes(value, 1).reshape(())[()])
-    return tuple(out) if p.returns_tuple else out[0]
 
 
 class Plans:
@@ -278,6 +214,7 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
     """The plans after a general call that `used` a backend and succeeded: the plan of this call's
     kind made anew (None when calls like it must take the general path), the others kept."""
     from .fastmixed import is_mixed, plan_mixed
+    from .fastscalars import ScalarPlan, plan_scalars, scalar_go
 
     plans = previous or Plans(None, None)  # one object: the plans' functions set its `last`
     numpy_backend = kernel.backend == "numpy"
@@ -299,7 +236,7 @@ def after_call(previous: Plans | None, kernel: Kernel, values: Sequence[object],
             plans.arrays = made  # type: ignore[assignment]
     if made is not None:
         made.used = (key, used)
-        made.go = _scalar_go(made, plans) if type(made) is ScalarPlan else _entry(made, plans)  # type: ignore[arg-type]
+        made.go = scalar_go(made, plans) if type(made) is ScalarPlan else _entry(made, plans)  # type: ignore[arg-type]
     subs = list(dict.fromkeys(p for p in (made, plans.arrays, plans.mixed, plans.scalars) if p is not None))
     if not subs:
         return None
@@ -319,15 +256,6 @@ def _entry(p: Plan | MixedPlan, plans: Plans) -> Callable[[tuple], object]:
     return entry(slots, SCALARS, fn=p.fn, numpy_backend=p.errstate, one_result=one, result_dtype=dtypes[0] if one else None,
                  fresh=p.fresh, max_lanes=p.max_lanes, also=p.also, last=plans, used=p.used, finish=finish, miss=MISS,
                  state=_STATE, quiet_module=sys.modules[__name__], quiet=_quiet, quietly=_quietly, any_flag=any_flagged)
-
-
-def _scalar_go(p: ScalarPlan, plans: Plans) -> Callable[[tuple], object]:
-    def go(args: tuple[object, ...]) -> object:
-        result = MISS if disabled() else run_scalars(p, args)
-        if result is not MISS:
-            plans.last = p.used
-        return result
-    return go
 
 
 def _either(gos: tuple[Callable[[tuple], object], ...]) -> Callable[[tuple], object]:

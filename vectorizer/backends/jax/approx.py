@@ -23,7 +23,6 @@ Error terms no decision reads are dead code to XLA, which removes them: only dec
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable
 
@@ -104,12 +103,12 @@ class Approx:
     def __abs__(self): return Approx(jnp.abs(self.value), self.err, self.unsure)
     def __invert__(self): return Approx(~self.value, 0, self.unsure)
     # comparisons
-    def __lt__(self, o): return compare(operator.lt, self, o)
-    def __le__(self, o): return compare(operator.le, self, o)
-    def __gt__(self, o): return compare(operator.gt, self, o)
-    def __ge__(self, o): return compare(operator.ge, self, o)
-    def __eq__(self, o): return compare(operator.eq, self, o)  # type: ignore[override]
-    def __ne__(self, o): return compare(operator.ne, self, o)  # type: ignore[override]
+    def __lt__(self, o): return _comparisons.compare(operator.lt, self, o)
+    def __le__(self, o): return _comparisons.compare(operator.le, self, o)
+    def __gt__(self, o): return _comparisons.compare(operator.gt, self, o)
+    def __ge__(self, o): return _comparisons.compare(operator.ge, self, o)
+    def __eq__(self, o): return _comparisons.compare(operator.eq, self, o)  # type: ignore[override]
+    def __ne__(self, o): return _comparisons.compare(operator.ne, self, o)  # type: ignore[override]
 
 
 def _flatten(x: Approx):
@@ -259,55 +258,6 @@ def exact_op(fn: Callable, x, y) -> Approx:
     return Approx(fn(a, b), 0, either(ua, ub))
 
 
-def compare(fn: Callable, x, y) -> Approx:
-    beyond = _beyond_int64(fn, x, y)
-    if beyond is not None:
-        return beyond
-    for const, lane, flipped in ((y, x, False), (x, y, True)):
-        if outside_constant(const):
-            return _against_outside(fn, lane, const, flipped)
-    a, ea, ua = parts(x)
-    b, eb, ub = parts(y)
-    u = either(ua, ub)
-    e = add(ea, eb)
-    if not is_zero(e):
-        near = jnp.logical_not(jnp.abs(a - b) > e * GROW + slack(a, b))  # NaN anywhere: unsure
-        if emulated():  # a lane whose operands are exact (a zero argument) decides exactly
-            near = near & (e != 0)
-        u = either(u, near)
-    return Approx(fn(a, b), 0, u)
-
-
-def _against_outside(fn: Callable, lane, c: float, flipped: bool) -> Approx:
-    """A lane value against a constant an emulated float64 holds as 0 or inf: every lane value is
-    inside the range (or tainted), so a huge c compares as inf of its sign, a tiny one as 0 but
-    against a zero (the answer CPython gives), unsure where the value's bound reaches c."""
-    a, ea, ua = parts(lane)
-    a = jnp.asarray(a, jnp.float64)
-    huge = abs(c) >= bounds().high
-    s = math.copysign(math.inf, c) if huge else 0.0
-    value = fn(s, a) if flipped else fn(a, s)
-    if not huge:
-        value = jnp.where(a == 0, fn(c, 0.0) if flipped else fn(0.0, c), value)
-    u = ua
-    if not is_zero(ea):
-        near = jnp.logical_not(jnp.abs(a - s) > ea * GROW + (0.0 if huge else abs(c)))
-        u = either(u, near & ~((a == 0) & (ea == 0)))  # an exact zero is known
-    return Approx(value, 0, u)
-
-
-def _beyond_int64(fn: Callable, x, y) -> Approx | None:
-    """An int64 lane value against a Python int beyond int64: decided by the constant's sign."""
-    for lane, const, flipped in ((x, y, False), (y, x, True)):
-        if isinstance(const, int) and not isinstance(const, bool) and not INT64[0] <= const <= INT64[1]:
-            a, _, u = parts(lane)
-            if not is_float(a):
-                inside = 0 if const > 0 else 0  # any int64 stands for the lane: the answer is the same
-                truth = fn(const, inside) if flipped else fn(inside, const)
-                return Approx(jnp.full(jnp.shape(a), bool(truth)), 0, u)
-    return None
-
-
 def copysign(x, y):
     """C's copysign on device values. XLA's TPU compiler cannot bitcast float64 (the emulated
     type) to ints, which jnp.copysign does: there, the sign of y is read arithmetically (a zero's
@@ -340,3 +290,4 @@ def value_of(x):
 
 
 from . import arith as _arith  # noqa: E402 - the operators' implementations, which import this module
+from . import comparisons as _comparisons  # noqa: E402 - the comparison operators, which import this module too

@@ -22,7 +22,6 @@ from .approx import (
     Approx,
     add,
     bounds,
-    compare,
     constant_error,
     either,
     error_dtype,
@@ -37,6 +36,7 @@ from .approx import (
     slack,
     subnormal_constant,
 )
+from .comparisons import compare
 
 
 class _Undefined:

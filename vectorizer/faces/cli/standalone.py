@@ -50,12 +50,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import libcst as cst
-
 from ... import __version__
 from ...codegen import carry, emit, numba_helpers
 from ...core.text import literal
-from ...core.types import ResultKind, Val, type_of_dtype
+from ...core.types import Val
 from ...engine.carried import STANDALONE
 from ...errors import SourceLocation, VectorizeError
 from ...frontend import fence
@@ -67,6 +65,7 @@ from ...frontend.source import FunctionSource
 from ...options import Options
 from ...pipeline import lower, lower_lanes
 from .cliio import RUNTIME_FILE
+from .exports import KIND, annotated_params, export, export_loop, scalar_copies
 from .sources import CHECKSUM_PREFIX, checksum_ok, selected_functions  # noqa: F401 - re-exported
 
 # The contract a standalone module keeps (docs/contract.md's table): it imports no vectorizer, so
@@ -75,7 +74,6 @@ VALUES_NOTE = ("# Values: ints, bools, branches, trip counts and exceptions are 
                "# lane; NumPy code computes exp, log, pow, sin... with NumPy's functions, each within the ulp\n"
                "# bound of vectorizer's docs/contract.md (Numba kernels call the C library: CPython's bits).\n")
 HELPERS_HEADER = "# ---- vectorizer's helpers that the code above calls (vectorizer/runtime, vectorizer/engine) ----"
-_KIND = {"int": "i", "float": "f", "bool": "b"}
 
 
 @dataclass
@@ -108,8 +106,8 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         source = namespace.resolve(name).value
         assert isinstance(source, FunctionSource)
         parsed = parse_function(source)
-        params = _annotated_params(parsed.func)
-        kinds = "".join(_KIND[v.type.value] for v in params.values())  # type: ignore[union-attr]
+        params = annotated_params(parsed.func)
+        kinds = "".join(KIND[v.type.value] for v in params.values())  # type: ignore[union-attr]
         try:
             parsed = hoist(parsed, namespace)  # imports inside the function (math, numpy: no user code is imported)
             parsed = desugar(parsed, namespace)
@@ -117,7 +115,7 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
             generated, backend = _lower(parsed, namespace, params, options, reserved)
         except VectorizeError as exc:
             result.per_element[name] = exc
-            exports.append(_export_loop(parsed.func))
+            exports.append(export_loop(parsed.func))
             continue
         result.batched.append(name)
         constants.update(generated.constants)
@@ -131,8 +129,8 @@ def generate_module(text: str, filename: str, *, names: tuple[str, ...] = (), op
         line = source.first_line
         kernels.append(f"# {name}({emit.signature(params)}), from {Path(filename).name} line {line}"
                        f"{' (Numba backend)' if backend == 'numba' else ''}\n{kernel}")
-        exports.append(_export(parsed.func, kinds, generated.result, generated.returns_tuple, backend))
-    scalars, scalar_constants, copied = _scalar_copies(selected, namespace)
+        exports.append(export(parsed.func, kinds, generated.result, generated.returns_tuple, backend))
+    scalars, scalar_constants, copied = scalar_copies(selected, namespace)
     constants.update(scalar_constants)
     if numba_constants:
         # Serial below these batch sizes (see vectorizer/codegen/numba_module.py).
@@ -263,101 +261,6 @@ def _runtime_import(used: list[str]) -> str:
             f"    raise ImportError(f'{{_vz_rt.__file__}} is vectorizer runtime {{getattr(_vz_rt, \"RUNTIME_VERSION\", \"?\")}}, '\n"
             f"                      'this module needs {version}: regenerate both (vectorizer generate)')\n"
             f"{binds}")
-
-
-# -- pieces --------------------------------------------------------------------------------------
-def _annotated_params(func: cst.FunctionDef) -> dict[str, Val]:
-    out = {}
-    for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params):
-        ann = p.annotation.annotation if p.annotation else None
-        kind = _KIND.get(ann.value, "f") if isinstance(ann, cst.Name) else "f"
-        out[p.name.value] = Val(type_of_dtype(kind), True)
-    return out
-
-
-def _params_text(func: cst.FunctionDef) -> str:
-    """The parameter list without annotations (they may name things the module does not import)."""
-    stripped = func.params.visit(_StripAnnotations())
-    return cst.Module(body=[]).code_for_node(stripped)
-
-
-def _names(func: cst.FunctionDef) -> list[str]:
-    return [p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)]
-
-
-def _docstring(func: cst.FunctionDef) -> str:
-    doc = func.get_docstring()
-    return f'    """{doc} (batched)"""\n' if doc and '"""' not in doc else ""
-
-
-def _export(func: cst.FunctionDef, kinds: str, result: tuple[ResultKind, ...], returns_tuple: bool, backend: str) -> str:
-    name, names = func.name.value, _names(func)
-    types = tuple(k.text for k in result)  # as the carried runtime reads them (engine/patch.py Result)
-    args = ", ".join(names) + ("," if len(names) == 1 else "")
-    unchunked = ", chunked=False" if backend == "numba" else ""  # Numba's prange splits the batch itself
-    return (f"def {name}({_params_text(func)}):\n{_docstring(func)}"
-            f"    return _vz_call(_kernel_{name}, _scalar_{name}, {tuple(names)!r}, ({args}), {kinds!r}, {types!r}, "
-            f"{returns_tuple}{unchunked})\n")
-
-
-def _export_loop(func: cst.FunctionDef) -> str:
-    name, names = func.name.value, _names(func)
-    args = ", ".join(names) + ("," if len(names) == 1 else "")
-    return (f"def {name}({_params_text(func)}):\n{_docstring(func)}"
-            f"    # not batched: an exact loop over the scalar function, one lane at a time\n"
-            f"    arrays = [_vz_canonical(n, v) for n, v in zip({tuple(names)!r}, ({args}))]\n"
-            f"    return _vz_per_element(_scalar_{name}, _vz_Batch({tuple(names)!r}, arrays))\n")
-
-
-class _StripAnnotations(cst.CSTTransformer):
-    def leave_Param(self, original, updated):
-        return updated.with_changes(annotation=None)
-
-    def leave_FunctionDef(self, original, updated):
-        return updated.with_changes(returns=None, decorators=())
-
-
-class _RenameCalls(cst.CSTTransformer):
-    """Calls between copied functions go to the copies (`_scalar_f`), never to the exports."""
-
-    def __init__(self, functions: set[str]) -> None:
-        self.functions = functions
-
-    def leave_Call(self, original, updated):
-        if isinstance(updated.func, cst.Name) and updated.func.value in self.functions:
-            return updated.with_changes(func=cst.Name(f"_scalar_{updated.func.value}"))
-        return updated
-
-    def leave_FunctionDef(self, original, updated):
-        return updated.with_changes(name=cst.Name(f"_scalar_{updated.name.value}"))
-
-
-def _scalar_copies(selected: list[str], namespace: Namespace) -> tuple[list[str], dict[str, object], list[str]]:
-    """Undecorated copies of the selected functions and every same-module function they call; the
-    constants they read; the names of the functions copied."""
-    todo, seen, order = list(selected), set(), []
-    constants: dict[str, object] = {}
-    while todo:
-        name = todo.pop(0)
-        if name in seen:
-            continue
-        seen.add(name)
-        order.append(name)
-        tree = ast.parse(namespace.resolve(name).value.text)  # type: ignore[union-attr]
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name):
-                glob = namespace.resolve(node.id)
-                if glob.kind == "function":
-                    todo.append(node.id)
-                elif glob.kind == "constant":
-                    constants[node.id] = glob.value
-    copies = []
-    for name in sorted(order):
-        source = namespace.resolve(name).value
-        func = cst.parse_module(source.text).body[0]  # type: ignore[union-attr]
-        func = func.visit(_StripAnnotations()).visit(_RenameCalls(seen))
-        copies.append(cst.Module(body=[func]).code.strip("\n"))
-    return copies, constants, order
 
 
 def _imports(body: str) -> list[str]:
