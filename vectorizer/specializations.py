@@ -159,7 +159,7 @@ class Specializations:
     def prepared(self, gen: Generation) -> Any:
         """(parsed, namespace) of the function as `gen`'s globals read it; raises its refusal."""
         if gen.prepared is None:
-            gen.prepared = prepare(self.scalar, gen.namespace)
+            gen.prepared = prepare(self.scalar, gen.namespace, _for_numbers)
             gen.rewatch()
         return gen.prepared
 
@@ -180,3 +180,11 @@ class Specializations:
             except VectorizeError as exc:
                 self._refused = (gen, exc)
         return self._refused[1]
+
+
+def _for_numbers(parsed: Any, namespace: Any) -> Any:
+    """specialized_analysis.decided_for_numbers, imported when a function needs it (the compiler's
+    modules stay unimported in a process served from the cache)."""
+    from .specialized_analysis import decided_for_numbers
+
+    return decided_for_numbers(parsed, namespace)

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import libcst as cst
+
 from .analysis.batched import analyze
 from .analysis.calls import Callees
 from .analysis.facts import Facts
 from .analysis.names import Namer
 from .analysis.one_d import refuse_result
 from .core.types import FLOAT, Val
+from .errors import VectorizeError
 from .frontend import fence
+from .frontend.lane_stand_ins import NUMBER
 from .frontend.namespace import Namespace
 from .frontend.parse import ParsedFunction
 from .frontend.static_calls import Variants
@@ -54,11 +58,28 @@ def analyzed(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val
     return parsed, first, callees, _namer(parsed, callees, reserved)
 
 
+def decided_for_numbers(parsed: ParsedFunction, namespace: Namespace) -> tuple[ParsedFunction, frozenset[str]] | None:
+    """`parsed` decided for number lanes (frontend/prepare.py): every parameter without a default,
+    or with a number default, holds a bool, int or float; kind checks and kind-decided calls
+    that give the same answer for all three are decided (frontend/kind_values.py), and what
+    they make dead goes. None when nothing is decided, or the specialization refuses."""
+    p = parsed.func.params
+    numbers = frozenset(x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)
+                        if x.default is None or isinstance(x.default, cst.Integer | cst.Float))
+    try:
+        found = specialize.specialize(parsed, namespace, {}, {}, None, kinds=dict.fromkeys(numbers, NUMBER))
+    except VectorizeError:
+        return None
+    return None if found is parsed else (found, numbers)
+
+
 def specialized(parsed: ParsedFunction, namespace: Namespace, statics: Statics | None,
                 variants: Variants | None = None, params: dict[str, Val] | None = None) -> ParsedFunction:
     """The function decided on its specialized values and its parameters' kind checks, then
     fenced again strictly: the fence at decoration let strings, None and `is` pass for the
     specialization to decide, and the branches a kind check may rule out."""
+    if parsed.numbers_only is not None and statics is not None and parsed.numbers_only[0] & set(statics.params):
+        raise parsed.numbers_only[1]  # decided for number lanes, and one of those parameters holds another value
     kinds = {n: k for n, v in (params or {}).items() if (k := static_checks.KIND.get(v.type)) is not None}  # type: ignore[call-overload]
     found = specialize.specialize(parsed, namespace, statics.params if statics else {},
                                   statics.helpers if statics else {}, variants, kinds=kinds)

@@ -32,6 +32,7 @@ from ..engine.kernels import Kernel, Route
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeInputError
 from ..frontend.source import source_of
 from ..pipeline import Statics, start
+from ..specialized_analysis import decided_for_numbers
 from . import explain_code, explain_profile
 
 # tag -> (meaning, ANSI colour)
@@ -128,7 +129,7 @@ def build(vf: VectorizedFunction, args: tuple = (), kwargs: dict | None = None, 
                       "; this explains the NumPy route's code: the Numba lane kernel runs the same checks per "
                       "lane, without masks"))
     try:
-        parsed, namespace = prepare(func, vf.namespace())
+        parsed, namespace = prepare(func, vf.namespace(), decided_for_numbers)
         parsed, facts, _ = start(parsed, namespace, params, vf.options, lanes=False,
                                  statics=Statics(fixed, helpers) if fixed or helpers else None)
     except VectorizeError as exc:

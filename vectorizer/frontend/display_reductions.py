@@ -1,5 +1,5 @@
-"""`any` and `all` over the few values a tuple or list display names are written out (part of
-frontend/desugar.py, before the fence, before reductions.py's loops). Before::
+"""`any`, `all` and `math.prod` over the few values a tuple or list display names are written out
+(part of frontend/desugar.py, before the fence, before reductions.py's loops). Before::
 
     if any(np.isscalar(c) for c in (T, dt)) and any(not np.isscalar(c) for c in (T, dt)):
         raise ValueError("...")
@@ -50,6 +50,9 @@ class DisplayReductions(PathTransformer):
         return found if found is not None else updated
 
     def _unrolled(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        product = self._product(node)
+        if product is not None:
+            return product
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("any", "all")
                 and _builtin(node.func.value, self.ns, self.local)
                 and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star):
@@ -71,6 +74,38 @@ class DisplayReductions(PathTransformer):
         for p in parts[1:]:
             out = cst.BooleanOperation(out, cst.Or() if anyof else cst.And(), p)
         return out.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if len(parts) > 1 else out
+
+
+    def _product(self, node: cst.CSTNode) -> cst.BaseExpression | None:
+        """`math.prod([a, b])` (or of a tuple, `start=` given or 1): `1 * a * b`, as math.prod
+        multiplies, left to right from its start (exactly Python's `*` of each pair: its float
+        loop is that product, its int loop gives Python's int product, a mixed pair Python's)."""
+        if not (isinstance(node, cst.Call) and _is_math(node.func, "prod", self.ns, self.local)
+                and node.args and not node.args[0].keyword and not node.args[0].star
+                and all(a.keyword is not None and a.keyword.value == "start" for a in node.args[1:])
+                and len(node.args) <= 2):
+            return None
+        arg = node.args[0].value
+        if not isinstance(arg, cst.Tuple | cst.List) or not all(
+                not isinstance(e, cst.StarredElement) and isinstance(e.value, _ITEMS) for e in arg.elements):
+            return None
+        start = node.args[1].value if len(node.args) == 2 else cst.Integer("1")
+        if not isinstance(start, _ITEMS):
+            return None
+        out: cst.BaseExpression = start
+        for e in arg.elements:
+            out = cst.BinaryOperation(out, cst.Multiply(), e.value)
+        return out.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if arg.elements else out
+
+
+def _is_math(func: cst.BaseExpression, name: str, ns: Namespace, local: set[str]) -> bool:
+    """`func` is math.<name> (`math.prod`, or a name bound to it)."""
+    if isinstance(func, cst.Attribute) and func.attr.value == name and isinstance(func.value, cst.Name):
+        return func.value.value not in local and ns.resolve(func.value.value).kind == "math"
+    if isinstance(func, cst.Name) and func.value not in local:
+        glob = ns.resolve(func.value)
+        return glob.kind == "math_func" and glob.name == f"math.{name}"
+    return False
 
 
 def _is_bool(node: cst.BaseExpression) -> bool:

@@ -23,6 +23,9 @@ class ParsedFunction:
     func: cst.FunctionDef  # decorators stripped
     module: cst.Module  # as parsed: `func` is its FunctionDef without the decorators
     lines: Mapping[cst.CSTNode, int] | None  # statement -> first line (of source.text), if mapped
+    # (parameters, refusal) when the code was decided for number lanes to get past `refusal`
+    # (frontend/prepare.py): a call giving any of those parameters another value gets the refusal
+    numbers_only: tuple[frozenset[str], Exception] | None = None
 
     @functools.cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:

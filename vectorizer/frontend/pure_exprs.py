@@ -13,6 +13,7 @@ from typing import Any
 
 from . import pure_builtins as pb
 from . import pure_reach
+from .lane_stand_ins import LaneStandIn
 from .pure_builtins import Impure, Thrown
 
 
@@ -211,6 +212,9 @@ class ExpressionInterpreter:
 
     def compare(self, op: ast.cmpop, left: object, right: object, node: ast.AST) -> object:
         if isinstance(op, ast.Is | ast.IsNot):
+            for lane, other in ((left, right), (right, left)):
+                if isinstance(lane, LaneStandIn) and (isinstance(other, LaneStandIn | bool | int | float)):
+                    lane.read()  # a lane may be the very object another lane or a small int is
             return (left is right) == isinstance(op, ast.Is)
         if isinstance(op, ast.In | ast.NotIn):
             if isinstance(right, dict | list | set) and id(right) in self.external:

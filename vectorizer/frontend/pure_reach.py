@@ -12,6 +12,7 @@ import types
 from typing import Any
 
 from . import pure_builtins as pb
+from .lane_stand_ins import LaneStandIn, is_instance, type_of
 from .pure_builtins import Impure, Thrown
 
 _ABSENT = object()
@@ -25,6 +26,11 @@ def call(ev: Any, callee: object, args: list, kwargs: dict) -> object:
 
     if isinstance(callee, pb.Interpreted):
         callee = callee.callee
+    if args and isinstance(args[0], LaneStandIn) and not kwargs:  # a lane's kind, not its value
+        if callee is isinstance and len(args) == 2:
+            return is_instance(args[0], args[1])
+        if callee is type and len(args) == 1:
+            return type_of(args[0])
     if isinstance(callee, Closure):
         return ev.call_closure(callee, args, kwargs)
     if isinstance(callee, types.MethodType) and isinstance(callee.__func__, types.FunctionType):
@@ -130,6 +136,8 @@ def _dataclass_init(ev: Any, cls: type, obj: object, args: list, kwargs: dict) -
 
 def attribute(ev: Any, owner: object, name: str, node: ast.AST, frame: object) -> object:
     """`owner.name`, read as Python would, without running code the interpreter does not read."""
+    if isinstance(owner, LaneStandIn):
+        owner.read()
     if isinstance(owner, types.ModuleType):
         if owner in pb.PURE_MODULES:
             return ev.apply(getattr, (owner, name), node)

@@ -202,7 +202,8 @@ def call_value(values: Values, node: cst.Call, env: dict[str, object], obj: obje
     return evaluate_call(values, node, obj, tuple(args), kwargs)
 
 
-def evaluate_call(values: Values, node: cst.CSTNode, obj: object, args: tuple, kwargs: dict) -> object:
+def evaluate_call(values: Values, node: cst.CSTNode, obj: object, args: tuple, kwargs: dict,
+                  budget: int = pure_eval.BUDGET) -> object:
     """`obj(*args, **kwargs)` interpreted now for `node` (see call_value), else UNDECIDED."""
     memo_key = (node, tuple(map(id, args)), tuple((k, id(v)) for k, v in kwargs.items()))
     if memo_key in values.memo:  # one object per call site: `ell` is the same object at each read
@@ -210,7 +211,7 @@ def evaluate_call(values: Values, node: cst.CSTNode, obj: object, args: tuple, k
     covered = values.ns.covered
     try:
         result, reads = pure_eval.evaluate(obj, tuple(args), kwargs, covered=None if covered is None else (
-            lambda container, name: (id(container), name) in covered))
+            lambda container, name: (id(container), name) in covered), budget=budget)
     except Impure as exc:
         values.why[node] = f"it cannot be evaluated when the code is generated: {exc.reason}"
         return UNDECIDED

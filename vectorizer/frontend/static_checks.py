@@ -192,13 +192,21 @@ def _class_object(node: cst.BaseExpression, ns: Namespace) -> object:
         if ns.globals is None or node.value not in ns.globals:
             return ABSENT
         ns.resolve(node.value)  # recorded in `seen`: the cache key follows the binding
-        return ns.seen.get(node.value, ABSENT)
+        return _unaliased(ns.seen.get(node.value, ABSENT))
     if isinstance(node, cst.Attribute):
         container = _class_object(node.value, ns)
         if not isinstance(container, types.ModuleType | type):
             return ABSENT
-        return inspect.getattr_static(container, node.attr.value, ABSENT)  # no property or descriptor runs
+        return _unaliased(inspect.getattr_static(container, node.attr.value, ABSENT))  # no property or descriptor runs
     return ABSENT
+
+
+def _unaliased(obj: object) -> object:
+    """`typing.Sequence` (an unsubscripted alias) is collections.abc.Sequence to isinstance()."""
+    origin = getattr(obj, "__origin__", None)
+    if type(obj).__name__ == "_SpecialGenericAlias" and type(obj).__module__ == "typing" and isinstance(origin, type):
+        return origin
+    return obj
 
 
 def decide(check: StaticCheck, kind: str | None) -> bool | None:

@@ -14,6 +14,8 @@ import libcst as cst
 
 from . import static_calls, static_methods
 from .kind_points import reassigned_at
+from .kind_values import kind_decided_call
+from .lane_stand_ins import NUMBER
 from .namespace import Namespace
 from .parse import ParsedFunction
 from .pure_builtins import SNAPSHOT, items
@@ -111,7 +113,8 @@ class Values:
         if isinstance(node, cst.Comparison):
             return self.compare(node, env)
         if isinstance(node, cst.Subscript):
-            return self.item(node, env)
+            held_tuple = self._held_tuple_item(node, env)
+            return self.item(node, env) if held_tuple is UNKNOWN else held_tuple
         if isinstance(node, cst.Call):
             return self.call(node, env)
         if isinstance(node, cst.Attribute):
@@ -153,16 +156,25 @@ class Values:
             left = right
         return True
 
+    def assigned_before(self, node: cst.CSTNode) -> frozenset[str]:
+        """The names an assignment to which may have run when `node` runs (kind_points.py)."""
+        self._load_points()
+        _, assigned, points = self._points  # type: ignore[misc]
+        return points.get(node, assigned)
+
+    def _load_points(self) -> None:
+        if self._points is None:
+            p = self.parsed.func.params
+            names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+            self._points = (names, assigned_names(self.parsed.func), reassigned_at(self.parsed.func))
+
     def kind_check(self, node: cst.Call | cst.Comparison, env: dict[str, object]) -> object:
         """`isinstance(n, int)`, `type(n) is float`, `n is None` of a parameter `n` no assignment
         of which may have run here (frontend/static_checks.py, kind_points.py): decided from the
         kind of its lanes, so the branch it rules out is gone before the strict fence. `n is None`
         needs no kind: in a callee too (an argument that is None specializes a copy on it)."""
-        if self._points is None:
-            p = self.parsed.func.params
-            names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
-            self._points = (names, assigned_names(self.parsed.func), reassigned_at(self.parsed.func))
-        names, assigned, points = self._points
+        self._load_points()
+        names, assigned, points = self._points  # type: ignore[misc]
         found = recognize(node, self.ns, names, points.get(node, assigned))
         if not isinstance(found, StaticCheck) or found.subject in env:
             return UNKNOWN
@@ -170,6 +182,10 @@ class Values:
                 and node.comparisons[0].comparator.value == "None":
             return bool(found.holds)  # `p is None`: no value vectorized code holds is None (a callee's too)
         kind = self.kinds.get(found.subject)
+        if kind == NUMBER:  # before the kinds are known: decided where bool, int and float agree
+            answers = {decide(found, k) for k in ("bool", "int", "float")} if found.fresh is None \
+                and found.identity is None else {None}
+            return answers.pop() if len(answers) == 1 and None not in answers else UNKNOWN
         if found.fresh is not None:  # `x is NAN`: a float lane is never an object made before the call
             return found.fresh if kind == "float" and found.against not in self.locals \
                 and found.subject not in defaulted(self.parsed.func) else UNKNOWN
@@ -257,9 +273,28 @@ class Values:
             subject = self.evaluate(args[0].value, env)
             return len(subject) if isinstance(subject, tuple | str) else UNKNOWN
         glob = self.ns.resolve(name)
+        if glob.kind == "function" and isinstance(glob.value, types.FunctionType) and self.kinds:
+            decided = kind_decided_call(self, node, env, glob.value)  # `shape(a)` of a number: ()
+            if decided is not UNKNOWN:
+                return decided
         if glob.kind == "function" and isinstance(glob.value, types.FunctionType):  # `env = global_env()`
             return static_methods.code_call(self, node, env, glob.value, UNKNOWN)
         return static_calls.call_value(self, node, env)  # a class or foreign function (issue 30)
+
+    def _held_tuple_item(self, node: cst.Subscript, env: dict[str, object]) -> object:
+        """`s[::-1]`, `s[0]` of a local holding a tuple decided here, with a decided index."""
+        if not isinstance(node.value, cst.Name) or not isinstance(env.get(node.value.value), tuple) \
+                or len(node.slice) != 1:
+            return UNKNOWN
+        part = node.slice[0].slice
+        if isinstance(part, cst.Index):
+            key = self.evaluate(part.value, env)
+        else:
+            bounds = [None if p is None else self.evaluate(p, env) for p in (part.lower, part.upper, part.step)]
+            key = UNKNOWN if any(b is UNKNOWN or not (b is None or type(b) is int) for b in bounds) else slice(*bounds)
+        if key is UNKNOWN or not (type(key) is int or isinstance(key, slice)):
+            return UNKNOWN
+        return env[node.value.value][key]  # type: ignore[index]  # an IndexError: UNKNOWN (value())
 
     def _never_equal(self, left: cst.BaseExpression, comp: cst.ComparisonTarget, env: dict[str, object]) -> object:
         """`direction == SunDirection.SETTING` where `direction` is a number (every value that is

@@ -125,6 +125,9 @@ class Specializer(Values):
                 return True  # a kind check of a parameter: its dead branch goes
             if isinstance(node, cst.Attribute | cst.Call) and self.one_element(node, {}):
                 return True  # `p.size` of a one-element array: 1
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and self.kinds \
+                    and self.ns.resolve(node.func.value).kind == "function" and self.value(node, {}) is not UNKNOWN:
+                return True  # `shape(a)`: decided by the lanes' kinds (frontend/kind_values.py)
         return False
 
     # -- statements ---------------------------------------------------------------------------
@@ -233,12 +236,14 @@ class Specializer(Values):
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             name = small.targets[0].target.value
             value = self.value(small.value, env)
-            if value is not UNKNOWN and held(value):
-                env[name] = value
+            if value is not UNKNOWN and (held(value) or _number_tuple(value) and _derived(small.value, env)):
+                env[name] = value  # (a tuple of numbers a kind-decided call gave: `s = shape(a)`, its reads decided)
                 self.decisions.remove.add(small if len(line.body) > 1 else line)  # type: ignore[attr-defined]
                 return
             self.rewrite(small.value, env)
             env.pop(name, None)
+            if type(value) in (bool, int) and -2**63 <= value < 2**63 and _derived(small.value, env):
+                env[name] = value  # `l = len(s)`: the statement stays (`l = 0`), its tests are decided
         elif isinstance(small, cst.Assign | cst.AugAssign | cst.AnnAssign):
             if small.value is not None:
                 self.rewrite(small.value, env)
@@ -323,6 +328,16 @@ class Specializer(Values):
 
     def refuse(self, node: cst.CSTNode, message: str, hint: str, cls: type = UnsupportedSyntaxError) -> None:
         raise cls(message, self.parsed.location(node), hint=hint, construct=type(node).__name__)
+
+
+def _number_tuple(value: object) -> bool:
+    return isinstance(value, tuple) and all(type(v) in (bool, int, float) for v in value)
+
+
+def _derived(node: cst.BaseExpression, env: dict[str, object]) -> bool:
+    """Whether `node` is a call, or reads a name the specialization holds: a value decided from
+    the call's values, not a literal the function starts a variable with."""
+    return isinstance(node, cst.Call) or any(isinstance(n, cst.Name) and n.value in env for n in walk(node))
 
 
 def _raises(body: cst.BaseSuite) -> bool:
