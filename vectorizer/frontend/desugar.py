@@ -28,7 +28,9 @@ that value is None in Python.
 
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
-scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
+scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate()` of a parameter
+holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py). Then, on the
+result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
 (frontend/exhaustive_ifs.py), a tuple of values passed to a function of the module gives it a
@@ -68,6 +70,7 @@ from .map_calls import MapCalls
 from .memberships import bind_left, membership, numbers_of, written_out
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .none_ends import NoneEnds, is_none, no_value_use, returns_value
+from .number_attributes import NumberAttributes, number_params
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
@@ -101,6 +104,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
+    numbers = NumberAttributes(number_params(func, _assigned(func)))  # Z.real of a number: +Z
+    func = numbers.rewrite(func)  # type: ignore[assignment]
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
@@ -167,7 +172,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
