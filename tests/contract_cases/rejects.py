@@ -179,7 +179,7 @@ def module_attribute(x: float) -> float:
 
 
 def value_attribute(x: float) -> float:
-    return x.real
+    return x.numerator  # .real of a number is supported (frontend/number_attributes.py)
 
 
 def list_literal(x: float) -> float:
