@@ -29,7 +29,8 @@ that value is None in Python.
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
 scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate()` of a parameter
-holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py). Then, on the
+holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), and a loop's `else`
+runs under a flag its `break`s set (frontend/loop_else.py). Then, on the
 result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
@@ -66,6 +67,7 @@ from .astype_calls import AstypeCalls, Int64Calls
 from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
+from .loop_else import LoopElse, has_loop_else
 from .map_calls import MapCalls
 from .memberships import bind_left, membership, numbers_of, written_out
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
@@ -106,6 +108,9 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         func = tries.rewrite(func)  # type: ignore[assignment]
     numbers = NumberAttributes(number_params(func, _assigned(func)))  # Z.real of a number: +Z
     func = numbers.rewrite(func)  # type: ignore[assignment]
+    elses = LoopElse({n.value for n in _walk(func) if isinstance(n, cst.Name)})  # for/while ... else: a flag
+    if has_loop_else(func.body):
+        func = elses.rewrite(func)  # type: ignore[assignment]
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
@@ -172,7 +177,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **elses.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
