@@ -30,7 +30,8 @@ First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
 scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate()` of a parameter
 holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), and a loop's `else`
-runs under a flag its `break`s set (frontend/loop_else.py). Then, on the
+runs under a flag its `break`s set (frontend/loop_else.py), and `for v in itertools.count(a, b)` is a
+`while True` loop with a counter (frontend/count_loops.py). Then, on the
 result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
@@ -64,6 +65,7 @@ from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
 from .astype_calls import AstypeCalls, Int64Calls
+from .count_loops import CountLoops
 from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
@@ -111,6 +113,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     elses = LoopElse({n.value for n in _walk(func) if isinstance(n, cst.Name)})  # for/while ... else: a flag
     if has_loop_else(func.body):
         func = elses.rewrite(func)  # type: ignore[assignment]
+    counts = CountLoops(namespace, _assigned(func) | _params(func), elses.taken)  # for v in count(a, b): a while
+    func = counts.rewrite(func)  # type: ignore[assignment]
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
@@ -177,7 +181,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **elses.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **elses.rebuilt, **counts.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
