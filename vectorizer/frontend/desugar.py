@@ -29,7 +29,8 @@ that value is None in Python.
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
 scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate()` of a parameter
-holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), and a loop's `else`
+holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), `a, b = (x, y) if c
+else (u, v)` is an if statement (frontend/tuple_choices.py), a loop's `else`
 runs under a flag its `break`s set (frontend/loop_else.py), and `for v in itertools.count(a, b)` is a
 `while True` loop with a counter (frontend/count_loops.py). Then, on the
 result, in this order: a sequence of
@@ -85,6 +86,7 @@ from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
 from .tuple_args import rewrite as pass_tuples
+from .tuple_choices import TupleChoices
 from .with_blocks import WithBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
@@ -110,6 +112,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         func = tries.rewrite(func)  # type: ignore[assignment]
     numbers = NumberAttributes(number_params(func, _assigned(func)))  # Z.real of a number: +Z
     func = numbers.rewrite(func)  # type: ignore[assignment]
+    choices = TupleChoices()  # `a, b = (x, y) if c else (u, v)`: an if statement
+    func = choices.rewrite(func)  # type: ignore[assignment]
     elses = LoopElse({n.value for n in _walk(func) if isinstance(n, cst.Name)})  # for/while ... else: a flag
     if has_loop_else(func.body):
         func = elses.rewrite(func)  # type: ignore[assignment]
@@ -181,7 +185,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **elses.rebuilt, **counts.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **choices.rebuilt, **elses.rebuilt, **counts.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
