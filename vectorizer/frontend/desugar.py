@@ -32,7 +32,8 @@ scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate(
 holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), `a, b = (x, y) if c
 else (u, v)` is an if statement (frontend/tuple_choices.py), a loop's `else`
 runs under a flag its `break`s set (frontend/loop_else.py), and `for v in itertools.count(a, b)` is a
-`while True` loop with a counter (frontend/count_loops.py). Then, on the
+`while True` loop with a counter (frontend/count_loops.py), and `for c in bin(x)[k:]` comparing `c`
+with strings a loop over the string's positions (frontend/bin_loops.py). Then, on the
 result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
@@ -66,6 +67,7 @@ from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
 from .astype_calls import AstypeCalls, Int64Calls
+from .bin_loops import BinLoops
 from .count_loops import CountLoops
 from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
@@ -119,6 +121,8 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         func = elses.rewrite(func)  # type: ignore[assignment]
     counts = CountLoops(namespace, _assigned(func) | _params(func), elses.taken)  # for v in count(a, b): a while
     func = counts.rewrite(func)  # type: ignore[assignment]
+    bins = BinLoops(namespace, func, _assigned(func) | _params(func), _binds(func) or {}, counts.taken)
+    func = bins.rewrite(func)  # type: ignore[assignment]  # for c in bin(x)[k:]: its positions
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
@@ -185,7 +189,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **choices.rebuilt, **elses.rebuilt, **counts.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **choices.rebuilt, **elses.rebuilt, **counts.rebuilt, **bins.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:
