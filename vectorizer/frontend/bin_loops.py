@@ -97,13 +97,14 @@ class BinLoops(PathTransformer):
             self.codes[id(literal)] = ord(text) if isinstance(text, str) and len(text) == 1 else -1
         return it.args[0].value, k
 
-    def _fresh(self, base: str) -> str:
+    def _fresh(self, c: str) -> tuple[str, ...]:
+        """`c_int_k`, `c_len_k`, ...: one suffix k for the loop, the first no name of the function has."""
         while True:
             self.count += 1
-            name = f"{base}_{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+            names = tuple(f"{c}_{s}_{self.count}" for s in ("int", "len", "pre", "end", "abs", "pos"))
+            if not self.taken & set(names):
+                self.taken.update(names)
+                return names
 
     def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
         code = self.codes.get(id(original))
@@ -117,7 +118,7 @@ class BinLoops(PathTransformer):
             return updated
         x, k = parts
         c = original.target.value  # type: ignore[attr-defined]
-        n, length, pre, end, mag, pos = (self._fresh(f"{c}_{s}") for s in ("int", "len", "pre", "end", "abs", "pos"))
+        n, length, pre, end, mag, pos = self._fresh(c)
         text = (f"{n} = 0\n{length} = {n}.bit_length()\n{pre} = 3 if {n} < 0 else 2\n"
                 f"{end} = {pre} + max({length}, 1)\n{mag} = abs(int({n}))\n")
         lines = list(cst.parse_module(text).body)

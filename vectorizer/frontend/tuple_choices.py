@@ -71,7 +71,7 @@ class TupleChoices(PathTransformer):
         """The `if` for `small` (qualifies), each new node mapped to `small` or `line`."""
         def branch(value: cst.BaseExpression) -> cst.IndentedBlock:
             bare = value.with_changes(lpar=[], rpar=[]) if isinstance(value, cst.Tuple) else value
-            new = small.with_changes(value=bare)
+            new = small.with_changes(value=bare, semicolon=cst.MaybeSentinel.DEFAULT)
             stmt = cst.SimpleStatementLine([new])
             self.rebuilt[id(new)] = (new, small)
             self.rebuilt[id(stmt)] = (stmt, line)
