@@ -34,7 +34,7 @@ from .facts import (
     join_many,
     literal_range_length,
 )
-from .for_loops import after_iterations, bind_for_target
+from .for_loops import after_iterations, always_true, bind_for_target
 from .liveness import writes
 
 
@@ -141,6 +141,9 @@ class ControlFlow:
         self.facts.loop_header[stmt] = header
         if back is None and isinstance(stmt, cst.For) and literal_range_length(stmt.iter, self.ns):
             exits = list(loop.breaks)  # the first iteration always leaves: no fall-through
+        elif isinstance(stmt, cst.While) and always_true(stmt.test) and loop.breaks:
+            exits = list(loop.breaks)  # `while True:` ends only at a break (a count loop: frontend/count_loops.py);
+            # without one, what follows never runs: left typed as the header (the passes still walk it)
         else:
             exits = [after_iterations(self.facts, stmt, header, back), *loop.breaks]
         return join_many(exits, batched=batched and not self.masked_blocks)

@@ -25,6 +25,13 @@ def bind_for_target(facts: Facts, stmt: cst.For, env: Env) -> Env:
     return env
 
 
+def always_true(test: cst.BaseExpression) -> bool:
+    """`True` or a nonzero int literal: a `while` with this test never ends by its test."""
+    if isinstance(test, cst.Name):
+        return test.value == "True"
+    return isinstance(test, cst.Integer) and int(test.value.replace("_", ""), 0) != 0
+
+
 def runs_at_least_once(facts: Facts, stmt: cst.While | cst.For) -> bool:
     if not isinstance(stmt, cst.For):
         return False

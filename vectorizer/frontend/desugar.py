@@ -28,7 +28,13 @@ that value is None in Python.
 
 First, `with np.errstate(...)` is its body (frontend/with_blocks.py), and `try`/`except` keeps its
 body and `else` (frontend/try_blocks.py: the lanes that may raise there are re-run through the
-scalar function, which runs the handlers). Then, on the result, in this order: a sequence of
+scalar function, which runs the handlers), and `p.real`, `p.imag`, `p.conjugate()` of a parameter
+holding a number are `+p`, `0 * p ** 0`, `+p` (frontend/number_attributes.py), `a, b = (x, y) if c
+else (u, v)` is an if statement (frontend/tuple_choices.py), a loop's `else`
+runs under a flag its `break`s set (frontend/loop_else.py), and `for v in itertools.count(a, b)` is a
+`while True` loop with a counter (frontend/count_loops.py), and `for c in bin(x)[k:]` comparing `c`
+with strings a loop over the string's positions (frontend/bin_loops.py). Then, on the
+result, in this order: a sequence of
 numbers passed to a function of the module specializes it (frontend/sequence_args.py), a last
 `if i == k` that every value of `i % n` before it makes true runs unconditionally
 (frontend/exhaustive_ifs.py), a tuple of values passed to a function of the module gives it a
@@ -61,13 +67,17 @@ from ..core.binding import bindings, bound_names
 from ..errors import UnsupportedSyntaxError
 from . import exhaustive_ifs, local_lists, local_tuples, rebound_displays, try_blocks
 from .astype_calls import AstypeCalls, Int64Calls
+from .bin_loops import BinLoops
+from .count_loops import CountLoops
 from .dict_lookups import DictLookups
 from .display_reductions import DisplayReductions
 from .local_tuples import LocalTuples
+from .loop_else import LoopElse, has_loop_else
 from .map_calls import MapCalls
 from .memberships import bind_left, membership, numbers_of, written_out
 from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .none_ends import NoneEnds, is_none, no_value_use, returns_value
+from .number_attributes import NumberAttributes, number_params
 from .parse import ParsedFunction
 from .paths import PathTransformer
 from .polyval import Polyval
@@ -78,6 +88,7 @@ from .short_circuit import ShortCircuit
 from .table_rows import TableRows
 from .try_blocks import TryBlocks
 from .tuple_args import rewrite as pass_tuples
+from .tuple_choices import TupleChoices
 from .with_blocks import WithBlocks
 
 _NUMBERS = (cst.Integer, cst.Float)
@@ -101,6 +112,17 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
     tries = TryBlocks(namespace)
     if try_blocks.has_try(func):  # first: the body of a `try` is read like any other statements
         func = tries.rewrite(func)  # type: ignore[assignment]
+    numbers = NumberAttributes(number_params(func, _assigned(func)))  # Z.real of a number: +Z
+    func = numbers.rewrite(func)  # type: ignore[assignment]
+    choices = TupleChoices()  # `a, b = (x, y) if c else (u, v)`: an if statement
+    func = choices.rewrite(func)  # type: ignore[assignment]
+    elses = LoopElse({n.value for n in _walk(func) if isinstance(n, cst.Name)})  # for/while ... else: a flag
+    if has_loop_else(func.body):
+        func = elses.rewrite(func)  # type: ignore[assignment]
+    counts = CountLoops(namespace, _assigned(func) | _params(func), elses.taken)  # for v in count(a, b): a while
+    func = counts.rewrite(func)  # type: ignore[assignment]
+    bins = BinLoops(namespace, func, _assigned(func) | _params(func), _binds(func) or {}, counts.taken)
+    func = bins.rewrite(func)  # type: ignore[assignment]  # for c in bin(x)[k:]: its positions
     func, sequences = pass_sequences(parsed, func, namespace)  # sequences passed on: specialized on
     func, exhausted = exhaustive_ifs.rewrite(func)  # `if i == k: return` over every value of `i % n`
     func, tupled = pass_tuples(parsed, func, namespace, _assigned(func) | _params(func))  # f(t=(a, b))
@@ -167,7 +189,7 @@ def desugar(parsed: ParsedFunction, namespace: Namespace, *, callee: bool = Fals
         rewriter.rebuilt[id(new)] = (new, func)
     if new is parsed.func:
         return parsed
-    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
+    return _renewed(parsed, new, {**withs.rebuilt, **tries.rebuilt, **numbers.rebuilt, **choices.rebuilt, **elses.rebuilt, **counts.rebuilt, **bins.rebuilt, **sequences, **exhausted, **rewriter.rebuilt})
 
 
 def _renewed(parsed: ParsedFunction, new: cst.FunctionDef, rebuilt: dict) -> ParsedFunction:

@@ -130,6 +130,8 @@ class Fence:
             pass
         elif isinstance(it, cst.Tuple) and all(isinstance(e.value, (cst.Integer, cst.Float)) for e in it.elements):
             pass
+        elif self.exprs.specializable and isinstance(it, cst.Name) and it.value in self.params:
+            pass  # a parameter given a tuple of numbers: a table after the specialization, or refused then
         elif self.exprs.specializable and isinstance(it, cst.Attribute) and maybe_static_attribute(self.exprs, it.value, False):
             pass  # a tuple an object the code is specialized on holds (issue 51): a table after it, or refused then
         else:

@@ -25,7 +25,8 @@ its taken branch (when the taken branch ends in `raise`, the chain stays with un
 tests, `0 == 0` for the taken one and `0 != 0` before it, so its other branches are still there
 to type the result, and every lane raises as the scalar loop's first does). A local assigned such a
 value (`Method2 = "VDI"`) is one too, until it is assigned again; a name assigned in a loop or in
-an undecided branch stops being one. Bools and ints among them become literals; any other read
+an undecided branch stops being one. Bools and ints among them become literals, a tuple of numbers
+(`for p in tb`, `tb[i]`) the name of a table, as a module-level tuple is; any other read
 that remains (a None used as a number, passed on to a call...) is refused with its position.
 The specialized parameters leave the signature: the kernel takes the numbers alone.
 
@@ -45,6 +46,7 @@ from ..core.tree import target_names, walk
 from ..errors import UnsupportedCallError, UnsupportedSyntaxError, VectorizeInputError
 from ..frontend.namespace import Namespace
 from ..frontend.parse import ParsedFunction
+from ..frontend.sequence_values import numbers_only
 from ..frontend.static_calls import Variants
 from ..frontend.static_objects import describe, is_static_object
 from ..frontend.static_values import UNKNOWN, Values, held, opaque
@@ -279,6 +281,9 @@ class Specializer(Values):
                     self.decisions.replace[node] = literal(value, node)
                 elif isinstance(value, float) and value == value and abs(value) != float("inf"):
                     self.decisions.replace[node] = literal(value, node)
+                elif call is None and isinstance(value, tuple) and value and numbers_only(value):  # a table, as a
+                    taken = self.locals | set(self.ns.globals or ())  # module-level tuple is: `for p in tb`
+                    self.decisions.replace[node] = cst.Name(self.ns.define_table(node.value.upper(), value, taken))
                 else:
                     hint = (f"only tests of it are decided when the code is generated ({node.value} is None, "
                             f'{node.value} == "fast", if {node.value}:); pass numbers for anything computed')
