@@ -270,8 +270,8 @@ def float_range(limit: float) -> float:
     return s
 
 
-def bitwise_float(x: float) -> float:
-    return x & 1
+def bitwise_float_array(x: float) -> float:
+    return np.asarray(x) & 1
 
 
 def huge_literal(n: int) -> int:

@@ -173,7 +173,7 @@ CASES = [
     Case("int_array_power", "np.asarray(n) ** x", ("**", "int", "0-d array"), stage="call", cls=VectorizeTypeError),
     Case("maybe_unbound", "y", ("'y'", "unbound"), stage="call", line_has="return y"),
     Case("float_range", "limit", ("range", "float"), stage="call", cls=VectorizeTypeError, line_has="range(limit)"),
-    Case("bitwise_float", "x & 1", ("&", "float"), stage="call", cls=VectorizeTypeError),
+    Case("bitwise_float_array", "np.asarray(x) & 1", ("&", "arrays"), stage="call", cls=VectorizeTypeError),
     Case("huge_literal", "9223372036854775808", ("int64",), stage="call"),
     Case("call_in_and", "helper_ok(x)", ("helper_ok", "and"), stage="call"),
     Case("call_in_or", "helper_ok(x)", ("helper_ok", "or"), stage="call"),

@@ -150,8 +150,22 @@ def _power(a: Type, b: Type, va: Val, vb: Val) -> Impl:
     return Impl(result, power_expr(vb, "{0}", "{1}"), "math.pow(float({0}), float({1}))", checks, exact=False)
 
 
+def _float_operand(a: Type, b: Type) -> Impl | None:
+    """A bitwise operator or shift with a float operand: Python (and NumPy, for its float64s)
+    raises TypeError on every lane that gets there. Those lanes are flagged, and their re-run by
+    the scalar function raises it, after whatever the line raises first; the value is a
+    placeholder no lane keeps. An operand that may be either (NUM) is refused, as before."""
+    if FLOAT not in (a, b) or NUM in (a, b):
+        return None
+    both = "({0} != {0}) | ({1} != {1}) | ({0} == {0}) | ({1} == {1})"  # true, of the operands' shape
+    return Impl(INT, f"({both}) * 0", "0", (Check(both, "TypeError: a bitwise operator of a float"),))
+
+
 def _bitwise(op: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        raising = _float_operand(a, b)
+        if raising is not None:
+            return raising
         _require_ints(op, a, b)
         if a is BOOL and b is BOOL:
             return Impl(BOOL, f"{{0}} {op} {{1}}", f"{{0}} {op} {{1}}")
@@ -163,6 +177,9 @@ def _bitwise(op: str) -> Rule:
 
 def _shift(op: str) -> Rule:
     def rule(a: Type, b: Type, va: Val, vb: Val) -> Impl:
+        raising = _float_operand(a, b)
+        if raising is not None:
+            return raising
         _require_ints(op, a, b)
         x, y = as_int(a, "{0}"), as_int(b, "{1}")
         count = f"np.minimum({y}, 63)"  # Numba's shifts by 64 or more are LLVM poison
@@ -214,6 +231,9 @@ def _positive(a: Type, va: Val) -> Impl:
 
 
 def _invert(a: Type, va: Val) -> Impl:
+    if a is FLOAT:  # TypeError on every lane that gets there (see _float_operand)
+        every = "({0} != {0}) | ({0} == {0})"
+        return Impl(INT, f"({every}) * 0", "0", (Check(every, "TypeError: ~ of a float"),))
     _require_ints("~", a, a)
     return Impl(INT, f"~{as_int(a, '{0}')}", f"~{lane_int(a, '{0}')}")
 
