@@ -229,3 +229,26 @@ def test_one_value_per_call_on_scalars(way):
     assert vectorize(objects("none_first"))(-2.0) is None
     got = vectorize(sourceless("branchy"))(0.75)
     assert isinstance(got, np.float64) and got == 2.5
+
+
+def test_a_default_option_is_passed_as_the_loop_passes_it(way):
+    """A tuple option left at its default (or given as that same object) is the default the
+    function itself takes: the loop calls the function with the numbers alone (engine/lanefn.py);
+    any other tuple, or one of a keyword-only parameter, goes through a lane function binding it."""
+    from vectorizer.engine.lanefn import lane_function
+
+    namespace = {}
+    exec(compile("def f(n, tb=(3, 5, 7)):\n    for p in tb:\n        if n % p == 0:\n"  # noqa: S102 - no source
+                 "            return n == p\n    return n > 1\n"
+                 "def g(n, *, tb=(3, 5)):\n    return n % tb[0] == 0\n", "<no source tb>", "exec"), namespace)
+    f, g = namespace["f"], namespace["g"]
+    tb = f.__defaults__[0]
+    assert lane_function(f, {"tb": tb}) is f and lane_function(f, {}) is f
+    assert lane_function(f, {"tb": (3, 5, 7)}) is not f and lane_function(g, {"tb": g.__kwdefaults__["tb"]}) is not g
+    n = np.arange(-3, 2 * LOOP_BLOCK + 40)
+    assert vectorize(f)(n).tolist() == [f(v) for v in n.tolist()]
+    assert vectorize(f)(n, tb).tolist() == [f(v, tb) for v in n.tolist()]
+    assert vectorize(f)(n, (2,)).tolist() == [f(v, (2,)) for v in n.tolist()]
+    assert vectorize(g)(n[:50], tb=(7, 1)).tolist() == [g(v, tb=(7, 1)) for v in n[:50].tolist()]
+    f.__defaults__ = ((11,),)  # a new default: the next call takes it, as the loop does
+    assert vectorize(f)(n).tolist() == [f(v) for v in n.tolist()]
