@@ -252,3 +252,21 @@ def test_a_default_option_is_passed_as_the_loop_passes_it(way):
     assert vectorize(g)(n[:50], tb=(7, 1)).tolist() == [g(v, tb=(7, 1)) for v in n[:50].tolist()]
     f.__defaults__ = ((11,),)  # a new default: the next call takes it, as the loop does
     assert vectorize(f)(n).tolist() == [f(v) for v in n.tolist()]
+
+
+@pytest.mark.parametrize("kinds", ["bool_int", "int_float", "tuples", "tuple_kinds"])
+def test_kinds_mixed_within_and_across_blocks(way, kinds):
+    """The result's kind is that of every lane's value together, however they fall in blocks:
+    mostly one type with a few others (sampled or not), one type a block then another."""
+    namespace = {}
+    exec(compile("def bool_int(x):\n    return x > 0.5 if x < 0.9 else int(x * 10)\n"  # noqa: S102 - no source
+                 "def int_float(x):\n    return 1 if x < 0.995 else x * 2.0\n"
+                 "def tuples(x):\n    return (0, 1) if x < 0.99 else (x, 2.5)\n"
+                 "def tuple_kinds(x):\n    return (x > 0.5, 3) if x < 0.5 else (True, 4)\n", "<no source kinds>", "exec"),
+         namespace)
+    f = namespace[kinds]
+    x = np.random.default_rng(7).random(2 * LOOP_BLOCK + 11)
+    x[LOOP_BLOCK:] = np.sort(x[LOOP_BLOCK:])  # the later blocks: one kind, then the other
+    check(vectorize(f), f, x)
+    check(vectorize(f), f, x[:300])
+    check(vectorize(f), f, np.sort(x)[::-1].copy())

@@ -22,7 +22,6 @@ whole column, to a known dtype.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,10 +45,12 @@ def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, 
     column is converted at the end."""
     out, held, done = None, None, 0
     values: list[object] | None = None
+    seen: set[type] = set()  # the types of every value so far: the column's are never looked at twice
     for start in range(0, batch.size, block):
         found = run(start, min(start + block, batch.size))
+        kinds = _types_of(found, len(seen) == 1 if seen else None)
+        seen |= kinds
         if values is None:
-            kinds = set(map(type, found))
             if out is None and len(kinds) == 1 and next(iter(kinds)) in _SPECULATED:
                 out, held = np.empty(batch.size, dtype=_SPECULATED[next(iter(kinds))]), kinds
             if out is not None and kinds == held and _stored(out, done, found):
@@ -60,7 +61,19 @@ def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, 
     if values is None:
         out = out.reshape(batch.shape)  # type: ignore[union-attr]
         return out[()] if batch.shape == () else out
-    return loop_results(values, batch, name)
+    return loop_results(values, batch, name, seen)
+
+
+def _types_of(values: list[object], alike: bool | None = None) -> set[type]:
+    """`set(map(type, values))`, a third cheaper where every value has the first one's type (the
+    common case): the types listed, then counted (an identity test each, no hashing). Where
+    they are likely of more than one type (`alike` False; None: every 61st value says), the set."""
+    if alike is None:
+        alike = len(set(map(type, values[::61]))) == 1
+    if not alike:
+        return set(map(type, values))
+    found = [*map(type, values)]
+    return {found[0]} if found and found.count(found[0]) == len(found) else set(found)
 
 
 def _stored(out: np.ndarray, done: int, block: list[object]) -> bool:
@@ -73,27 +86,29 @@ def _stored(out: np.ndarray, done: int, block: list[object]) -> bool:
     return True
 
 
-def loop_results(values: list[object], batch: Batch, name: str) -> object:
-    """The lanes' values (C order, at least one) as arrays of `batch.shape`."""
+def loop_results(values: list[object], batch: Batch, name: str, kinds: set[type] | None = None) -> object:
+    """The lanes' values (C order, at least one) as arrays of `batch.shape`; `kinds`: their types
+    where known."""
     first = values[0]
+    kinds = _types_of(values) if kinds is None else kinds
     if isinstance(first, tuple):
-        width, kinds = len(first), set(map(type, values))
-        if not all(issubclass(k, tuple) for k in kinds) or set(map(len, values)) != {width}:
+        width = len(first)
+        if not all(issubclass(k, tuple) for k in kinds) or [*map(len, values)].count(width) != len(values):
             j = next(j for j, v in enumerate(values) if not isinstance(v, tuple) or len(v) != width)
             got = f"a tuple of {len(values[j])}" if isinstance(values[j], tuple) else type(values[j]).__name__
             raise LaneValueError(f"{name} returned a tuple of {width} on lane {lane_index(0, batch.shape)} but {got} "
                                  f"on lane {lane_index(j, batch.shape)}: a batched result is a tuple of arrays when "
                                  "every lane returns a tuple of the same length")
         # not zip(*values): it would make an iterator per lane, which the GC then walks
-        return tuple(_column(list(map(itemgetter(k), values)), batch, name) for k in range(width))
-    return _column(values, batch, name)
+        return tuple(_column([v[k] for v in values], batch, name) for k in range(width))
+    return _column(values, batch, name, kinds)
 
 
-def _column(values: list[object], batch: Batch, name: str) -> object:
+def _column(values: list[object], batch: Batch, name: str, kinds: set[type] | None = None) -> object:
     """One result's values as an array of `batch.shape` (a NumPy scalar for shape ())."""
     if isinstance(values[0], np.ndarray):  # a lane's own array (vmap, signature=)
         return np.array(values).reshape(batch.shape + np.shape(values[0]))
-    kinds = set(map(type, values))
+    kinds = _types_of(values) if kinds is None else kinds
     if kinds <= _FLOAT_RESULTS:  # the common cases first: no further look at the types
         out = np.fromiter(values, np.float64, len(values))
     elif kinds <= _INT_RESULTS:
