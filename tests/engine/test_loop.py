@@ -270,3 +270,17 @@ def test_kinds_mixed_within_and_across_blocks(way, kinds):
     check(vectorize(f), f, x)
     check(vectorize(f), f, x[:300])
     check(vectorize(f), f, np.sort(x)[::-1].copy())
+
+
+def test_a_tuple_option_is_keyed_by_its_values_and_their_types_every_call():
+    """A tuple option's key is remembered by identity (engine/statics.py): equal tuples of other
+    types (1 == 1.0 == True) keep their own keys, and a new tuple is keyed afresh."""
+    from vectorizer.engine.statics import static_key
+
+    ints, floats = (1, 2, 3), (1.0, 2.0, 3.0)
+    assert ints == floats and hash(ints) == hash(floats)
+    assert static_key(ints) == static_key(ints) == "tuple(int:1,int:2,int:3)"
+    assert static_key(floats) == "tuple(float:1.0,float:2.0,float:3.0)"
+    assert static_key((True, 2, 3)) == "tuple(bool:True,int:2,int:3)"
+    for k in range(300):  # more tuples than it keeps, each its own key
+        assert static_key(tuple(range(k % 5)) + (float(k),)) == f"tuple({''.join(f'int:{i},' for i in range(k % 5))}float:{float(k)!r})"

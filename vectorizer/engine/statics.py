@@ -34,6 +34,8 @@ from .inputs import InputError
 from .lanefn import lane_function  # noqa: F401 - re-exported: statics.lane_function, as before
 
 _KEYED = (type(None), bool, int, float, str, bytes)
+_TUPLE_KEYS: dict[int, tuple[tuple, str]] = {}  # id -> (a tuple of _KEYED values, its key): a default tuple
+# (primefac's 16 primes) is keyed at every call, ~20 us
 _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR",
            "IMPORT_NAME", "IMPORT_FROM", "YIELD_VALUE"}
 
@@ -44,7 +46,15 @@ def static_key(value: object) -> str:
     if isinstance(value, enum.Enum):
         return f"enum:{type(value).__module__}.{type(value).__qualname__}.{value.name}"
     if isinstance(value, tuple):
-        return f"tuple({','.join(static_key(v) for v in value)})"
+        held = _TUPLE_KEYS.get(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
+        key = f"tuple({','.join(static_key(v) for v in value)})"
+        if type(value) is tuple and all(type(v) in _KEYED for v in value):  # immutable, all the way down
+            if len(_TUPLE_KEYS) >= 256:
+                _TUPLE_KEYS.clear()
+            _TUPLE_KEYS[id(value)] = (value, key)  # held: its id names no other tuple while it is here
+        return key
     if type(value) in _KEYED:
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, str | bytes):  # a subclass (pygeodesy's Str_): its class and its characters
