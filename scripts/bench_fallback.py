@@ -1,13 +1,14 @@
 """The element-by-element path against the loop a user would write (issue 51 section 1).
 
     PYTHONPATH=$PWD python scripts/bench_fallback.py [--sizes 1000 100000 1000000] [--rounds 7]
-                                                     [--json out.json]
+                                                     [--bare] [--only one pair ...] [--json out.json]
 
 Each case is a vectorized call that runs the scalar function lane by lane, timed against
 
     np.array([f(*t) for t in zip(*[np.broadcast_to(a, shape).ravel().tolist() for a in args])])
 
-(then reshaped to the broadcast shape), on the same arguments. Three ways in:
+(then reshaped to the broadcast shape; with --bare, the list alone, as scripts/corpus.py times the
+loop: issue 51's measure), on the same arguments. Three ways in:
 
 * refused: the function is defined by `exec` of a text no file or linecache holds, so its source
   cannot be read and the default fallback="warn" runs it element by element (one FallbackWarning,
@@ -98,14 +99,17 @@ def arguments(name: str, n: int, rng: np.random.Generator) -> tuple:
     return (x, "km")
 
 
-def the_loop(f, args: tuple):
-    """The loop's results as arrays (a tuple of them for tuples); its exception where a lane raises."""
+def the_loop(f, args: tuple, bare: bool = False):
+    """The loop's results as arrays (a tuple of them for tuples); its exception where a lane
+    raises. `bare`: the list itself, as scripts/corpus.py times the loop (corpus/fallback.py)."""
     shape = np.broadcast_shapes(*(np.shape(a) for a in args))
     columns = [np.broadcast_to(a, shape).ravel().tolist() for a in args]
     try:
         values = [f(*t) for t in zip(*columns)]
     except ValueError as exc:
         return exc
+    if bare:
+        return values
     if isinstance(values[0], tuple):
         return tuple(np.array(c).reshape(shape) for c in zip(*values))
     return np.array(values).reshape(shape)
@@ -145,18 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 100_000, 1_000_000])
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--bare", action="store_true",
+                        help="time the loop without its conversion to arrays (its list, as scripts/corpus.py does)")
     parser.add_argument("--only", nargs="+", help="these functions only (one, zerod, pair, missing...)")
     parser.add_argument("--json", help="write the results here as JSON")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     all_cases = [c for c in cases(args.sizes) if not args.only or c[1] in args.only]
-    calls = [(partial(_run, way, vf, a), partial(the_loop, f, a)) for way, _, _, vf, f, a in all_cases]
+    calls = [(partial(_run, way, vf, a), partial(the_loop, f, a, args.bare)) for way, _, _, vf, f, a in all_cases]
     samples: dict[int, tuple[list[float], list[float]]] = {i: ([], []) for i in range(len(all_cases))}
     numbers = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FallbackWarning)  # each function's one warning, at its first call
         for i, (ours, loop) in enumerate(calls):  # warm up, check, and size each sample (~20 ms)
-            got, expected = ours(), loop()
+            got, expected = ours(), the_loop(*loop.args[:2])  # arrays, --bare or not
             if not same(got, expected):
                 way, name, n = all_cases[i][:3]
                 raise SystemExit(f"{way} {name} at {n}: the path's result is not the loop's")
@@ -174,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                      "loop_s": statistics.median(loop), "ratio": statistics.median(ours) / statistics.median(loop),
                      "ratio_of_rounds": statistics.median(o / lp for o, lp in zip(ours, loop))})
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
-          f"{load_after[1]:.2f} ({os.cpu_count()} CPUs); {args.rounds} interleaved rounds, medians")
+          f"{load_after[1]:.2f} ({os.cpu_count()} CPUs); {args.rounds} interleaved rounds, medians"
+          + ("; the loop's list, not arrays (--bare)" if args.bare else ""))
     print(f"{'way':9s} {'function':9s} {'lanes':>8s} {'path ms':>9s} {'loop ms':>9s} {'ratio':>6s}")
     for row in rows:
         print(f"{row['way']:9s} {row['function']:9s} {row['lanes']:8d} {row['path_s'] * 1e3:9.3f} "
