@@ -1,18 +1,21 @@
 """The element-by-element path against the loop a user would write (issue 51 section 1).
 
     PYTHONPATH=$PWD python scripts/bench_fallback.py [--sizes 1000 100000 1000000] [--rounds 7]
-                                                     [--json out.json]
+                                                     [--bare] [--only one pair ...] [--json out.json]
 
 Each case is a vectorized call that runs the scalar function lane by lane, timed against
 
     np.array([f(*t) for t in zip(*[np.broadcast_to(a, shape).ravel().tolist() for a in args])])
 
-(then reshaped to the broadcast shape), on the same arguments. Three ways in:
+(then reshaped to the broadcast shape; with --bare, the list alone, as scripts/corpus.py times the
+loop: issue 51's measure), on the same arguments. Three ways in:
 
 * refused: the function is defined by `exec` of a text no file or linecache holds, so its source
   cannot be read and the default fallback="warn" runs it element by element (one FallbackWarning,
   caught before timing);
 * disabled: VECTORIZER_DISABLE=1, on functions defined in this file (their code is never made);
+  Their results are floats, and (zerod, pair, mixed, flag, raises) a 0-d array on every lane, a
+  tuple, ints and floats mixed, bools, and a ValueError on the last lane (both sides raise it);
 * objects: arguments that are not numbers (an object array with None on some lanes, a str
   option), which a plain `vectorize(f)` runs on the same loop.
 
@@ -44,6 +47,12 @@ SOURCES = {
     "two": "def two(x, k):\n    return x * k if x > k else k - x\n",
     "three": "def three(x, y, t):\n    return x + y * t if x < y else x - t\n",
     "four": "def four(a, n, c, d):\n    return (a + c) * d if n > 0 else a - c\n",
+    # result kinds: a 0-d array on every lane, a tuple, ints and floats mixed, bools, and a raise
+    "zerod": "def zerod(x):\n    return np.asarray(x * 2.0) if x > 0.5 else np.asarray(-x)\n",
+    "pair": "def pair(x, k):\n    return (x * k, 0) if x > k else (0, k - x)\n",
+    "mixed": "def mixed(x):\n    return 1 if x < 0.5 else x * 2.0\n",
+    "flag": "def flag(x, k):\n    return x > k\n",
+    "raises": "def raises(x):\n    if x > 2.0:\n        raise ValueError(f'x={x} is too large')\n    return x * 2.0\n",
 }
 
 
@@ -63,17 +72,21 @@ def missing(x, unit):
 
 def refused(name: str):
     """The function of `SOURCES[name]`, defined where no source can be read."""
-    namespace: dict = {}
+    namespace: dict = {"np": np}
     exec(compile(SOURCES[name], f"<bench {name}>", "exec"), namespace)  # noqa: S102 - our own text
     return namespace[name]
 
 
 def arguments(name: str, n: int, rng: np.random.Generator) -> tuple:
     """Arguments of `n` lanes in all: arrays and scalars, broadcasting for `three`."""
-    if name in ("one",):
+    if name in ("one", "zerod", "mixed"):
         return (rng.random(n),)
-    if name == "two":
+    if name in ("two", "pair", "flag"):
         return (rng.random(n), 0.5)
+    if name == "raises":
+        x = rng.random(n)
+        x[-1] = 3.0  # the last lane raises: every lane runs first
+        return (x,)
     if name == "three":
         m = int(math.isqrt(n))
         while n % m:
@@ -86,10 +99,29 @@ def arguments(name: str, n: int, rng: np.random.Generator) -> tuple:
     return (x, "km")
 
 
-def the_loop(f, args: tuple):
+def the_loop(f, args: tuple, bare: bool = False):
+    """The loop's results as arrays (a tuple of them for tuples); its exception where a lane
+    raises. `bare`: the list itself, as scripts/corpus.py times the loop (corpus/fallback.py)."""
     shape = np.broadcast_shapes(*(np.shape(a) for a in args))
     columns = [np.broadcast_to(a, shape).ravel().tolist() for a in args]
-    return np.array([f(*t) for t in zip(*columns)]).reshape(shape)
+    try:
+        values = [f(*t) for t in zip(*columns)]
+    except ValueError as exc:
+        return exc
+    if bare:
+        return values
+    if isinstance(values[0], tuple):
+        return tuple(np.array(c).reshape(shape) for c in zip(*values))
+    return np.array(values).reshape(shape)
+
+
+def same(got, expected) -> bool:
+    """The same arrays (dtype and values), or exceptions of one type and message."""
+    if isinstance(expected, BaseException):
+        return type(got) is type(expected) and str(got) == str(expected)
+    if isinstance(expected, tuple):
+        return isinstance(got, tuple) and len(got) == len(expected) and all(map(same, got, expected))
+    return isinstance(got, np.ndarray) and got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
 def cases(sizes: list[int]) -> list[tuple[str, str, int, object, object, tuple]]:
@@ -117,18 +149,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 100_000, 1_000_000])
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--bare", action="store_true",
+                        help="time the loop without its conversion to arrays (its list, as scripts/corpus.py does)")
+    parser.add_argument("--only", nargs="+", help="these functions only (one, zerod, pair, missing...)")
     parser.add_argument("--json", help="write the results here as JSON")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    all_cases = cases(args.sizes)
-    calls = [(partial(_run, way, vf, a), partial(the_loop, f, a)) for way, _, _, vf, f, a in all_cases]
+    all_cases = [c for c in cases(args.sizes) if not args.only or c[1] in args.only]
+    calls = [(partial(_run, way, vf, a), partial(the_loop, f, a, args.bare)) for way, _, _, vf, f, a in all_cases]
     samples: dict[int, tuple[list[float], list[float]]] = {i: ([], []) for i in range(len(all_cases))}
     numbers = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FallbackWarning)  # each function's one warning, at its first call
         for i, (ours, loop) in enumerate(calls):  # warm up, check, and size each sample (~20 ms)
-            got, expected = ours(), loop()
-            if got.dtype != expected.dtype or not np.array_equal(got, expected):
+            got, expected = ours(), the_loop(*loop.args[:2])  # arrays, --bare or not
+            if not same(got, expected):
                 way, name, n = all_cases[i][:3]
                 raise SystemExit(f"{way} {name} at {n}: the path's result is not the loop's")
             numbers[i] = max(1, int(0.02 / max(timed(loop, 1), 1e-6)))
@@ -145,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                      "loop_s": statistics.median(loop), "ratio": statistics.median(ours) / statistics.median(loop),
                      "ratio_of_rounds": statistics.median(o / lp for o, lp in zip(ours, loop))})
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
-          f"{load_after[1]:.2f} ({os.cpu_count()} CPUs); {args.rounds} interleaved rounds, medians")
+          f"{load_after[1]:.2f} ({os.cpu_count()} CPUs); {args.rounds} interleaved rounds, medians"
+          + ("; the loop's list, not arrays (--bare)" if args.bare else ""))
     print(f"{'way':9s} {'function':9s} {'lanes':>8s} {'path ms':>9s} {'loop ms':>9s} {'ratio':>6s}")
     for row in rows:
         print(f"{row['way']:9s} {row['function']:9s} {row['lanes']:8d} {row['path_s'] * 1e3:9.3f} "
@@ -161,7 +197,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(way: str, vf, args: tuple):
     if way != "disabled":
-        return vf(*args)
+        try:
+            return vf(*args)
+        except ValueError as exc:  # "raises": its last lane's
+            return exc
     os.environ["VECTORIZER_DISABLE"] = "1"
     try:
         return vf(*args)

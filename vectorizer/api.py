@@ -156,7 +156,7 @@ class VectorizedFunction(VectorizedViews):
             if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
                 # not numbers, as before specializations: numpy.vectorize's semantics for objects
                 why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
-                return self._objects_element_by_element(values, why)
+                return self._objects_element_by_element(values, why, gen)
             self._warn(gen, kernel)
             return self._per_element(batch)
         try:
@@ -195,7 +195,7 @@ class VectorizedFunction(VectorizedViews):
         return kernels.per_element(getattr(batch, "scalar", self.scalar), batch,
                                    self._result_structure() if batch.size == 0 else None)
 
-    def _objects_element_by_element(self, values: list[Any], why: str) -> Any:
+    def _objects_element_by_element(self, values: list[Any], why: str, gen: Generation | None = None) -> Any:
         """A call whose arguments are not all numbers (objects, strings, None), after the function's
         FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
         it, broadcast), but for those the engine takes as one value for every lane (a tuple given
@@ -204,7 +204,7 @@ class VectorizedFunction(VectorizedViews):
         a loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first
         call passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0
         twice, and it converts every result to the first one's type (a later None becomes nan)."""
-        self._warn(self._generations.current(), why)
+        self._warn(self._generations.current() if gen is None else gen, why)  # the call's (its Watch ran)
         whole = self._plan.whole(self._names, values)  # one value for every lane (a tuple option): passed as it is
         try:
             batch = Batch([n for n in self._names if n not in whole],

@@ -229,3 +229,58 @@ def test_one_value_per_call_on_scalars(way):
     assert vectorize(objects("none_first"))(-2.0) is None
     got = vectorize(sourceless("branchy"))(0.75)
     assert isinstance(got, np.float64) and got == 2.5
+
+
+def test_a_default_option_is_passed_as_the_loop_passes_it(way):
+    """A tuple option left at its default (or given as that same object) is the default the
+    function itself takes: the loop calls the function with the numbers alone (engine/lanefn.py);
+    any other tuple, or one of a keyword-only parameter, goes through a lane function binding it."""
+    from vectorizer.engine.lanefn import lane_function
+
+    namespace = {}
+    exec(compile("def f(n, tb=(3, 5, 7)):\n    for p in tb:\n        if n % p == 0:\n"  # noqa: S102 - no source
+                 "            return n == p\n    return n > 1\n"
+                 "def g(n, *, tb=(3, 5)):\n    return n % tb[0] == 0\n", "<no source tb>", "exec"), namespace)
+    f, g = namespace["f"], namespace["g"]
+    tb = f.__defaults__[0]
+    assert lane_function(f, {"tb": tb}) is f and lane_function(f, {}) is f
+    assert lane_function(f, {"tb": (3, 5, 7)}) is not f and lane_function(g, {"tb": g.__kwdefaults__["tb"]}) is not g
+    n = np.arange(-3, 2 * LOOP_BLOCK + 40)
+    assert vectorize(f)(n).tolist() == [f(v) for v in n.tolist()]
+    assert vectorize(f)(n, tb).tolist() == [f(v, tb) for v in n.tolist()]
+    assert vectorize(f)(n, (2,)).tolist() == [f(v, (2,)) for v in n.tolist()]
+    assert vectorize(g)(n[:50], tb=(7, 1)).tolist() == [g(v, tb=(7, 1)) for v in n[:50].tolist()]
+    f.__defaults__ = ((11,),)  # a new default: the next call takes it, as the loop does
+    assert vectorize(f)(n).tolist() == [f(v) for v in n.tolist()]
+
+
+@pytest.mark.parametrize("kinds", ["bool_int", "int_float", "tuples", "tuple_kinds"])
+def test_kinds_mixed_within_and_across_blocks(way, kinds):
+    """The result's kind is that of every lane's value together, however they fall in blocks:
+    mostly one type with a few others (sampled or not), one type a block then another."""
+    namespace = {}
+    exec(compile("def bool_int(x):\n    return x > 0.5 if x < 0.9 else int(x * 10)\n"  # noqa: S102 - no source
+                 "def int_float(x):\n    return 1 if x < 0.995 else x * 2.0\n"
+                 "def tuples(x):\n    return (0, 1) if x < 0.99 else (x, 2.5)\n"
+                 "def tuple_kinds(x):\n    return (x > 0.5, 3) if x < 0.5 else (True, 4)\n", "<no source kinds>", "exec"),
+         namespace)
+    f = namespace[kinds]
+    x = np.random.default_rng(7).random(2 * LOOP_BLOCK + 11)
+    x[LOOP_BLOCK:] = np.sort(x[LOOP_BLOCK:])  # the later blocks: one kind, then the other
+    check(vectorize(f), f, x)
+    check(vectorize(f), f, x[:300])
+    check(vectorize(f), f, np.sort(x)[::-1].copy())
+
+
+def test_a_tuple_option_is_keyed_by_its_values_and_their_types_every_call():
+    """A tuple option's key is remembered by identity (engine/statics.py): equal tuples of other
+    types (1 == 1.0 == True) keep their own keys, and a new tuple is keyed afresh."""
+    from vectorizer.engine.statics import static_key
+
+    ints, floats = (1, 2, 3), (1.0, 2.0, 3.0)
+    assert ints == floats and hash(ints) == hash(floats)
+    assert static_key(ints) == static_key(ints) == "tuple(int:1,int:2,int:3)"
+    assert static_key(floats) == "tuple(float:1.0,float:2.0,float:3.0)"
+    assert static_key((True, 2, 3)) == "tuple(bool:True,int:2,int:3)"
+    for k in range(300):  # more tuples than it keeps, each its own key
+        assert static_key(tuple(range(k % 5)) + (float(k),)) == f"tuple({''.join(f'int:{i},' for i in range(k % 5))}float:{float(k)!r})"

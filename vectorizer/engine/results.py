@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 _SPECULATED = {float: np.float64, int: np.int64, bool: np.bool_}  # blocks of one such type: stored as they come
 _FLOAT_RESULTS = frozenset({float, np.float64})  # the types of the common results, converted without a further look
 _INT_RESULTS = frozenset({int, np.int64})
+_PYTHON_NUMBERS = frozenset({bool, int, float})  # np.fromiter converts each as np.array does, a tenth faster
 
 
 def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, name: str) -> object:
@@ -45,10 +46,12 @@ def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, 
     column is converted at the end."""
     out, held, done = None, None, 0
     values: list[object] | None = None
+    seen: set[type] = set()  # the types of every value so far: the column's are never looked at twice
     for start in range(0, batch.size, block):
         found = run(start, min(start + block, batch.size))
+        kinds = _types_of(found, len(seen) == 1 if seen else None)
+        seen |= kinds
         if values is None:
-            kinds = set(map(type, found))
             if out is None and len(kinds) == 1 and next(iter(kinds)) in _SPECULATED:
                 out, held = np.empty(batch.size, dtype=_SPECULATED[next(iter(kinds))]), kinds
             if out is not None and kinds == held and _stored(out, done, found):
@@ -59,24 +62,39 @@ def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, 
     if values is None:
         out = out.reshape(batch.shape)  # type: ignore[union-attr]
         return out[()] if batch.shape == () else out
-    return loop_results(values, batch, name)
+    return loop_results(values, batch, name, seen)
+
+
+def _types_of(values: list[object], alike: bool | None = None) -> set[type]:
+    """`set(map(type, values))`, a third cheaper where every value has the first one's type (the
+    common case): the types listed, then counted (an identity test each, no hashing). Where
+    they are likely of more than one type (`alike` False; None: every 61st value says), the set."""
+    if alike is None:
+        alike = len(set(map(type, values[::61]))) == 1
+    if not alike:
+        return set(map(type, values))
+    found = [*map(type, values)]
+    return {found[0]} if found and found.count(found[0]) == len(found) else set(found)
 
 
 def _stored(out: np.ndarray, done: int, block: list[object]) -> bool:
-    """Store a block of Python floats (ints, bools) at `done`; False for an int beyond int64."""
+    """Store a block of Python floats (ints, bools) at `done`; False for an int beyond int64.
+    `np.fromiter` then a copy: converting into a slice costs up to twice as much (bools)."""
     try:
-        out[done:done + len(block)] = block
+        out[done:done + len(block)] = np.fromiter(block, out.dtype, len(block))
     except OverflowError:
         return False
     return True
 
 
-def loop_results(values: list[object], batch: Batch, name: str) -> object:
-    """The lanes' values (C order, at least one) as arrays of `batch.shape`."""
+def loop_results(values: list[object], batch: Batch, name: str, kinds: set[type] | None = None) -> object:
+    """The lanes' values (C order, at least one) as arrays of `batch.shape`; `kinds`: their types
+    where known."""
     first = values[0]
+    kinds = _types_of(values) if kinds is None else kinds
     if isinstance(first, tuple):
-        width, kinds = len(first), set(map(type, values))
-        if not all(issubclass(k, tuple) for k in kinds) or set(map(len, values)) != {width}:
+        width = len(first)
+        if not all(issubclass(k, tuple) for k in kinds) or [*map(len, values)].count(width) != len(values):
             j = next(j for j, v in enumerate(values) if not isinstance(v, tuple) or len(v) != width)
             got = f"a tuple of {len(values[j])}" if isinstance(values[j], tuple) else type(values[j]).__name__
             raise LaneValueError(f"{name} returned a tuple of {width} on lane {lane_index(0, batch.shape)} but {got} "
@@ -84,16 +102,16 @@ def loop_results(values: list[object], batch: Batch, name: str) -> object:
                                  "every lane returns a tuple of the same length")
         # not zip(*values): it would make an iterator per lane, which the GC then walks
         return tuple(_column([v[k] for v in values], batch, name) for k in range(width))
-    return _column(values, batch, name)
+    return _column(values, batch, name, kinds)
 
 
-def _column(values: list[object], batch: Batch, name: str) -> object:
+def _column(values: list[object], batch: Batch, name: str, kinds: set[type] | None = None) -> object:
     """One result's values as an array of `batch.shape` (a NumPy scalar for shape ())."""
     if isinstance(values[0], np.ndarray):  # a lane's own array (vmap, signature=)
         return np.array(values).reshape(batch.shape + np.shape(values[0]))
-    kinds = set(map(type, values))
+    kinds = _types_of(values) if kinds is None else kinds
     if kinds <= _FLOAT_RESULTS:  # the common cases first: no further look at the types
-        out = np.array(values, dtype=np.float64)
+        out = np.fromiter(values, np.float64, len(values))
     elif kinds <= _INT_RESULTS:
         out = _numbers(values, kinds, "int", batch, name)
     else:
@@ -137,17 +155,18 @@ def _kind(kinds: set[type]) -> str:
 
 def _numbers(values: list[object], kinds: set[type], kind: str, batch: Batch, name: str) -> np.ndarray:
     """Numbers as bool, int64 or float64, or the refusal of the first lane those cannot hold."""
+    exact = kinds <= _INT_RESULTS or kinds == {bool}  # np.fromiter: one conversion an item, as fast as it gets
     if kind == "bool":
-        return np.array(values, dtype=np.bool_)
+        return np.fromiter(values, np.bool_, len(values)) if exact else np.array(values, dtype=np.bool_)
     if kind == "int":
         try:
-            return np.array(values, dtype=np.int64)
+            return np.fromiter(values, np.int64, len(values)) if exact else np.array(values, dtype=np.int64)
         except OverflowError:  # an int beyond int64
             _refuse(values, kind, batch, name)
     if kind == "complex":
         _refuse(values, kind, batch, name)
     try:
-        out = np.array(values, dtype=np.float64)
+        out = np.fromiter(values, np.float64, len(values)) if kinds <= _PYTHON_NUMBERS else np.array(values, dtype=np.float64)
     except OverflowError:  # an int beyond float64's range
         _refuse(values, kind, batch, name)
     if any(issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds):

@@ -27,13 +27,15 @@ import inspect
 import textwrap
 import types
 from collections.abc import Callable
-from functools import lru_cache
 
 from ..frontend.static_objects import is_static_object, object_key, value_key
 from .codekeys import code_key
 from .inputs import InputError
+from .lanefn import lane_function  # noqa: F401 - re-exported: statics.lane_function, as before
 
 _KEYED = (type(None), bool, int, float, str, bytes)
+_TUPLE_KEYS: dict[int, tuple[tuple, str]] = {}  # id -> (a tuple of _KEYED values, its key): a default tuple
+# (primefac's 16 primes) is keyed at every call, ~20 us
 _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR",
            "IMPORT_NAME", "IMPORT_FROM", "YIELD_VALUE"}
 
@@ -44,7 +46,15 @@ def static_key(value: object) -> str:
     if isinstance(value, enum.Enum):
         return f"enum:{type(value).__module__}.{type(value).__qualname__}.{value.name}"
     if isinstance(value, tuple):
-        return f"tuple({','.join(static_key(v) for v in value)})"
+        held = _TUPLE_KEYS.get(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
+        key = f"tuple({','.join(static_key(v) for v in value)})"
+        if type(value) is tuple and all(type(v) in _KEYED for v in value):  # immutable, all the way down
+            if len(_TUPLE_KEYS) >= 256:
+                _TUPLE_KEYS.clear()
+            _TUPLE_KEYS[id(value)] = (value, key)  # held: its id names no other tuple while it is here
+        return key
     if type(value) in _KEYED:
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, str | bytes):  # a subclass (pygeodesy's Str_): its class and its characters
@@ -170,49 +180,6 @@ def _function_tree(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunct
     kinds = (ast.Lambda,) if func.__name__ == "<lambda>" else (ast.FunctionDef, ast.AsyncFunctionDef)
     found = [n for n in ast.walk(module) if isinstance(n, kinds) and getattr(n, "name", func.__name__) == func.__name__]
     return found[0] if len(found) == 1 else None
-
-
-def lane_function(scalar: Callable[..., object], statics: dict[str, object]) -> Callable[..., object]:
-    """The scalar function of the numbers alone, the specialized values bound: what re-runs a
-    flagged lane (engine/patch.py) and runs the loop over the lanes (engine/loop.py). Its
-    parameters are the numbers', in the signature's order, so both pass them by position:
-
-        f(x, method="fast", *, k), {"method": "fast"}   ->   lambda x, k: _vz_f(x, _vz_s[0], k=k)
-
-    one call a lane, as a loop's `f(x, "fast", k=k)`, without a dict built per lane. The lambda's
-    text is compiled once per function and set of specialized names (`_lane_factory`): a call
-    with objects runs this at every call, where compiling it cost more than a thousand lanes."""
-    try:
-        order, factory = _lane_factory(scalar, frozenset(statics))
-    except TypeError:  # an unhashable callable (a bound method of an object without __hash__)
-        order, factory = _lane_factory.__wrapped__(scalar, frozenset(statics))
-    lane = factory(tuple(statics[name] for name in order))
-    lane.__name__, lane.__qualname__ = scalar.__name__, scalar.__qualname__
-    return lane
-
-
-@lru_cache(maxsize=256)
-def _lane_factory(scalar: Callable[..., object], specialized: frozenset[str]) -> tuple[tuple[str, ...], Callable]:
-    """(the specialized names in the signature's order, values -> the lane function)."""
-    params = list(inspect.signature(scalar).parameters.values())
-    names = {p.name for p in params}
-    fn, held = _fresh("_vz_f", names), _fresh("_vz_s", names)
-    order = tuple(p.name for p in params if p.name in specialized)
-    args, k = [], 0
-    for p in params:
-        value = p.name
-        if p.name in specialized:
-            value, k = f"{held}[{k}]", k + 1
-        args.append(f"{p.name}={value}" if p.kind is p.KEYWORD_ONLY else value)
-    numbers = ", ".join(p.name for p in params if p.name not in specialized)
-    text = f"lambda {held}: lambda {numbers}: {fn}({', '.join(args)})"
-    return order, eval(text, {fn: scalar})  # noqa: S307 - parameter names
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    while name in taken:
-        name += "_"
-    return name
 
 
 def pure_helpers(func: types.FunctionType, resolve: Callable[[str], object]) -> dict[str, types.FunctionType]:
