@@ -218,8 +218,10 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
-    code: ArrayCode = _unrolled(NUMPY_PASSES, parsed, ctx, lambda: start(parsed, namespace, params, options, lanes=False,
-                                                                          statics=statics))
+    # Every recursive call cut where it is: a copy inlined (cut_recursion) is evaluated on every
+    # lane with the rest of the array code, and cost more than the re-runs it saved (1e5 lanes of
+    # py_lets_be_rational.black: 311 -> 486 ms); lane code runs a copy only on the lanes reaching it.
+    code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, dataclasses.replace(ctx, unroll=1))
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
     result = emit.result_kinds(first.result)
