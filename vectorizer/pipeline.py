@@ -12,7 +12,9 @@ specialized_analysis.py; what it gives back, generated.py; VECTORIZER_DUMP_AFTER
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
@@ -192,6 +194,19 @@ def _run_quietly(passes: list[Pass], ctx: Context) -> Any:
     return code
 
 
+def _unrolled(passes: list[Pass], parsed: ParsedFunction, ctx: Context, again: Callable[[], tuple]) -> Any:
+    """The passes over a function whose recursive calls are lowered as calls of copies, a level
+    deep (passes/cut_recursion.py); where a copy cannot be lowered, the function again (`again`:
+    a fresh analysis and context) with every recursive call cut."""
+    if not (ctx.callees and ctx.callees.assumed):  # no recursion (analysis/recursion.py)
+        return run_passes(passes, parsed.func, ctx)
+    try:
+        return run_passes(passes, parsed.func, ctx)
+    except VectorizeError:
+        parsed, _, ctx = again()
+        return run_passes(passes, parsed.func, dataclasses.replace(ctx, unroll=1))
+
+
 def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
           statics: Statics | None = None) -> Generated:
     """Run the whole pipeline; user errors are `VectorizeError`s pointing at the user's source.
@@ -203,7 +218,10 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
-    code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, ctx)
+    # Every recursive call cut where it is: a copy inlined (cut_recursion) is evaluated on every
+    # lane with the rest of the array code, and cost more than the re-runs it saved (1e5 lanes of
+    # py_lets_be_rational.black: 311 -> 486 ms); lane code runs a copy only on the lanes reaching it.
+    code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, dataclasses.replace(ctx, unroll=1))
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
     result = emit.result_kinds(first.result)
@@ -226,7 +244,8 @@ def lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, 
 def _lower_lanes(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  reserved: tuple[str, ...], entry: str | None, threshold: str, statics: Statics | None) -> Generated:
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=True, reserved=reserved, statics=statics)
-    kernels: LaneKernels = run_passes(LANE_PASSES, parsed.func, ctx)
+    kernels: LaneKernels = _unrolled(LANE_PASSES, parsed, ctx, lambda: start(parsed, namespace, params, options, lanes=True,
+                                                                             reserved=reserved, statics=statics))
     sources = kernels.sources  # the one printing of the lane functions
     result = emit.result_kinds(first.result)
     has_loops = any(isinstance(n, cst.While | cst.For) for n in first.batched_test)

@@ -155,6 +155,22 @@ def test_callee_with_tables_under_a_branch(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_tables_under_a_branch_few_lanes_take(backend: str) -> None:
+    """Enough lanes (runtime.masked gathers from 4096) with each side taken by fewer than half:
+    the NumPy backend sums the tables of a side on its lanes alone (`_vz_masked(m, lambda ...)`),
+    each lane's row reduced by itself, so the bits are those of every lane summed."""
+    rng = np.random.default_rng(51)
+    P = np.concatenate([rng.uniform(0.0, 4.0, 1500), rng.uniform(4.0, 8.0, 5000), HOSTILE])
+    h = np.concatenate([rng.uniform(1000.0, 4000.0, 6500), np.resize(HOSTILE[::-1], HOSTILE.size)])
+    order = rng.permutation(P.size)
+    vf = vec(T.backward, backend)
+    check_power_sum(vf, T.backward, P[order], h[order])
+    check_power_sum(vf, T.backward, (8.0 - P)[order], h[order])  # the other side a minority
+    if backend == "numpy":
+        assert "_vz_masked(m, lambda" in vf.source
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_int_tables_wrap_as_numpy(backend: str) -> None:
     """int64 tables times a lane's int: NumPy's int64 arithmetic (wrapping) and its sums and products."""
     k = np.array([0, 1, -1, 7, 2**31, 2**62, 2**63 - 1, -(2**63), 12345678901])

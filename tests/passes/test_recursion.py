@@ -1,6 +1,9 @@
 """Recursion, self and mutual (analysis/recursion.py, passes/cut_recursion.py): the lanes that
 reach a recursive call are flagged and re-run by the scalar function (its value, or its
 exception, RecursionError included); the lanes that end in a base case are computed batched.
+In lane code (Numba) a recursive call is first lowered as a call of a copy of the function, whose
+own recursive calls are cut (two levels; `Context.unroll`): lanes whose recursion ends a level
+deep are computed there too.
 Both backends, against the scalar oracle, with hostile inputs."""
 
 from __future__ import annotations
@@ -14,8 +17,17 @@ from passcase import UI, I, after, body
 from strategies import floats, ints
 
 from vectorizer import VectorizeError, vectorize
+from vectorizer.passes import cut_recursion
 
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
+
+
+@pytest.fixture
+def cut_at_once(monkeypatch):
+    """Every recursive call cut where it is (unroll 1): the cut's own forms, as the deepest copy
+    of an unrolled function has them."""
+    targets = cut_recursion.targets
+    monkeypatch.setattr(cut_recursion, "targets", lambda chain, unroll: targets(chain, 1))
 NEAR_MAX = [0, 1, -1, 2**63 - 1, -(2**63), 2**62 + 1, -(2**62), 2**31, 12, 18, -18, 7]
 
 
@@ -268,7 +280,7 @@ def test_recursion_inside_loops(backend):
     run(backend, loop_then_recurse, np.array([1.0, 40.0, 75.0, 300.0, np.nan, np.inf, -0.0, 5e-324]), 3)
 
 
-def test_cut_splits_a_while_test():
+def test_cut_splits_a_while_test(cut_at_once):
     """`while a and f(x):` is `while a: if f(x): ... else: break`, whose `if` is cut: the lanes
     where `a` is false at the start return without recursing."""
     assert body(after("cut_recursion", guarded_loop, n=I)) == (
@@ -294,7 +306,8 @@ def test_a_function_whose_every_return_recurses_is_refused_with_a_hint():
 
 
 def test_only_the_lanes_reaching_the_recursion_are_flagged():
-    """The NumPy kernel of gcd flags exactly the lanes with b != 0 (those re-run)."""
+    """The NumPy kernel of gcd flags exactly the lanes with b != 0 (those re-run): the NumPy
+    backend cuts every recursive call where it is (a copy would run on every lane)."""
     vf = vectorize(gcd, backend="numpy", fallback="error")
     a, b = np.array([12, 7, 0, 5, -3]), np.array([18, 0, 5, 0, 0])
     vf(a, b)
@@ -307,14 +320,59 @@ def test_only_the_lanes_reaching_the_recursion_are_flagged():
 
 @pytest.mark.numba
 def test_numba_lane_returns_the_flag_at_the_recursive_call():
+    """_lane_gcd calls its copy _lane_gcd_1, whose recursive call is cut: a flag, no recursion in
+    the compiled code (a deep one would overflow the C stack)."""
     pytest.importorskip("numba")
     vf = vectorize(gcd, backend="numba", fallback="error")
     vf(np.array([1]), np.array([0]))
     lane = vf.source.split("def _lane_gcd(a, b):")[1].split("\n\n")[0]
-    assert "return (a, False)" in lane and "return gcd(b, a % b)\n    return (0, True)" in lane
+    copy = vf.source.split("def _lane_gcd_1(a, b):")[1].split("\n\n")[0]
+    assert "_lane_gcd_1(b, a % b)" in lane and "_lane_gcd(" not in lane
+    assert "return (a, False)" in copy and "return gcd(b, a % b)\n    return (0, True)" in copy
 
 
-def test_cut_splits_a_conditional_return():
+def intrinsic(x: float) -> float:
+    return x * 0.5 if x > 0 else 0.0
+
+
+def reflected(x: float, s: float) -> float:
+    # the recursion is one level deep on every lane: -x <= 0 for x > 0 (NaN: the base case)
+    if x > 0:
+        return intrinsic(x) + reflected(-x, s)
+    if s <= 0:
+        return 1.0 / s
+    return x / s
+
+
+def reflected_caller(x: float, s: float) -> float:  # a recursive callee, unrolled in its caller
+    return reflected(x, s) - reflected(-x, s + 1.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_recursion_one_level_deep_is_batched(backend):
+    """Lane code: no lane of `reflected` is flagged, every one ends within the two copies (the
+    NumPy backend flags the recursing lanes, re-run)."""
+    vf = vectorize(reflected, backend=backend, fallback="error")
+    x = np.array([1.5, -2.0, 0.0, -0.0, np.nan, np.inf, -np.inf, 5e-324, 1e308, 3.0])
+    s = np.array([2.0, 0.5, 1.0, 3.0, 1.0, 1.0, 2.0, 1e-300, 1e-10, np.nan])
+    check(vf, reflected, x, s)
+    if backend == "numba":
+        assert "_lane_reflected_1(" in vf.source.split("def _lane_reflected(")[1]
+    check(vf, reflected, x, np.where(x > 0, 0.0, s))  # ZeroDivisionError a level deep, first lane
+    check(vectorize(reflected_caller, backend=backend, fallback="error"), reflected_caller, x, s)
+    check(vectorize(reflected_caller, backend=backend, fallback="error"), reflected_caller, x, s - 2.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_recursion_deeper_than_the_copies(backend):
+    """Lanes two or more levels deep are re-run: values, RecursionError (2000 deep), both."""
+    for f, args in [(gcd, (np.array([89, 2**62, 10**18, 0, -7]), np.array([55, 3, 2**61 + 1, 0, 3]))),
+                    (fib, (np.array([0, 1, 2, 3, 10, 15]),)), (power, (np.array([1.5, -2.0, 1e300, np.nan]), np.array([0, 1, 5, 3]))),
+                    (nested_base, (np.array([0, 1, 2, 3, 2000, 5]),)), (is_even, (np.array([0, 1, 2, 3, 7, 2000]),))]:
+        run(backend, f, *args)
+
+
+def test_cut_splits_a_conditional_return(cut_at_once):
     # frontend/short_circuit.py has made the conditional a statement before the cut
     assert body(after("cut_recursion", gcd_expr, a=I, b=I)) == (
         "test_1 = b == 0\n"
@@ -326,7 +384,7 @@ def test_cut_splits_a_conditional_return():
     )
 
 
-def test_cut_of_a_mutual_callee_inlined_into_its_caller():
+def test_cut_of_a_mutual_callee_inlined_into_its_caller(cut_at_once):
     """is_odd is inlined into is_even; its call back into is_even (on the chain) is cut."""
     assert body(after("inline_calls", is_even, n=I)) == (
         "if n == 0:\n"
@@ -356,5 +414,5 @@ def test_no_base_case_is_refused_at_the_call():
         del globals()["loop"]
 
 
-def test_uniform_parameter_types_the_recursion_per_specialization():
+def test_uniform_parameter_types_the_recursion_per_specialization(cut_at_once):
     assert "raise RecursionError()" in after("cut_recursion", scaled, x=I, n=UI)

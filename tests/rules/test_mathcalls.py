@@ -220,6 +220,13 @@ def test_int_functions_are_exact(backend):
     _run(lcm, backend, *_valid(math.lcm, a, b))
     m = _ints(-3037000499, 3037000499)
     _run(powmod, backend, a, np.abs(_without(b, lambda v: v == -(2**63))), np.where(m == 0, 7, m))
+    # A negative exponent: a modular inverse first (extended Euclid), every modulus size and sign
+    for mods in (_ints(-60, 60), m, _ints()):
+        _run(powmod, backend, *_valid(pow, a, _ints(-5, 3), mods))
+        _run(powmod, backend, *_valid(pow, a, b, mods))
+    _run(powmod, backend, np.array([7, 2**63 - 1, -(2**63), 0, 5, 3037000498, 12, 3]),
+         np.array([-1, -1, -3, -5, -(2**63) + 1, -2, -(2**63) + 1, -(2**62)]),
+         np.array([1, 3037000499, -3037000499, -1, 3037000499, -3037000499, 2**63 - 1, 3037000498]))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -239,6 +246,9 @@ def test_int_functions_raise_or_refuse_as_python(backend):
     _run(lcm, backend, np.array([0, 2**40, 3]), np.array([5, 2**40 - 1, 0]))
     _run(powmod, backend, np.array([2, 3, 4, 5]), np.array([10, -1, 2, 2]), np.array([1000, 7, 0, 3]))  # 3 ** -1 mod 7 = 5
     _run(powmod, backend, np.array([2, 6]), np.array([-1, 5]), np.array([4, 9]))  # not invertible: ValueError
+    _run(powmod, backend, np.array([3, 0, 5]), np.array([-1, -1, -1]), np.array([7, -1, 10]))  # lane 2 (0 mod -1 is 0)
+    _run(powmod, backend, np.array([3, 4]), np.array([-(2**63), 1]), np.array([7, 0]))  # b == -2**63 re-run (4), then m == 0 raises
+    _run(powmod, backend, np.array([3, 4, 2**62]), np.array([-2, -1, -1]), np.array([7, -1, 2**63 - 1]))  # |m| too big: re-run
     _run(powmod, backend, np.array([2, -7, 5, 2**62]), np.array([100, 3, 0, 2]), np.array([-7, 5, -1, 2**63 - 1]))
     _run(one_argument_forms, backend, np.array([5, -7, 0, 20]))
     _run(one_argument_forms, backend, np.array([5, -(2**63), 3]))  # gcd(-2**63) is 2**63: refused
@@ -266,6 +276,8 @@ def test_hypothesis(backend, data):
     m = data.draw(arrays(ints(-(2**62), 2**62), dtype=np.int64, min_size=a.size, max_size=a.size))
     _run(powmod, backend, a, b % 200, m)
     _run(powmod, backend, *_valid(pow, a, b % 200, m))
+    _run(powmod, backend, a, b % 9 - 6, m)
+    _run(powmod, backend, *_valid(pow, a, b % 9 - 6, m))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -118,13 +118,27 @@ def _vz_lcm(a, b):
 ''',
     "_vz_powmod": '''
 def _vz_powmod(a, b, m):
-    """pow(a, b, m) for b >= 0 and 0 < |m| <= 3037000499; 0 elsewhere (flagged)."""
-    if m == 0 or b < 0 or m > 3037000499 or m < -3037000499:
-        return np.int64(0)
+    """pow(a, b, m) for 0 < |m| <= 3037000499 (a negative b: the inverse of a modulo |m| first,
+    by extended Euclid); m where it does not compute (flagged): m == 0, a base not invertible,
+    |m| too big, b == -2**63."""
+    if m == 0 or m > 3037000499 or m < -3037000499 or b == -9223372036854775807 - 1:
+        return m
     mod = abs(m)
     base = a % mod
+    if b < 0 and mod > 1:
+        r0 = mod
+        r1 = base
+        t0 = np.int64(0)
+        t1 = np.int64(1)
+        while r1 != 0:
+            q = r0 // r1
+            r0, r1 = r1, r0 - q * r1
+            t0, t1 = t1, t0 - q * t1
+        if r0 != 1:
+            return m
+        base = t0 % mod
     r = np.int64(1) % mod
-    e = b
+    e = abs(b)
     while e:
         if e & 1:
             r = (r * base) % mod

@@ -61,6 +61,7 @@ class Context:
     chain: tuple[str, ...] = ()  # the callers this callee is inlined or lowered into (recursion)
     flat_result: bool = False  # the kernel returns a number a lane, batched: a 1-D array
     uniform_params: frozenset[str] = frozenset()  # backend="jax": parameters with one value for every lane
+    unroll: int = 2  # copies of a recursive function on a call chain before its calls are cut (cut_recursion)
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = functools.partial(self.callees.result, lowering=True) if self.callees else None

@@ -1,8 +1,15 @@
-"""Cut recursive calls: a statement that calls a function on the call chain (the function itself,
-or a caller it is being inlined or lowered into) becomes a raise, so the lanes that reach it are
-flagged and re-run by the scalar function (analysis/recursion.py says why this is exact).
+"""Cut recursive calls: a statement that calls a function already `ctx.unroll` times (2) on the
+call chain (the function itself and the callers it is being inlined or lowered into) becomes a
+raise, so the lanes that reach it are flagged and re-run by the scalar function
+(analysis/recursion.py says why this is exact). Below that depth a recursive call is an ordinary
+call of a copy of the function (lane code: its own lane function; the NumPy backend cuts at
+once, `unroll` 1, as its copy would run on every lane): the lanes whose recursion
+ends within that many levels (`f(x)` for x > 0 returning `g(x) + f(-x, s)`, a base case for
+x <= 0) are computed batched, only the deeper ones re-run. Where a copy cannot be lowered (a
+call inside `and` the cut would have split off), pipeline.py lowers the function again with
+`unroll` 1: every recursive call cut, as before.
 
-Before::
+Before (the innermost copy: gcd already `unroll` times on the chain)::
 
     def gcd(a, b):
         if b == 0:
@@ -22,11 +29,18 @@ origin comments), on the function and on every callee, in both pass lists.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import libcst as cst
 
 from ..analysis.recursion import cut
 from .base import Context
 
 
+def targets(chain: tuple[str, ...], unroll: int) -> frozenset[str]:
+    """The functions whose calls are cut in the last function of `chain` (callers first)."""
+    return frozenset(n for n, count in Counter(chain).items() if count >= unroll)
+
+
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
-    return cut(func, frozenset((*ctx.chain, ctx.name)))
+    return cut(func, targets((*ctx.chain, ctx.name), ctx.unroll))

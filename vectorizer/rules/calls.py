@@ -41,6 +41,14 @@ def _float_to_int(np_name: str, math_name: str) -> Rule:
     return rule
 
 
+def float_valued_int(np_name: str) -> Impl:
+    """math.floor(x) and the like of a float x read at once as a float (analysis/float_ints.py):
+    the integer-valued double, +0.0 for a zero (the int 0 converts to +0.0). Python raises for a
+    NaN or an infinite x (ValueError, OverflowError): flagged."""
+    return Impl(FLOAT, f"np.{np_name}({{0}}) + 0.0", f"np.{np_name}({{0}}) + 0.0",
+                (Check("~np.isfinite({0})", "NaN/inf raise converting to int"),))
+
+
 def _unary_float(name: str, *checks: Check, exact: bool = False, np_name: str | None = None) -> Rule:
     def rule(args: list[Val]) -> Impl:
         (t,) = _types(args, 1, f"math.{name}")

@@ -126,13 +126,16 @@ def _bit_length(args: list[Val]) -> Impl:
 
 
 def pow3(args: list[Val]) -> Impl:
-    """pow(a, b, m) on ints: lanes with m == 0 (ValueError), a negative b (a modular inverse, or
-    ValueError) or |m| beyond 3037000499 (products beyond int64) are re-run per lane."""
+    """pow(a, b, m) on ints: lanes with m == 0 (ValueError), |m| beyond 3037000499 (products
+    beyond int64) or b == -2**63 are re-run per lane, and so are those with a negative b whose
+    base has no inverse modulo m (ValueError): there the helper gives m, which no result is
+    (|result| < |m|)."""
     (a, b, m), checks = _ints(args, (3,), "pow")
     return Impl(INT, f"_vz_powmod({a}, {b}, {m})", "", checks + (
         Check(f"{m} == 0", "ValueError: pow() 3rd argument cannot be 0"),
-        Check(f"({b} < 0) | ({m} > 3037000499) | ({m} < -3037000499)",
-              "a modular inverse, or products beyond int64: computed per lane")))
+        Check(f"({m} > 3037000499) | ({m} < -3037000499) | ({b} == -9223372036854775807 - 1)",
+              "products beyond int64: computed per lane"),
+        Check(f"({b} < 0) & ({{r}} == {m})", "ValueError: base is not invertible for the given modulus")))
 
 
 MATH_CALLS: dict[str, Rule] = {

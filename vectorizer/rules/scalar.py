@@ -42,6 +42,7 @@ from .calls import (
     NONNEGATIVE_CALLS,
     SPECIAL_CALLS,
     call_rule,
+    float_valued_int,
     unsupported_math,
     without_sign_checks,
     without_unit_checks,
@@ -52,5 +53,5 @@ __all__ = [
     "BIG_INT", "BINARY", "CALLS", "DIVMOD", "EXACT_INT", "EXACT_POW", "FLOAT", "I64_MAX", "I64_MIN",
     "KEYWORD_CALLS", "MATH_CONSTANTS", "NONNEGATIVE_CALLS", "NOT_LIBM_IN_CPYTHON", "SPECIAL_CALLS",
     "ULP_BOUND", "UNARY", "Check", "Impl", "Rule", "Val", "affine_range", "beyond_exact", "call_rule",
-    "compare", "truthy", "unsupported_math", "without_sign_checks", "without_unit_checks",
+    "compare", "float_valued_int", "truthy", "unsupported_math", "without_sign_checks", "without_unit_checks",
 ]

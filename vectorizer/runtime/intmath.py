@@ -1,5 +1,5 @@
 """NumPy forms of the `math` functions NumPy has no exact ufunc for: `remainder`, `comb`, `perm`,
-`factorial`, `isqrt`, `lcm`, `powmod` (three-argument `pow`), `frexp`, `bit_length`.
+`factorial`, `isqrt`, `lcm`, `powmod` (three-argument `pow`, a modular inverse for a negative exponent), `frexp`, `bit_length`.
 
 Each is exact on the lanes it computes: float results bit for bit what CPython's C code gives
 (the same operations in the same order), int results the exact int. A lane it cannot compute in
@@ -129,21 +129,34 @@ def lcm(a, b):
 
 
 def powmod(a, b, m):
-    """pow(a, b, m) for b >= 0 and 0 < |m| <= isqrt(2**63 - 1), where every product of two
-    residues fits int64 (square and multiply); the result has the sign of m, as Python's. Other
-    lanes give 0: the rule flags them (m == 0 raises; a negative b needs a modular inverse)."""
+    """pow(a, b, m) for 0 < |m| <= isqrt(2**63 - 1), where every product of two residues fits
+    int64 (square and multiply); the result has the sign of m, as Python's. A negative b first
+    replaces a by its inverse modulo |m| (extended Euclid; |m| == 1 gives 0, as in CPython, before
+    any inverse). Lanes it does not compute give m, never a result (|result| < |m|): m == 0 (it
+    raises), |m| too big, a base not invertible (ValueError) or b == -2**63; the rule flags them."""
     a, b, m = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (a, b, m)))
-    ok = (m != 0) & (b >= 0) & (m <= _VZ_ISQRT_MAX) & (m >= -_VZ_ISQRT_MAX)
+    ok = (m != 0) & (m <= _VZ_ISQRT_MAX) & (m >= -_VZ_ISQRT_MAX) & (b != -9223372036854775807 - 1)
     mod = np.where(ok, np.abs(np.where(ok, m, 1)), 1)
     base = np.remainder(a, mod)
-    e = np.where(ok, b, 0)
+    neg = ok & (b < 0) & (mod > 1)
+    if np.any(neg):  # the inverse of base modulo mod: t with t * base = gcd = 1 (mod mod)
+        r0, r1 = np.where(neg, mod, 1), np.where(neg, base, 0)
+        t0, t1 = np.zeros_like(r0), np.ones_like(r0)
+        while np.any(r1):
+            going = r1 != 0
+            q = np.where(going, r0 // np.where(going, r1, 1), 0)
+            r0, r1 = np.where(going, r1, r0), np.where(going, r0 - q * r1, r1)
+            t0, t1 = np.where(going, t1, t0), np.where(going, t0 - q * t1, t1)
+        ok &= ~neg | (r0 == 1)
+        base = np.where(neg, np.remainder(t0, mod), base)
+    e = np.where(ok, np.abs(b), 0)
     r = np.remainder(np.ones_like(mod), mod)
     while np.any(e):
         r = np.where(e & 1, (r * base) % mod, r)
         base = (base * base) % mod
         e = e >> 1
     r = np.where((m < 0) & (r != 0), r - mod, r)
-    return _vz_scalar(np.where(ok, r, 0))
+    return _vz_scalar(np.where(ok, r, m))
 
 
 def bit_length(n):

@@ -47,6 +47,7 @@ the callees. The pass returns `LaneKernels`, which `lane_vector_math` edits.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import dataclass
 
 import libcst as cst
@@ -106,7 +107,7 @@ class LaneModule:
         keywords = {a.keyword.value: facts.val(a.value) for a in node.args if a.keyword is not None}
         params = ctx.callees.bind(parsed, args, keywords, default_val)  # type: ignore[union-attr]
         parsed = ctx.callees.for_call(parsed, params, node, lowering=True)  # type: ignore[union-attr]  # its kind checks decided
-        key = (glob.name, tuple((v.type, v.batched, v.one_d) for v in params.values()))  # type: ignore[union-attr]
+        key = (glob.name, tuple((v.type, v.batched, v.one_d) for v in params.values()), _depths(ctx, glob.name))  # type: ignore[union-attr]
         if key not in self.functions:
             name = ctx.namer.fresh(f"_lane_{glob.name}")
             self.functions[key] = (name, None)
@@ -115,6 +116,14 @@ class LaneModule:
             func = ctx.prepare_callee(child)  # type: ignore[misc]  # the lanes passes before this one
             self.functions[key] = (name, lower_lane(func, child, self, name))
         return self.functions[key][0]
+
+
+def _depths(ctx: Context, callee: str) -> tuple[tuple[str, int], ...]:
+    """How often each recursive function is on the callee's chain: a copy of a recursive function
+    lowered deeper (passes/cut_recursion.py, UNROLL) cuts other calls, so it is a lane function
+    of its own; () for the functions of a program without recursion, which share one each."""
+    recursive = {key[0] for key in ctx.callees.assumed} if ctx.callees else set()  # analysis/recursion.py
+    return tuple(sorted(Counter(n for n in (*ctx.chain, ctx.name, callee) if n in recursive).items()))
 
 
 def lower_lane(func: cst.FunctionDef, ctx: Context, module: LaneModule, name: str, main: bool = False) -> ast.FunctionDef:
@@ -154,6 +163,7 @@ class _ValueAlone(ast.NodeTransformer):
 
 def transform(func: cst.FunctionDef, ctx: Context) -> LaneKernels:
     module = LaneModule()
+    ctx.namer.reserve(f"_lane_{ctx.name}")  # a copy of a recursive function is not the main lane
     main = lower_lane(func, ctx, module, f"_lane_{ctx.name}", main=True)
     functions = [f for _, f in module.functions.values() if f is not None] + [main]
     return LaneKernels(functions, module.constants, module.infallible, frozenset(module.never_fail))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...analysis.float_ints import float_valued
 from ...analysis.signs import sign, within_unit
 from ...core.lanenodes import assign, call, const, fill, name
 from ...core.types import BOOL, FLOAT, INT, join
@@ -34,6 +35,9 @@ NOT_CPYTHONS = {"math.gamma": "up to 8 ulp measured", "math.lgamma": "up to 45,8
 def lower(exprs: LaneExpressions, node: cst.Call) -> ast.expr:
     """A call: of a table reduction, a function of the module (its lane function), an int
     method, a NumPy function on numbers, or a builtin or `math` function (rules.py)."""
+    if node in exprs.float_ints:  # an int read at once as a float: analysis/float_ints.py
+        name_ = float_valued(node, exprs.facts, exprs.call_name)
+        return exprs.apply(rules.float_valued_int(name_), [node.args[0].value])  # type: ignore[arg-type]
     reduced = tables.reduction(exprs, node)  # np.sum(table * x ** table): passes/ops_to_lanes/tables.py
     if reduced is not None:
         return reduced

@@ -20,12 +20,14 @@ runs). Calls are calls.py's: other functions of the module go to their own lane 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, COMPARES, UNOPS
+from ...analysis.float_ints import float_operands
 from ...analysis.signs import without_zero_divisor
 from ...core.lanenodes import (
     assign,
@@ -88,6 +90,7 @@ class LaneExpressions:
         self.lane = lane
         self.ctx = lane.ctx
         self.facts = lane.facts
+        self.float_ints: set[cst.BaseExpression] = set()  # calls lowered as floats (analysis/float_ints.py)
 
     def truthy(self, node: ast.expr, t: Type) -> ast.expr:
         return node if t is BOOL else fill("{0} != 0", node)
@@ -167,6 +170,10 @@ class LaneExpressions:
         left, right = self.facts.val(node.left), self.facts.val(node.right)
         if (left.zero_d or right.zero_d) and isinstance(node.operator, cst.Power):
             return numpy_calls.array_power(self, node)  # NumPy's array `**`, not pow
+        floats = float_operands(node, self.facts, self.call_name)  # math.floor(x) / m: analysis/float_ints.py
+        self.float_ints.update(floats)
+        left, right = (dataclasses.replace(v, type=FLOAT) if o in floats else v
+                       for v, o in ((left, node.left), (right, node.right)))
         impl = rules.BINARY[BINOPS[type(node.operator)]](left.type, right.type, left, right)
         impl = without_counter_checks(impl, node, self.lane.counters, self.lane.nonzero)  # analysis/counters.py
         impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0

@@ -145,7 +145,30 @@ class ArrayOps:
                     for a in node.args if a.keyword is not None}
         if name in ("np.around", "np.round"):
             args, keywords = self.decimals(args, keywords, mask)
-        return lower_rule(rule, args, keywords, self.facts.val(node))
+        out = lower_rule(rule, args, keywords, self.facts.val(node))
+        if name in ("np.sum", "np.prod") and mask is not None and not self.low.loop_depth:
+            return self.on_lanes(out, mask, self.facts.val(node))
+        return out
+
+    def on_lanes(self, expr: ast.expr, mask: ast.expr, val: Val) -> ast.expr:
+        """A reduction with a power in it (`np.sum(n * x[:, None] ** table, axis=1)`, a lane's row
+        each) under a batched mask, as `_vz_masked(mask, lambda x: ..., x)`: computed on the
+        mask's lanes alone when at most half take the branch (runtime.masked). Each row is
+        reduced by itself, so a lane's value is the same bits on fewer rows; the lambda's
+        parameters are the names that are per-lane anywhere (the others, tables, it reads)."""
+        if not val.batched or isinstance(val.type, ArrayType) \
+                or not any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Pow) for b in ast.walk(expr)):
+            return expr
+        names = sorted({v.id for v in ast.walk(expr) if isinstance(v, ast.Name) and self._per_lane(v.id)})
+        if not names:
+            return expr
+        params = ast.arguments(posonlyargs=[], args=[ast.arg(arg=v) for v in names], kwonlyargs=[], kw_defaults=[], defaults=[])
+        return n.call("_vz_masked", mask, ast.Lambda(args=params, body=expr), *(n.name(v) for v in names))
+
+    def _per_lane(self, name: str) -> bool:
+        if name in self.low.ctx.params:
+            return self.low.ctx.params[name].batched
+        return any(name in env and env[name].val.batched for env in self.facts.env_before.values())
 
     def decimals(self, args: list[Arg], keywords: dict[str, array_rules.Arg],
                  mask: Mask) -> tuple[list[Arg], dict[str, array_rules.Arg]]:

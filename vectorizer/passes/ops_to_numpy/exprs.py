@@ -12,6 +12,7 @@ import libcst as cst
 
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
+from ...analysis.float_ints import float_operands, float_valued
 from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...analysis.witnesses import NEGATIVE_CHECK
 from ...core import nodes as n
@@ -41,6 +42,7 @@ class Expressions:
         self.low = low
         self.ctx = low.ctx
         self.facts = low.facts
+        self.float_ints: set[cst.BaseExpression] = set()  # calls lowered as floats (analysis/float_ints.py)
 
     # -- expressions -------------------------------------------------------------------------
     def lower(self, node: cst.BaseExpression, mask: Mask) -> ast.expr:
@@ -84,6 +86,11 @@ class Expressions:
         if isinstance(node, cst.BinaryOperation):
             op = BINOPS[type(node.operator)]
             left, right = self.facts.val(node.left), self.facts.val(node.right)
+            # math.floor(x) / m: the int read as the float it came from (analysis/float_ints.py)
+            floats = float_operands(node, self.facts, self.call_name, lambda a: self.facts.val(a).batched)
+            self.float_ints.update(floats)
+            left, right = (dataclasses.replace(v, type=FLOAT) if o in floats else v
+                           for v, o in ((left, node.left), (right, node.right)))
             impl = self.exactly(rules.BINARY[op](left.type, right.type, left, right), node)
             impl = without_counter_checks(impl, node, self.low.counters, self.low.nonzero)  # analysis/counters.py
             impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0
@@ -290,6 +297,9 @@ class Expressions:
         return method if method is not None and not isinstance(self.facts.val(func.value).type, ArrayType) else None  # type: ignore[attr-defined]
 
     def call(self, node: cst.Call, mask: Mask) -> ast.expr:
+        if node in self.float_ints:  # an int read at once as a float: analysis/float_ints.py
+            arg = node.args[0].value
+            return self.apply(rules.float_valued_int(float_valued(node, self.facts, self.call_name)), [arg], mask)  # type: ignore[arg-type]
         method = self.int_method(node)
         if method is not None:  # n.bit_length(): the receiver is the operand
             receiver = node.func.value  # type: ignore[attr-defined]
