@@ -21,6 +21,7 @@ def test_bench_fallback_runs_and_writes_json(tmp_path: Path) -> None:
     doc = json.loads(out.read_text())
     assert doc["rounds"] == 1 and len(doc["load_before"]) == 3
     cases = {(r["way"], r["function"], r["lanes"]) for r in doc["rows"]}
-    ways = {"refused": {"one", "two", "three", "four"}, "disabled": {"one", "four"}, "objects": {"missing"}}
+    ways = {"refused": {"one", "two", "three", "four", "zerod", "pair", "mixed", "flag", "raises"},
+            "disabled": {"one", "four"}, "objects": {"missing"}}
     assert cases == {(w, f, n) for w, fs in ways.items() for f in fs for n in (300, 2000)}
     assert all(r["path_s"] > 0 and r["loop_s"] > 0 and r["ratio"] > 0 for r in doc["rows"])
