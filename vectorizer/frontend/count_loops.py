@@ -41,7 +41,7 @@ import types
 import libcst as cst
 
 from .namespace import Namespace
-from .paths import PathTransformer
+from .paths import FreshNames, PathTransformer
 from .sequence_values import number
 
 
@@ -51,18 +51,10 @@ class CountLoops(PathTransformer):
     def __init__(self, ns: Namespace, local: set[str], taken: set[str]) -> None:
         super().__init__()
         self.ns, self.local, self.taken = ns, local, taken
-        self.count = 0
+        self.fresh = FreshNames(taken)
 
     def wants(self, node: cst.CSTNode) -> bool:
         return self._parts(node) is not None
-
-    def _fresh(self, base: str) -> str:
-        while True:
-            self.count += 1
-            name = f"{base}_{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
     def _is_count(self, func: cst.BaseExpression) -> bool:
         g = self.ns.globals
@@ -100,10 +92,10 @@ class CountLoops(PathTransformer):
             return updated
         start, step = parts
         name = original.target.value  # type: ignore[attr-defined]
-        counter = self._fresh(f"{name}_count")
+        counter = self.fresh(f"{name}_count")
         lines: list[cst.BaseStatement] = [_assign(counter, start)]
         if number(step) is None:
-            held = self._fresh(f"{name}_step")
+            held = self.fresh(f"{name}_step")
             lines.append(_assign(held, step))
             step = cst.Name(held)
         head = [_assign(name, cst.Name(counter)),

@@ -79,7 +79,7 @@ from .namespace import SIDE_EFFECT_BUILTINS, Namespace
 from .none_ends import NoneEnds, is_none, no_value_use, returns_value
 from .number_attributes import NumberAttributes, number_params
 from .parse import ParsedFunction
-from .paths import PathTransformer
+from .paths import FreshNames, PathTransformer
 from .polyval import Polyval
 from .rebound_displays import ReboundDisplays
 from .reductions import Reductions
@@ -300,7 +300,7 @@ class _Rewrite(PathTransformer):
         self.ns, self.tables, self.taken, self.local, self.zero = ns, tables, taken, local, zero
         self.globals = {g: v for g, v, _ in tables.values()}
         self.dropped = {id(t[2]) for t in tables.values()}
-        self.count = 0
+        self.fresh = FreshNames(taken)  # `base_1`, `base_2`...: the first no name of the function has
         self.attrs: set[int] = set()
 
     def wants(self, node: cst.CSTNode) -> bool:
@@ -317,15 +317,6 @@ class _Rewrite(PathTransformer):
         if isinstance(node, cst.Return):
             return self.zero and is_none(node.value)
         return False
-
-    def fresh(self, base: str) -> str:
-        """`base_1`, `base_2`...: the first no name of the function has."""
-        while True:
-            self.count += 1
-            name = f"{base}_{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
     def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
         zero = updated.with_changes(value=cst.Integer("0"), whitespace_after_return=cst.SimpleWhitespace(" "))

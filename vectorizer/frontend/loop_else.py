@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .paths import PathTransformer
+from .paths import FreshNames, PathTransformer
 
 _NESTED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
@@ -46,19 +46,10 @@ class LoopElse(PathTransformer):
 
     def __init__(self, taken: set[str]) -> None:
         super().__init__()
-        self.taken = taken
-        self.count = 0
+        self.taken, self.fresh = taken, FreshNames(taken)
 
     def wants(self, node: cst.CSTNode) -> bool:
         return isinstance(node, cst.For | cst.While) and node.orelse is not None
-
-    def _fresh(self) -> str:
-        while True:
-            self.count += 1
-            name = f"broke_{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
     def leave_For(self, original: cst.For, updated: cst.For):  # noqa: ANN201 - libcst's union
         return self._loop(original, updated)
@@ -69,7 +60,7 @@ class LoopElse(PathTransformer):
     def _loop(self, original: cst.For | cst.While, updated: cst.For | cst.While):  # noqa: ANN202
         if updated.orelse is None:
             return updated
-        flag = self._fresh()
+        flag = self.fresh("broke")
         breaks = _Breaks(flag)
         body = updated.body.visit(breaks)
         for new, old in breaks.rebuilt:

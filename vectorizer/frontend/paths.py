@@ -70,3 +70,19 @@ class PathTransformer(cst.CSTTransformer):
                 self.rebuilt[id(new)] = (new, o)
                 body.append(new)
         return updated.with_changes(body=body)
+
+
+class FreshNames:
+    """`base_1`, `base_2`...: names no name of the function has (`taken`, which each new name joins);
+    one counter for every base, so the names a rewrite makes differ in their suffix too."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken, self.count = taken, 0
+
+    def __call__(self, base: str) -> str:
+        while True:
+            self.count += 1
+            name = f"{base}_{self.count}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
