@@ -22,7 +22,7 @@ from ..errors import (
     VectorizeTypeError,
 )
 from ..frontend import fence
-from ..frontend.call_site_refusals import at_call_site
+from ..frontend.call_site_refusals import at_call_site, users_name
 from ..frontend.desugar import desugar
 from ..frontend.linking import linker_of
 from ..frontend.local_imports import hoist
@@ -59,10 +59,10 @@ class Callees:
             p = parsed.func.params
             if not (p.params or p.posonly_params or p.kwonly_params):  # blamed on the call (exprs.py locates it)
                 raise UnsupportedCallError(
-                    f"{glob.name}() takes no arguments: its value is the same for every lane, and vectorizer computes "
+                    f"{users_name(glob)}() takes no arguments: its value is the same for every lane, and vectorizer computes "
                     f"such a helper once per call only when it reads nothing but module-level numbers, strings, None "
-                    f"or enum members and calls only such helpers; {glob.name} does more",
-                    hint=f"compute {glob.name}() outside and pass its value in as an argument")
+                    f"or enum members and calls only such helpers; {users_name(glob)} does more",
+                    hint=f"compute {users_name(glob)}() outside and pass its value in as an argument")
             linker = linker_of(self.namespace)
             home = None
             parsed = hoist(parsed, self.namespace, linker.home(glob) if linker is not None else None)
@@ -147,7 +147,7 @@ class Callees:
             self.stack.pop()
         batched = any(v.batched for v in params.values())  # type: ignore[union-attr]
         if len(facts.result) > 1 and any(v.one_d is not False for v in facts.result):
-            raise VectorizeTypeError(f"{glob.name}() returns a tuple holding a one-element array (np.atleast_1d of a "
+            raise VectorizeTypeError(f"{users_name(glob)}() returns a tuple holding a one-element array (np.atleast_1d of a "
                                      "number): its items are not numbers", hint="return x.item() (the number) for each")
         return tuple(one_d.returned(v, v.batched or batched) for v in facts.result)
 

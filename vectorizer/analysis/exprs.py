@@ -28,6 +28,7 @@ from ..core.types import (
     type_of_python,
 )
 from ..errors import VectorizeError, VectorizeErrorGroup, VectorizeTypeError
+from ..frontend.call_site_refusals import users_name
 from ..frontend.fence_attributes import int_method
 from ..rules import scalar as rules
 from . import arrays, one_d, one_d_masks
@@ -261,7 +262,7 @@ class ExpressionAnalysis:
             glob = self.ns.resolve(func.value)  # type: ignore[union-attr]
             if glob.kind == "function":
                 if self.lazy and not self.recursive(glob):
-                    raise self.error(node, f"a call to {glob.name}() inside 'and', 'or' or 'x if c else y' is not supported yet",
+                    raise self.error(node, f"a call to {users_name(glob)}() inside 'and', 'or' or 'x if c else y' is not supported yet",
                                      "call it in an 'if' statement instead", VectorizeError)
                 if self.callee_result is None:
                     raise self.error(node, "calls to other functions must be inlined first", "report this as a vectorizer bug", VectorizeError)

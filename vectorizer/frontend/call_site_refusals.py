@@ -12,6 +12,14 @@ from .namespace import Global
 from .source import FunctionSource
 
 
+def users_name(glob: Global) -> str:
+    """The name a message gives a function of the code: the user's (its qualname), never the name
+    of a copy the compiler made (`Env_spread_static`, `dynetz__delta_1`) or a link name."""
+    if isinstance(glob.value, types.FunctionType):
+        return glob.value.__qualname__
+    return glob.value.qualname if isinstance(glob.value, FunctionSource) else glob.name  # (a copy: sequence_args.py)
+
+
 def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None) -> VectorizeError:
     """A callee's refusal, reported at its call in the vectorized function: the user sees which of
     THEIR calls cannot be vectorized, and (in the message and a note) what in the callee stops it."""
@@ -19,8 +27,7 @@ def at_call_site(exc: VectorizeError, glob: Global, where: SourceLocation | None
         return exc
     inner = exc.errors if isinstance(exc, VectorizeErrorGroup) else [exc]
     first = inner[0]
-    name = glob.value.__qualname__ if isinstance(glob.value, types.FunctionType) else \
-        glob.value.qualname if isinstance(glob.value, FunctionSource) else glob.name  # (a copy: sequence_args.py)
+    name = users_name(glob)
     message = f"the call to {name!r} cannot be vectorized: {first.message}"
     if first.location is not None:
         message += f" (at {first.location})"

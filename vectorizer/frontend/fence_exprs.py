@@ -200,6 +200,14 @@ class ExpressionFence:
         return isinstance(node, cst.Name) and node.value not in self.locals \
             and self.ns.resolve(node.value).kind in ("function", "math_func")
 
+    def decided_callee(self, func: cst.BaseExpression) -> bool:
+        """A callable object, or one given as an argument, at decoration: its call is decided by
+        the specialization (a tuple of values given to it is a static argument there), or refused
+        after it by the strict fence."""
+        if not self.specializable or not isinstance(func, cst.Name) or func.value in self.assigned:
+            return False
+        return func.value in self.params or self.ns.resolve(func.value).kind == "value"
+
     def call(self, node: cst.Call) -> None:
         func = node.func
         for arg in node.args:
@@ -209,7 +217,8 @@ class ExpressionFence:
                 if cst.Module([]).code_for_node(arg.value) not in ("float", "int", "bool", "np.float64", "np.int64", "np.bool_"):
                     self.refuse(arg.value, "dtype must be float, int or bool here", "write dtype=float")
             elif not (self.specializable and self.function_name(arg.value)):
-                self.expr(arg.value)  # (a function given as an argument: the copy called is specialized on it)
+                # (a function given as an argument: the copy called is specialized on it)
+                self.expr(arg.value, tuple_ok=self.decided_callee(func))
         if isinstance(func, cst.Attribute):
             check_attribute(self, func, called=True)
             return

@@ -1,4 +1,5 @@
-"""Calls to same-module functions under `and`, `or` and `x if c else y` become statements (part
+"""Calls to same-module functions (and callable objects, whose calls become copies of their
+functions: frontend/static_methods.py) under `and`, `or` and `x if c else y` become statements (part
 of frontend/desugar.py): the inliner places a callee's body at a statement, so a call that only
 some lanes reach must be reached through an `if`. Before::
 
@@ -43,9 +44,10 @@ class ShortCircuit(PathTransformer):
         stack = [node]
         while stack:
             n = stack.pop()
-            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value not in self.local \
-                    and self.ns.resolve(n.func.value).kind == "function":
-                return True
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value not in self.local:
+                glob = self.ns.resolve(n.func.value)
+                if glob.kind == "function" or glob.kind == "value" and callable(glob.value):
+                    return True  # (a module-level callable object: a copy of its function, inlined likewise)
             stack.extend(n.children)
         return False
 

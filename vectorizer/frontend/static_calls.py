@@ -31,6 +31,7 @@ import libcst as cst
 
 from . import pure_eval, static_methods
 from .namespace import ABSENT, Global, Namespace, is_constant
+from .operator_functions import operator_function
 from .pure_builtins import Impure
 from .reach import attribute as static_attribute
 from .reach import namespace_like
@@ -119,7 +120,7 @@ def attribute_value(values: Values, node: cst.Attribute, env: dict[str, object])
             return tuple(sys.version_info)
         if owner is not ABSENT and namespace_like(owner) and not isinstance(owner, enum.EnumMeta):
             found = static_attribute(owner, name)
-            if found is not ABSENT and embeddable(found):
+            if found is not ABSENT and (embeddable(found) or operator_function(found) is not None):
                 linker = values.ns.linker
                 if linker is not None:
                     linker.reads.append((owner, name, found))  # watched as the linker's reads are
@@ -133,7 +134,7 @@ def attribute_value(values: Values, node: cst.Attribute, env: dict[str, object])
 
 
 def _held(values: Values, node: cst.CSTNode, found: object, spelled: str) -> object:
-    if embeddable(found) is None:
+    if embeddable(found) is None and not passed_function(found):  # (a function: called where it is decided)
         values.why[node] = (f"{spelled} is a {type(found).__name__}, a value the engine cannot hold in generated code "
                             "(numbers, bools, str, None, enum members, tuples of them and objects of such values)")
         return UNDECIDED
@@ -262,6 +263,13 @@ class Variants:
         return name
 
 
+def static_default(value: object) -> bool:
+    """A parameter default a copy is specialized on when the call leaves it: a static value (None,
+    a str, an object...) or a tuple of numbers (`dims=(-1, -1)`, whose reads are decided there)."""
+    return is_static(value) and not isinstance(value, type) or type(value) is tuple and bool(value) \
+        and is_constant(value)
+
+
 def static_arguments(values: Values, node: cst.Call, env: dict[str, object]):  # noqa: ANN201
     """For a call of a function of the code: (its Global, parameter names in order, {param:
     static value} for the static arguments and static defaults left, the static Arg nodes),
@@ -300,9 +308,8 @@ def static_arguments(values: Values, node: cst.Call, env: dict[str, object]):  #
             statics[pname] = v
             static_args.append(a)
     for p in params:
-        if p.name not in bound and p.default is not p.empty and is_static(p.default) \
-                and not isinstance(p.default, type):
-            statics[p.name] = p.default  # left at a static default (ell=None): decided in the copy
+        if p.name not in bound and p.default is not p.empty and static_default(p.default):
+            statics[p.name] = p.default  # left at a static default (ell=None, dims=(-1, -1)): decided in the copy
     if not statics:
         return None
     return glob, names, positional, statics, static_args

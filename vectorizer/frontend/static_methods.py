@@ -93,8 +93,10 @@ def bind_call(target: Bound, node: cst.Call) -> tuple[list[str], dict[str, objec
     except (TypeError, ValueError):
         return None
     params = list(sig.parameters.values())
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
         return None
+    extra = [p.name for p in params if p.kind is p.VAR_KEYWORD]  # `**kwargs`: {} when nothing more is passed
+    params = [p for p in params if p.kind is not p.VAR_KEYWORD]
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(target.args) > len(positional):
         return None
@@ -115,6 +117,8 @@ def bind_call(target: Bound, node: cst.Call) -> tuple[list[str], dict[str, objec
                 return None  # given twice: the call raises TypeError
             del bound[name]  # partial(f, k=1)(k=2): the call's keyword wins
         where[arg] = name
+    if extra:
+        bound[extra[0]] = {}  # (a keyword no parameter names would land there: such calls are None above)
     return rest, bound, where
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from .callables import Bound, resolve
 from .namespace import ABSENT
+from .operator_functions import operator_function
 
 CodeKey = Callable[[object], str]  # a function or class -> deterministic text of its code
 
@@ -90,17 +91,20 @@ def is_static(value: object) -> bool:
 
 def passed_function(value: object) -> bool:
     """A function given as an argument the callee may be specialized on (issue 51): a Python
-    function (`def`, not a lambda: its source is read) or a function of the math module (a call
-    of the parameter is then a call of it, as Python makes it)."""
+    function (`def`, not a lambda: its source is read), a function of the math module (a call
+    of the parameter is then a call of it, as Python makes it) or of the operator module (its
+    call is the operator's expression: frontend/operator_functions.py)."""
     if isinstance(value, types.FunctionType):
         return value.__name__ != "<lambda>"
-    return math_function(value) is not None
+    return math_function(value) is not None or operator_function(value) is not None
 
 
 def math_function(value: object) -> str | None:
     """The name of the math module's function `value` is, else None."""
+    if not isinstance(value, types.BuiltinFunctionType):  # (first: reading an attribute may run code)
+        return None
     name = getattr(value, "__name__", None)
-    if isinstance(value, types.BuiltinFunctionType) and isinstance(name, str) and getattr(math, name, None) is value:
+    if isinstance(name, str) and getattr(math, name, None) is value:
         return name
     return None
 
@@ -193,12 +197,16 @@ def value_key(value: object, depth: int = 0, code: CodeKey | None = None) -> str
         return f"enum:{type(value).__module__}.{type(value).__qualname__}.{value.name}"
     if isinstance(value, tuple):
         return f"tuple({','.join(value_key(v, depth, code) for v in value)})"
+    if type(value) is dict and not value:
+        return "dict:{}"  # a `**kwargs` that receives nothing (frontend/static_methods.bind_call)
     if type(value) in (type(None), bool, int, float, str, bytes):
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, numbers.Real) and type(value).__module__ == "numpy":
         return f"{type(value).__name__}:{value!r}"
     if math_function(value) is not None:
         return f"math:{math_function(value)}"
+    if operator_function(value) is not None:
+        return f"operator:{operator_function(value)}"
     if isinstance(value, type | types.FunctionType):
         kind = "class" if isinstance(value, type) else "function"
         own = f"{kind}:{value.__module__}.{value.__qualname__}"
@@ -224,7 +232,8 @@ def describe(value: object) -> str:
 def held(value: object) -> bool:
     """A bound argument a specialized copy can be made for: a static value, a function or a number."""
     return (is_static(value) and not isinstance(value, type) or isinstance(value, type) and value.__module__ != "builtins"
-            or type(value) in (bool, int, float) or isinstance(value, types.FunctionType))
+            or type(value) in (bool, int, float) or isinstance(value, types.FunctionType)
+            or operator_function(value) is not None)
 
 
 def static_callable(value: object) -> bool:

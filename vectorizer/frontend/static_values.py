@@ -29,7 +29,7 @@ from .static_checks import (
     defaulted,
     recognize,
 )
-from .static_objects import is_static_object
+from .static_objects import is_static_object, passed_function
 
 _COMPARE = {cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b, cst.LessThan: lambda a, b: a < b,
             cst.LessThanEqual: lambda a, b: a <= b, cst.GreaterThan: lambda a, b: a > b,
@@ -42,8 +42,9 @@ def opaque(v: object) -> bool:
 
 
 def held(v: object) -> bool:
-    """A value a local may hold through the specialization: opaque, or a static object."""
-    return opaque(v) or is_static_object(v)
+    """A value a local may hold through the specialization: opaque, a static object, or a function
+    its calls are decided to (`func = self.func`, then `func(a, b)`: passes/specialize_calls.py)."""
+    return opaque(v) or is_static_object(v) or passed_function(v)
 
 
 class Values:
@@ -100,6 +101,9 @@ class Values:
             if bool(left) == isinstance(node.operator, cst.Or):
                 return left
             return self.evaluate(node.right, env)
+        if isinstance(node, cst.IfExp):  # `f if kwargs else self.func`: the side taken (the other is not read)
+            test = self.evaluate(node.test, env)
+            return UNKNOWN if test is UNKNOWN else self.evaluate(node.body if test else node.orelse, env)
         if isinstance(node, cst.Tuple):
             items = [self.evaluate(e.value, env) for e in node.elements]
             return UNKNOWN if any(i is UNKNOWN for i in items) or any(

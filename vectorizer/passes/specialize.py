@@ -86,7 +86,9 @@ def specialize(parsed: ParsedFunction, ns: Namespace, statics: dict[str, object]
     kwonly = [x for x in p.kwonly_params if x.name.value not in statics]
     new = new.with_changes(params=p.with_changes(params=keep, posonly_params=posonly, kwonly_params=kwonly,
                                                  posonly_ind=p.posonly_ind if posonly else cst.MaybeSentinel.DEFAULT,
-                                                 star_arg=p.star_arg if kwonly else cst.MaybeSentinel.DEFAULT))
+                                                 star_arg=p.star_arg if kwonly else cst.MaybeSentinel.DEFAULT,
+                                                 star_kwarg=p.star_kwarg if not isinstance(p.star_kwarg, cst.Param)
+                                                 or p.star_kwarg.name.value not in statics else None))
     positions = dict(parsed.positions)
     lines = dict(parsed.lines) if parsed.lines is not None else None
     for node, was in apply.moved:

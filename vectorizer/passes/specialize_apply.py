@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from ..frontend.operator_functions import expression
+
 
 @dataclass
 class Decisions:
@@ -21,10 +23,13 @@ class Decisions:
     # a decided `c and d` / `c or d` / `a if c else b` -> the field of the side that stands for
     # it: that side as Apply leaves it, with the replacements made inside it
     pick: dict[cst.CSTNode, str] = field(default_factory=dict)
+    # a call of a function of the operator module decided now -> its name: the call becomes the
+    # operator's expression of its arguments as Apply leaves them (frontend/operator_functions.py)
+    operate: dict[cst.Call, str] = field(default_factory=dict)
 
     def targets(self) -> set[cst.CSTNode]:
         """Every node a decision changes."""
-        return set(self.replace) | set(self.remove) | set(self.take) | set(self.rekey) | set(self.pick)
+        return set(self.replace) | set(self.remove) | set(self.take) | set(self.rekey) | set(self.pick) | set(self.operate)
 
     def decided(self, top: cst.If, k: int) -> bool:
         """Whether branch k of the chain at `top` was taken (its test decided True)."""
@@ -92,6 +97,8 @@ class Apply(cst.CSTTransformer):
             return cst.RemoveFromParent()
         if original_node in s.pick:  # the side taken, as left: `(x + k) if True else 0.0` -> `(x + True)`
             return in_place_of(getattr(updated_node, s.pick[original_node]), original_node)
+        if original_node in s.operate:  # `func(a, b)` with func operator.mul -> `(a * b)`
+            return in_place_of(expression(s.operate[original_node], [a.value for a in updated_node.args]), original_node)
         if original_node in s.rekey:  # after a static argument that left the call: by keyword
             return updated_node.with_changes(keyword=cst.Name(s.rekey[original_node]), equal=cst.AssignEqual(  # type: ignore[arg-type]
                 whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))

@@ -35,12 +35,17 @@ import libcst as cst
 from ..core.tree import walk
 from ..errors import UnsupportedCallError
 from ..frontend.namespace import ABSENT, Global, is_constant, normalize_constant
-from ..frontend.static_calls import UNDECIDED, callee_object, static_arguments
+from ..frontend.operator_functions import BUILTIN, arity, operator_function
+from ..frontend.static_calls import (
+    UNDECIDED,
+    callee_object,
+    static_arguments,
+    static_default,
+)
 from ..frontend.static_methods import call_target
 from ..frontend.static_methods import callee as static_callee
 from ..frontend.static_objects import (
     describe,
-    is_static,
     is_static_object,
     math_function,
 )
@@ -119,8 +124,8 @@ def relevant(s: Specializer, node: cst.Attribute | cst.Call) -> bool:
             a.value.value).kind in ("function", "math_func") for a in node.args):
         return True  # a function given as an argument: the callee's copy is specialized on it
     if glob.kind == "function" and isinstance(glob.value, types.FunctionType):
-        return any(is_static(d) for d in glob.value.__defaults__ or ()) or \
-            any(is_static(d) for d in (glob.value.__kwdefaults__ or {}).values())
+        return any(map(static_default, glob.value.__defaults__ or ())) or \
+            any(map(static_default, (glob.value.__kwdefaults__ or {}).values()))
     return False
 
 
@@ -137,7 +142,10 @@ def _table_base(node: cst.BaseExpression) -> str:
 def _redirect(s: Specializer, node: cst.Call, env: dict[str, object]) -> bool:
     """A call of a function of the code with static arguments, or of a callable decided now (a
     method of a static object...: frontend/static_methods.py): to its specialized copy."""
-    called = math_function(static_callee(s, node.func, env, UNDECIDED))
+    callee = static_callee(s, node.func, env, UNDECIDED)
+    if _operator_call(s, node, env, callee):
+        return True
+    called = math_function(callee)
     if called is not None and isinstance(node.func, cst.Name) and node.func.value in env:
         # `fn(y, x)` in a copy specialized on fn=math.atan2 (given as an argument): Python calls
         # math.atan2 itself, so the call is one of it, by a name bound to it for the analysis.
@@ -161,6 +169,28 @@ def _redirect(s: Specializer, node: cst.Call, env: dict[str, object]) -> bool:
         return False
     keyword_of = {arg: positional[i] for i, arg in enumerate(node.args) if arg.keyword is None and i < len(positional)}
     specialize_methods.retarget(s, node, name, static_args, keyword_of, env)
+    return True
+
+
+def _operator_call(s: Specializer, node: cst.Call, env: dict[str, object], callee: object) -> bool:
+    """`func(a, b)` where func is decided to be `operator.mul`: the call is `(a * b)` (its
+    arguments specialized as any). A call that does not bind as the function's is left to be
+    refused; so is one whose builtin (bool, abs) the module or function names otherwise."""
+    if callee is UNDECIDED or callee is ABSENT:  # `operator.add(a, b)`, `mul(a, b)` imported by name
+        callee = callee_object(s, node.func, env)
+    name = operator_function(callee)
+    if name is None or len(node.args) != arity(name) or any(a.keyword or a.star for a in node.args):
+        return False
+    if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and s.ns.linker is not None:
+        owner = (s.ns.globals or {}).get(node.func.value.value)
+        if owner is not None:  # watched as the linker's reads are: rebinding it is a new specialization
+            s.ns.linker.reads.append((owner, node.func.attr.value, callee))
+    builtin = BUILTIN.get(name)
+    if builtin is not None and (builtin in s.locals or s.ns.resolve(builtin).kind != "builtin"):
+        return False
+    s.decisions.operate[node] = name
+    for arg in node.args:
+        s.rewrite(arg.value, env, node)
     return True
 
 

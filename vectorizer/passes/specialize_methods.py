@@ -28,9 +28,9 @@ import libcst as cst
 
 from ..frontend.callables import Bound
 from ..frontend.namespace import Global
-from ..frontend.static_calls import UNDECIDED, Variants
+from ..frontend.static_calls import UNDECIDED, Variants, static_default
 from ..frontend.static_methods import bind_call
-from ..frontend.static_objects import is_static, passed_function
+from ..frontend.static_objects import passed_function
 
 if TYPE_CHECKING:
     from .specialize import Specializer
@@ -47,12 +47,12 @@ def redirect(s: Specializer, node: cst.Call, env: dict[str, object], target: Bou
     static_args: list[cst.Arg] = []
     for arg in node.args:
         value = s.value(arg.value, env)
-        if value is not UNDECIDED and (is_static(value) and not isinstance(value, type) or passed_function(value)):
-            statics[where[arg]] = value
+        if value is not UNDECIDED and (static_default(value) or passed_function(value)):
+            statics[where[arg]] = value  # (a tuple of numbers too: `dims=(0, 0)`, its reads decided in the copy)
             static_args.append(arg)
     given = set(where.values()) | set(statics)
     for p in inspect.signature(func).parameters.values():
-        if p.name not in given and p.default is not p.empty and is_static(p.default) and not isinstance(p.default, type):
+        if p.name not in given and p.default is not p.empty and static_default(p.default):
             statics[p.name] = p.default  # left at a static default (ell=None): decided in the copy
     name = s.variants.name_for(s.ns, Global("function", _base(s.variants, func), func), statics, s.locals)
     if name is None:
