@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import os
 import subprocess
 import sys
@@ -32,9 +33,11 @@ ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.numba)]
 
 HELPERS = '''\
-import math, os, random, time, warnings
+import math, operator, os, random, time, warnings
 
 SCALE = {scale}
+MODE = "{mode}"
+COMBINE = operator.{combine}
 
 
 class Cfg:
@@ -103,7 +106,18 @@ class Cfg:
 '''
 
 USERS = '''\
+import helpers
 from helpers import Cfg
+
+
+def moded(x):
+    if helpers.MODE == "fast":
+        return x + 1.0
+    return x - 1.0
+
+
+def combined(x):
+    return helpers.COMBINE(x, 3.0)
 
 
 def gain(x):
@@ -151,7 +165,7 @@ def {name}(x):
 def modules(tmp_path, monkeypatch):
     """helpers.py and users.py in a fresh folder, imported fresh."""
     (tmp_path / "value.txt").write_text("5.0")
-    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=2.0))
+    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=2.0, mode="fast", combine="mul"))
     (tmp_path / "users.py").write_text(USERS.format(file=tmp_path / "value.txt", marker=tmp_path / "marker"))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("VECTORIZER_CACHE_DIR", str(tmp_path / "cache"))
@@ -208,12 +222,40 @@ CALL = """\
 def test_a_module_global_a_baked_call_reads_is_in_the_disk_cache_key(modules, tmp_path, backend):
     first = run_script(tmp_path, CALL.format(name="scaled", backend=backend))
     assert first.returncode == 0, first.stderr
-    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=3.0))  # another value, another process
+    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=3.0, mode="fast", combine="mul"))  # another process
     second = run_script(tmp_path, CALL.format(name="scaled", backend=backend))
     assert second.returncode == 0, second.stderr
     a, b = json.loads(first.stdout), json.loads(second.stdout)
     assert a["got"] == a["loop"] == [-2.0 * 2.0 * -4.0, 0.5 * 2.0 * -4.0, 3.0 * 2.0 * -4.0]
     assert b["got"] == b["loop"] == [-2.0 * 3.0 * -4.0, 0.5 * 3.0 * -4.0, 3.0 * 3.0 * -4.0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rebound_module_attribute_decided_on_makes_new_code(modules, backend):
+    """A str compared, a function of the operator module called: both read from another module when
+    the code is generated, and both rebound since (a generation whose key missed them once
+    shared the old kernels: stale values)."""
+    helpers, users = modules
+    moded, combined = (vectorize(f, backend=backend, fallback="error") for f in (users.moded, users.combined))
+    assert moded(X).tolist() == loop(users.moded) == (X + 1.0).tolist()
+    assert combined(X).tolist() == loop(users.combined) == (X * 3.0).tolist()
+    helpers.MODE, helpers.COMBINE = "slow", operator.add
+    assert moded(X).tolist() == loop(users.moded) == (X - 1.0).tolist()
+    assert combined(X).tolist() == loop(users.combined) == (X + 3.0).tolist()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_module_attribute_decided_on_is_in_the_disk_cache_key(modules, tmp_path, backend):
+    runs = []
+    for mode, combine in (("fast", "mul"), ("slow", "sub")):
+        (tmp_path / "helpers.py").write_text(HELPERS.format(scale=2.0, mode=mode, combine=combine))
+        for name in ("moded", "combined"):
+            run = run_script(tmp_path, CALL.format(name=name, backend=backend))
+            assert run.returncode == 0, run.stderr
+            runs.append(json.loads(run.stdout))
+    x = [-2.0, 0.5, 3.0]
+    assert [r["got"] for r in runs] == [r["loop"] for r in runs] == [
+        [v + 1.0 for v in x], [v * 3.0 for v in x], [v - 1.0 for v in x], [v - 3.0 for v in x]]
 
 
 @pytest.mark.parametrize("name", ["from_env", "from_file"])

@@ -20,13 +20,16 @@ from ..core.codeident import constant_text as _const
 from ..core.codeident import describe
 from ..frontend.callables import resolve
 from ..frontend.namespace import ABSENT, Namespace
+from ..frontend.operator_functions import operator_function
 from ..frontend.pure_builtins import SNAPSHOT, items
 from ..frontend.reach import CELL, reached
 from ..frontend.static_objects import (
     fields,
     is_static_object,
+    math_function,
     object_key,
     static_callable,
+    value_key,
 )
 from .statics import static_key
 
@@ -133,8 +136,8 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                             if method is not None:
                                 todo.append((method, home_of(method)))
                             covered.update(attrs)
-                    elif not isinstance(obj, types.ModuleType):
-                        parts.append(f"{key}:{path}=value:{_const(obj)}")
+                    elif not isinstance(obj, types.ModuleType):  # a number, a str, an object...: what it holds
+                        parts.append(f"{key}:{path}=value:{_value_text(obj)}")
     for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
         if ns is not namespace:
             watched += [(ns.globals, n, o) for n, o in ns.seen.items()]
@@ -176,6 +179,8 @@ def _value_text(value: object, within: frozenset[int] = frozenset()) -> str:
         return f"cycle:{_named(type(value))}"
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}"
+    if operator_function(value) is not None or math_function(value) is not None:
+        return value_key(value)  # `operator:mul`, `math:sin`: builtins, named by what they compute
     if isinstance(value, type | types.FunctionType):  # named: its code is walked (content_key)
         return f"{'class' if isinstance(value, type) else 'function'}:{_named(value)}"
     if static_callable(value):

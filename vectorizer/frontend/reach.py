@@ -12,6 +12,8 @@ import types
 from ..core.probe import scalar_of
 from ..core.tables import is_table
 from .namespace import ABSENT, SIDE_EFFECT_MODULES, Namespace
+from .operator_functions import operator_function
+from .static_objects import embeddable, math_function
 
 CELL = "<cell>"  # the name of a read of a closure's cell: (cell, CELL, object), as linking records it
 
@@ -56,11 +58,19 @@ def plain_constant(value: object) -> bool:
     if type(value) in (bool, int, float) or is_table(value):  # a 1-D table (core/tables.py)
         return True
     return isinstance(value, numbers.Real) and type(value).__module__ == "numpy"
+def decided_on(value: object) -> bool:
+    """A value the specialization reads from a module's or class's attribute and decides on: a str,
+    None, an enum member, a static object, a tuple of those, a function of the operator or math
+    module."""
+    return embeddable(value) is not None or operator_function(value) is not None or math_function(value) is not None
+
+
 def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str, object, object, str]]:
     """What the linker could make of `name` in a live module: the object it is bound to (another
     module's function) and, for a module or class, its attributes among `attrs` (the names a code
     object reads: a superset of the attributes it reads), as (path, object, container, attribute)
-    for functions and plain constants. The cache key covers them and Watch checks that each
+    for functions, plain constants and the values a specialization decides on (`m.MODE == "fast"`,
+    `operator.mul`: frontend/static_calls.py reads them when the code is generated). The cache key covers them and Watch checks that each
     container still gives that object (engine/fingerprint.py)."""
     if namespace.globals is None:
         return []
@@ -76,6 +86,7 @@ def reached(namespace: Namespace, name: str, attrs: list[str]) -> list[tuple[str
     found = []
     for path, value, container, attr in candidates:
         value = scalar_of(value, value) if not isinstance(value, types.ModuleType) else value
-        if isinstance(value, types.FunctionType) or plain_constant(value) or namespace_like(value):
+        if isinstance(value, types.FunctionType) or plain_constant(value) or namespace_like(value) \
+                or decided_on(value):
             found.append((path, value, container, attr))
     return found
