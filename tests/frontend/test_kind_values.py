@@ -197,3 +197,65 @@ def test_the_refusal_is_the_original_where_deciding_does_not_help():
 
     with pytest.raises(VectorizeError, match="generator"):
         vectorize(still_refused, fallback="error")
+
+
+def python_number_check(x):
+    if isinstance(x, (int, float)):
+        return 1.0
+    return 2.0
+
+
+def numpy_int_argument(n):
+    return python_number_check(_np.int64(n))  # a NumPy int is no Python int: isinstance is False
+
+
+def numpy_float_argument(x):
+    return python_number_check(_np.float64(x))  # np.float64 subclasses float: True
+
+
+def float_sign(x):
+    if isinstance(x, int):
+        return 1 if x > 0 else -1 if x < 0 else 0
+    return 1.0 if x > 0.0 else -1.0 if x < 0 else x
+
+
+def float_argument(a, b):
+    return float_sign(a - b) + float_sign(_np.float64(b))  # a float (Python's or NumPy's) is no int
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_callees_kind_check_of_a_numpy_scalar_is_never_decided_as_a_python_numbers(backend):
+    vf = vectorize(numpy_int_argument, backend=backend)  # (was 1.0 on every lane: decided for Python ints)
+    check(vf, numpy_int_argument, INTS[:4])
+    vf = vectorize(numpy_float_argument, backend=backend)
+    check(vf, numpy_float_argument, FLOATS)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_callees_isinstance_of_a_float_argument_is_decided(backend):
+    vf = vectorize(float_argument, backend=backend, fallback="error")
+    check(vf, float_argument, FLOATS, FLOATS[::-1].copy())
+
+
+def dims_of(a, dims=None):
+    d = len(shape(a)) if dims is None else dims
+    if d == 0:
+        return a * 2.0
+    return sum(items(a))  # a generator: refused as written, dead for a number
+
+
+def uses_dims_of(x, y):
+    return dims_of(x - y) + dims_of(y * 0.5)
+
+
+def uses_dims_of_int(n):
+    return dims_of(n * 2)  # an int argument may be a NumPy int: shape() is not decided for it
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_callees_refused_code_that_its_arguments_kinds_make_dead_goes(backend):
+    vf = vectorize(uses_dims_of, backend=backend, fallback="error")
+    check(vf, uses_dims_of, FLOATS, FLOATS[::-1].copy())
+    with pytest.raises(VectorizeError, match="generator") as info:  # the refusal of the code as written
+        vectorize(uses_dims_of_int, backend=backend, fallback="error")(INTS[:3])
+    assert "dims_of" in str(info.value)

@@ -51,6 +51,7 @@ class Callees:
         self.decide: Callable[[ParsedFunction, dict[str, str], dict | None], ParsedFunction] | None = None
         self.homes: dict[str, dict | None] = {}
         self.variants: dict[tuple, ParsedFunction] = {}
+        self.refusals: dict[int, tuple[VectorizeError, bool]] = {}  # id(parsed) -> (its refusal, desugared) (`parse`)
         self.lanes = LaneArgs()  # which arguments are a lane's own float object (pipeline.start registers the root)
 
     def parse(self, glob: Global) -> ParsedFunction:
@@ -70,11 +71,26 @@ class Callees:
                 own = linker.home(glob)
                 parsed = linker.link(parsed, own)
                 home = own.globals if own is not self.namespace else None
-            parsed = desugar(parsed, self.namespace, callee=True)
+            # Code for sequences that a call's kinds may make dead (`len(shape(a))` is 0 for a
+            # number: the generator below it is never reached) is refused per call, by `for_call`,
+            # only where what those kinds decide still holds it, with this first refusal.
+            refusal: VectorizeError | None = None
+            desugared = True
+            try:
+                parsed = desugar(parsed, self.namespace, callee=True)
+            except VectorizeError as exc:
+                refusal, desugared = exc, False  # (desugared per call, once decided)
             if self.rewrite is not None:
                 parsed = self.rewrite(parsed, glob.name, home)
-            # kind checks pass here, to be decided per call (`for_call`); the rest is fenced now
-            fence.check(parsed, self.namespace, kind_checks=self.decide is not None, deferred=self.decide is not None)
+            if refusal is None:  # kind checks pass here, to be decided per call; the rest is fenced now
+                try:
+                    fence.check(parsed, self.namespace, kind_checks=self.decide is not None, deferred=self.decide is not None)
+                except VectorizeError as exc:
+                    refusal = exc
+            if refusal is not None:
+                if self.decide is None:
+                    raise refusal
+                self.refusals[id(parsed)] = (refusal, desugared)
             self.parsed[glob.name] = parsed
             self.homes[glob.name] = home
         return self.parsed[glob.name]
@@ -95,7 +111,15 @@ class Callees:
         key = (parsed.name, id(parsed), tuple(sorted(kinds.items())))
         if key not in self.variants:
             found = self.decide(parsed, kinds, self.homes.get(parsed.name))
-            fence.check(found, self.namespace, kind_checks=False)  # what the kinds leave undecided
+            refusal, desugared = self.refusals.get(id(parsed), (None, True))
+            try:
+                if not desugared:
+                    found = desugar(found, self.namespace, callee=True)
+                fence.check(found, self.namespace, kind_checks=False)  # what the kinds leave undecided
+            except VectorizeError:
+                if refusal is None:
+                    raise
+                raise refusal from None  # (the refusal of the code as written: `parse`)
             self.variants[key] = found
         self.lanes.register(self.variants[key].func, lanes)
         return self.variants[key]

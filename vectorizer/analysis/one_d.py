@@ -107,7 +107,8 @@ def kind_of(v: Val) -> str | None:
     """The kind a callee's kind checks are decided from, per call (frontend/static_checks.py): an
     array, a one-element one, or a number. Only "a number" is said of numbers, not which: the
     analysis does not always know a NumPy scalar from a Python number (abs() of one is typed as
-    a number), and isinstance(x, int) differs for them; np.isscalar does not."""
+    a number), and isinstance(x, int) differs for them; np.isscalar does not. A float is "real":
+    np.float64 subclasses float, so isinstance is decided for it as for a float."""
     if isinstance(v.type, TupleType):
         return None
     if isinstance(v.type, ArrayType):
@@ -118,7 +119,9 @@ def kind_of(v: Val) -> str | None:
         return "array1"
     if v.zero_d:
         return "array"
-    return "number" if v.type in (INT, FLOAT, BOOL) else None
+    if v.type is FLOAT:
+        return "real"  # np.float64 is a float: isinstance(x, int) is False of either (static_checks.REAL)
+    return "number" if v.type in (INT, BOOL) else None
 
 
 def call(family: str, name: str, args: list[Val], result: Val) -> Val:

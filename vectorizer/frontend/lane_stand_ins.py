@@ -30,12 +30,18 @@ from __future__ import annotations
 import abc
 import types
 
+import numpy as np
+
 from .pure_builtins import Impure
 
-NUMBER = "number"  # any lane kind: bool, int or float (decided before the call's kinds are known)
+# Any lane kind of the vectorized function: a Python bool, int or float (decided before the
+# call's kinds are known). Not a callee's "number" (analysis/one_d.py kind_of), which may be a
+# NumPy scalar too, whose isinstance differs (np.int64 is no int): decided only where all agree.
+NUMBER = "bool, int or float"
+REAL = "real"  # a callee's float argument: Python's float or NumPy's float64 (a float subclass)
 KIND_TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (float,),
-                                           NUMBER: (bool, int, float)}
-_SAMPLES = {bool: True, int: 1, float: 1.0}
+                                           NUMBER: (bool, int, float), REAL: (float, np.float64)}
+_SAMPLES = {bool: True, int: 1, float: 1.0, np.float64: np.float64(1.0)}
 
 
 class LaneStandIn:

@@ -34,14 +34,17 @@ _EXACT = {"int": {"int"}, "bool": {"bool"}, "float": {"float"}}
 # a one-element 1-d array (np.atleast_1d of a number), another array. Only np.isscalar is
 # decided from these.
 OTHER_KINDS = frozenset({"number", "array1", "array"})
-_SCALARS = KINDS | {"number"}  # np.isscalar: True of numbers and NumPy scalars, False of arrays
+# "real": a float, Python's or NumPy's (np.float64 subclasses float): isinstance is decided for it
+# as for a float lane (`isinstance(x, int)` is False of both), type() and `is` are not.
+REAL = "real"
+_SCALARS = KINDS | {"number", REAL}  # np.isscalar: True of numbers and NumPy scalars, False of arrays
 
 
 class StaticCheck:
     """A recognized check: True exactly for the lane kinds in `holds`, of parameter `subject`.
     `scalar`: np.isscalar, which is also decided for the OTHER_KINDS."""
 
-    __slots__ = ("against", "fresh", "holds", "identity", "scalar", "subject")
+    __slots__ = ("against", "classes", "fresh", "holds", "identity", "scalar", "subject")
 
     def __init__(self, subject: str, holds: frozenset[str], scalar: bool = False) -> None:
         self.subject = subject
@@ -56,6 +59,7 @@ class StaticCheck:
         # True (the value here) for a float lane; an int or bool lane may be a cached object.
         self.fresh: bool | None = None
         self.against = ""
+        self.classes = False  # isinstance(): of classes, which a NumPy float satisfies as a float does
 
 
 def assigned_names(func: cst.FunctionDef) -> set[str]:
@@ -81,7 +85,10 @@ def recognize(node: cst.CSTNode, ns: Namespace, params: set[str], assigned: set[
         if holds is None:
             return ("isinstance() is decided from a lane's kind (bool, int or float); the second argument must be "
                     "a class (int, float, bool, complex, str, np.ndarray, numbers.Real...) or a tuple of them")
-        return _subject(node.args[0].value, params, assigned, "isinstance()", holds)
+        found = _subject(node.args[0].value, params, assigned, "isinstance()", holds)
+        if isinstance(found, StaticCheck):
+            found.classes = True
+        return found
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         comp = node.comparisons[0]
         negated = isinstance(comp.operator, cst.IsNot | cst.NotEqual)
@@ -212,6 +219,8 @@ def _unaliased(obj: object) -> object:
 def decide(check: StaticCheck, kind: str | None) -> bool | None:
     """The check's value for a parameter whose lanes (or argument) are of `kind`; None when it is
     not decided from the kind (an isinstance of an array: its class is not a lane kind's)."""
+    if kind == REAL and not check.scalar:
+        return "float" in check.holds if check.classes else None
     if kind is None or (kind in OTHER_KINDS and not check.scalar):
         return None
     return kind in check.holds
