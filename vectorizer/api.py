@@ -137,18 +137,19 @@ class VectorizedFunction(VectorizedViews):
             return self._objects_element_by_element(values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
-        gen = self._generations.current()  # the module globals as this call reads them
-        helpers = self._made.helper_values(gen) if not disabled() else {}
-        if fixed or helpers:
+        if fixed:
             batch.scalar = statics.lane_function(self.scalar, fixed)  # type: ignore[attr-defined]
-        if disabled() or helpers is None:  # a helper raised: the loop raises it where a lane calls it
+        if disabled():
             return self._per_element(batch)
-        key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-        if fixed:  # a specialized parameter's entry says its value, at its place
-            numbers = iter(key)
-            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self._names)
-        if helpers:
-            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        # The globals as this call reads them: a refusal's checked cheaply (fingerprint.Generations.refused)
+        gen = self._generations.latest()
+        helpers, key = self._made.key(gen, fixed, batch)
+        if key is None or not self._generations.refused(gen, key, batch.size):
+            fresh = self._generations.current()
+            if fresh is not gen:
+                gen, (helpers, key) = fresh, self._made.key(fresh, fixed, batch)
+        if key is None:  # a helper raised: the loop raises it where a lane calls it
+            return self._per_element(batch)
         self._made.specs.setdefault(key, (fixed, helpers))  # what the lowering specializes this key on
         kernel = self._kernel(gen, key)
         self._last = key
@@ -204,13 +205,16 @@ class VectorizedFunction(VectorizedViews):
         a loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first
         call passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0
         twice, and it converts every result to the first one's type (a later None becomes nan)."""
-        self._warn(self._generations.current() if gen is None else gen, why)  # the call's (its Watch ran)
         whole = self._plan.whole(self._names, values)  # one value for every lane (a tuple option): passed as it is
         try:
             batch = Batch([n for n in self._names if n not in whole],
                           [np.asarray(v) for n, v in zip(self._names, values) if n not in whole])
         except ValueError as exc:  # shapes that do not broadcast
+            self._warn(self._generations.current() if gen is None else gen, why)
             raise VectorizeValueError(str(exc)) from None
+        if gen is None:  # the warning's generation, checked as a refusal's is (the values are the loop's)
+            gen = self._generations.latest()
+        self._warn(gen if self._generations.holds(gen, batch.size) else self._generations.current(), why)
         return kernels.per_element(statics.lane_function(self.scalar, whole) if whole else self.scalar, batch, None)
 
     def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:

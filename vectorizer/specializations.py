@@ -33,6 +33,7 @@ from .options import Options
 
 if TYPE_CHECKING:
     from .core.types import Val
+    from .engine.batch import Batch
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +90,20 @@ class Specializations:
             g = self.scalar.__globals__
             self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
         return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
+
+    def key(self, gen: Generation, fixed: dict[str, object], batch: Batch) -> tuple[dict | None, Key | None]:
+        """(the pure helpers' values, the key) of a call of `batch` with the values `fixed` (None,
+        str, enum options: engine/statics.py) in `gen`; (None, None) where a helper raised."""
+        helpers = self.helper_values(gen)
+        if helpers is None:
+            return None, None
+        key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(batch.arrays))
+        if fixed:  # a specialized parameter's entry says its value, at its place
+            numbers = iter(key)
+            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self.names)
+        if helpers:
+            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        return helpers, key
 
     def kernel(self, gen: Generation, key: Key, options: Options,
                announce: Callable[[Key], None] | None = None) -> Kernel | VectorizeError:
