@@ -27,6 +27,7 @@ from .core import cache
 from .engine import kernels, statics
 from .engine.fingerprint import Generation, Generations, engine_fingerprint
 from .engine.kernels import Kernel, Key, Route, engine_bug
+from .engine.patch import Result
 from .errors import VectorizeError
 from .frontend.prepare import prepare
 from .options import Options
@@ -183,6 +184,16 @@ class Specializations:
             return self.prepared(gen)
         except VectorizeError:
             return None
+
+    def result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
+        """(returns a tuple?, result kinds) without running a lane: from a specialization that
+        compiled, else from the source's `return`s (None when neither says)."""
+        gen = self.current()
+        for kernel in list(gen.kernels.values()):
+            if isinstance(kernel, Kernel):
+                return kernel.returns_tuple, tuple(Result(t).kind for t in kernel.result_types)
+        from .frontend.arity import static_structure
+        return static_structure(self.scalar, gen.namespace)
 
     def refusal(self) -> VectorizeError | None:
         """Why the source cannot be vectorized as the globals are now (the fence's refusal), else

@@ -57,6 +57,18 @@ def objects(x, unit):
 
 def batched(x):
     return helper.scale(x) + OFFSET
+
+
+def defaults(x, y, k=2.0, kc=None, unit="m"):
+    for v in ones():  # refused
+        x = x + v
+    out = x * k + y if kc is None else x * kc
+    return (out, 0) if unit == "m" else (0, out)
+
+
+def defaults_batched(x, y, k=2.0, kc=None, unit="m"):
+    out = x * k + y if kc is None else x * kc
+    return out if unit == "m" else -out
 '''
 
 X = np.array([-2.5, -0.0, 0.0, 0.3, 1.0, 7.0, 1e308, 5e-324, np.inf, -np.inf, np.nan])
@@ -82,10 +94,10 @@ def mods(tmp_path: Path, request: pytest.FixtureRequest):
     sys.modules.pop(helper.__name__, None)
 
 
-def _quiet(vf, *args):
+def _quiet(vf, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FallbackWarning)
-        return vf(*args)
+        return vf(*args, **kwargs)
 
 
 def _loop(f, *args):
@@ -143,7 +155,7 @@ def test_other_modules_reads_are_checked_within_the_lane_budget(mods) -> None:
     _quiet(vf, X)
     gen = vf._generations.latest()
     assert gen.narrow() is not gen.watch and gen.narrow().size < gen.watch.size  # FACTOR: the helper's
-    budget = Generations.CHECK_LANES * gen.watch.size
+    budget = Generations.CHECK_LANES * gen.watch.cost
     helper.FACTOR = 7.0
     lanes = 0
     while lanes + X.size < budget:
@@ -188,3 +200,28 @@ def test_disabled_reads_the_globals_as_they_are(mods, monkeypatch: pytest.Monkey
     for value in (2.0, -4.0):
         helper.FACTOR = value
         np.testing.assert_array_equal(vf(X), _loop(root.batched, X))
+
+
+@pytest.mark.parametrize("name", ["defaults", "defaults_batched"])
+def test_a_call_that_leaves_defaults(mods, name: str) -> None:
+    """Fewer arguments than parameters: the rest take their defaults (None, a str, a number), as
+    a call that names them all does, refused (a tuple of results, each lane's) or not."""
+    root, _ = mods
+    f = getattr(root, name)
+    vf = vectorize(f)
+    x, y = X[:6], np.array([1.0, -2.0, 0.5])[:, None]
+    for args in [(x, y), (x, y, 3.0), (x, y, 3.0, 0.5), (x, y, 3.0, None, "km"), (x, 1)]:
+        got = _quiet(vf, *args)
+        want = _loop(f, *args)
+        if isinstance(want[0], tuple):
+            want = [np.array([w[k] for w in want]) for k in range(2)]
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g.ravel(), w)
+        else:
+            np.testing.assert_array_equal(got.ravel(), want)
+        rest = {"k": 2.0, "kc": None, "unit": "m"}
+        again = _quiet(vf, *args, **{n: rest[n] for n in list(rest)[len(args) - 2:]})  # the rest, named: bind()
+        for g, a in zip(got if isinstance(got, tuple) else [got], again if isinstance(again, tuple) else [again]):
+            np.testing.assert_array_equal(g, a)
+    with pytest.raises(TypeError):
+        vf(x)  # y has no default: as the scalar function, a TypeError

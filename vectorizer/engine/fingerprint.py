@@ -77,11 +77,12 @@ class Watch:
     itemgetter + map(operator.is_). Its defaults keep the objects alive, so an identity it
     compares cannot be reused by a new object."""
 
-    __slots__ = ("module", "names", "objects", "absent", "size", "fresh", "lists")
+    __slots__ = ("module", "names", "objects", "absent", "size", "fresh", "lists", "cost")
 
     def __init__(self, namespace: Namespace, transitive: bool = True) -> None:
-        """`transitive=False`: all but what other modules' code the function reaches reads (the
-        span `namespace.transitive` of its reads: engine/contentkey.py)."""
+        """`transitive=False`: the identities alone (no list's items, table's bytes or object's
+        attributes), but for what other modules' code the function reaches reads (the span
+        `namespace.transitive` of its reads: engine/contentkey.py)."""
         seen = dict(namespace.seen)  # a copy: lowering may resolve more names meanwhile
         module = namespace.globals if namespace.globals is not None else {}
         self.module, self.size = module, len(seen)
@@ -94,6 +95,9 @@ class Watch:
         self.size += len(reads)
         if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
             self.fresh = _reads_checker(len(reads), tuple(_read_kind(c, n) for c, n, _ in reads))(self.fresh, *reads)
+        self.lists, self.cost = (), self.size  # `cost`: a check's, in names (an object's, a table's: 64)
+        if not transitive:
+            return
         # A module-level list read as a table (namespace.snapshots): its items when it was read,
         # compared by identity, so an item assigned since (even an equal one: -0.0 == 0.0) is a change.
         self.lists = tuple((n, namespace.seen[n], items) for n, items in namespace.snapshots.items() if n in seen)
@@ -109,6 +113,7 @@ class Watch:
         objects = {id(o): o for v in [*seen.values(), *(obj for _, _, obj in reads)] for o in held_objects(v)}
         if objects:
             self.fresh = _with_objects(self.fresh, tuple((o, snapshot(o)) for o in objects.values()))
+        self.cost += 64 * (len(self.lists) + len(tables) + len(objects))
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
@@ -185,18 +190,6 @@ def _with_lists(fresh: Callable[[], bool], lists: tuple) -> Callable[[], bool]:
     return lambda fresh=fresh, lists=lists, same=_same_items: fresh() and all(same(o, i) for o, i in lists)
 
 
-class Refusals(dict):
-    """Refusals (key -> the Watch of the globals when refused) that hold while those globals keep
-    their objects: a refusal may be about their values (the import hook's)."""
-
-    def hold(self, key: object) -> bool:
-        watch = self.get(key)
-        if watch is not None and not watch.fresh():
-            self.pop(key, None)  # refused with other values of its globals: try again
-            return False
-        return watch is not None
-
-
 class Generation:
     """The specializations made from one reading of the module globals: a call may use them while
     `watch` is fresh. Generations whose globals have the same values (one content key: 2.0 rebound
@@ -218,10 +211,10 @@ class Generation:
             self.watch, self._narrow = Watch(self.namespace), None
 
     def narrow(self) -> Watch:
-        """`watch` but what the code of other modules the function reaches reads (itself if none)."""
+        """`watch` but what other modules' code reads and contents (`watch` itself if that is all)."""
         if self._narrow is None:
             start, stop = self.namespace.transitive
-            self._narrow = self.watch if start == stop else Watch(self.namespace, transitive=False)
+            self._narrow = self.watch if start == stop and self.watch.cost == self.watch.size else Watch(self.namespace, False)
         return self._narrow
 
 
@@ -253,7 +246,7 @@ class Generations:
     def holds(self, gen: Generation, lanes: int) -> bool:
         """Whether `gen` still holds for a call of `lanes` lanes run element by element: what the
         function's own module's code reads (`narrow()`) is checked at every call, all it depends
-        on (scipy's thousands of names too) once every `CHECK_LANES` lanes a name."""
+        on (scipy's thousands of names too) once every `CHECK_LANES` lanes a name (`Watch.cost`)."""
         if gen is not self.gen:
             return False
         narrow = gen.narrow()
@@ -262,7 +255,7 @@ class Generations:
         if narrow is gen.watch:
             return True
         gen.lanes += lanes
-        if gen.lanes < self.CHECK_LANES * gen.watch.size:
+        if gen.lanes < self.CHECK_LANES * gen.watch.cost:
             return True
         gen.lanes = 0
         return gen.watch.fresh()
