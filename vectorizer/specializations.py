@@ -98,7 +98,11 @@ class Specializations:
         helpers = self.helper_values(gen)
         if helpers is None:
             return None, None
-        key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(batch.arrays))
+        if any(batch.ndims):
+            key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(batch.arrays))
+        else:  # a number a lane (Batch.uniform, with no example dimensions)
+            shape = batch.shape
+            key = tuple((a.dtype.kind, a.ndim == 0 or (a.size == 1 and a.shape != shape), ()) for a in batch.arrays)
         if fixed:  # a specialized parameter's entry says its value, at its place
             numbers = iter(key)
             key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self.names)
