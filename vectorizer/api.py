@@ -33,7 +33,7 @@ from .engine.batch import Batch
 from .engine.fingerprint import Generation
 from .engine.inputs import InputError, RefusedNumber, canonical
 from .engine.kernels import Kernel, Key, Route, engine_bug
-from .engine.patch import Result, kernel_failed
+from .engine.patch import kernel_failed
 from .errors import (
     FallbackWarning,
     VectorizeError,
@@ -67,6 +67,9 @@ class VectorizedFunction(VectorizedViews):
         self._positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                                for p in self.__signature__.parameters.values())
         self._arity = len(self._names) if self._positional else -1  # a call of this many arguments binds no names
+        params = list(self.__signature__.parameters.values())
+        self._defaults = [p.default for p in params]  # a call of fewer takes the rest's defaults, from `_fill`
+        self._fill = next((i for i in range(len(params), 0, -1) if params[i - 1].default is params[i - 1].empty), 0)
         self._variadic = tuple(f"{'**' if p.kind is p.VAR_KEYWORD else '*'}{p.name}"
                                for p in self.__signature__.parameters.values()
                                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
@@ -112,6 +115,8 @@ class VectorizedFunction(VectorizedViews):
                     self._last = fast.last[0]  # type: ignore[index]
                     return result
             return self.call_lanes(list(args))  # no binding needed
+        if not kwargs and self._fill <= len(args) < self._arity:
+            return self.call_lanes([*args, *self._defaults[len(args):]])  # as bind() + apply_defaults()
         bound = self.__signature__.bind(*args, **kwargs)
         bound.apply_defaults()
         return self.call_lanes([bound.arguments[n] for n in self._names])
@@ -137,18 +142,19 @@ class VectorizedFunction(VectorizedViews):
             return self._objects_element_by_element(values, str(exc))
         except ValueError as exc:
             raise VectorizeValueError(str(exc)) from None
-        gen = self._generations.current()  # the module globals as this call reads them
-        helpers = self._made.helper_values(gen) if not disabled() else {}
-        if fixed or helpers:
+        if fixed:
             batch.scalar = statics.lane_function(self.scalar, fixed)  # type: ignore[attr-defined]
-        if disabled() or helpers is None:  # a helper raised: the loop raises it where a lane calls it
+        if disabled():
             return self._per_element(batch)
-        key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(arrays))
-        if fixed:  # a specialized parameter's entry says its value, at its place
-            numbers = iter(key)
-            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self._names)
-        if helpers:
-            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        # The globals as this call reads them: a refusal's checked cheaply (fingerprint.Generations.refused)
+        gen = self._generations.latest()
+        helpers, key = self._made.key(gen, fixed, batch)
+        if key is None or not self._generations.refused(gen, key, batch.size):
+            fresh = self._generations.current()
+            if fresh is not gen:
+                gen, (helpers, key) = fresh, self._made.key(fresh, fixed, batch)
+        if key is None:  # a helper raised: the loop raises it where a lane calls it
+            return self._per_element(batch)
         self._made.specs.setdefault(key, (fixed, helpers))  # what the lowering specializes this key on
         kernel = self._kernel(gen, key)
         self._last = key
@@ -156,7 +162,8 @@ class VectorizedFunction(VectorizedViews):
             if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
                 # not numbers, as before specializations: numpy.vectorize's semantics for objects
                 why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
-                return self._objects_element_by_element(values, why, gen)
+                self._warn(gen, why)  # (the batch of the numbers, the lane function of the others)
+                return kernels.per_element(getattr(batch, "scalar", self.scalar), batch, None)
             self._warn(gen, kernel)
             return self._per_element(batch)
         try:
@@ -193,9 +200,9 @@ class VectorizedFunction(VectorizedViews):
     def _per_element(self, batch: Batch) -> Any:
         """The scalar function lane by lane (the fallback, or VECTORIZER_DISABLE=1)."""
         return kernels.per_element(getattr(batch, "scalar", self.scalar), batch,
-                                   self._result_structure() if batch.size == 0 else None)
+                                   self._made.result_structure() if batch.size == 0 else None)
 
-    def _objects_element_by_element(self, values: list[Any], why: str, gen: Generation | None = None) -> Any:
+    def _objects_element_by_element(self, values: list[Any], why: str) -> Any:
         """A call whose arguments are not all numbers (objects, strings, None), after the function's
         FallbackWarning (once): every argument mapped over as numpy.vectorize maps it (an array of
         it, broadcast), but for those the engine takes as one value for every lane (a tuple given
@@ -204,24 +211,16 @@ class VectorizedFunction(VectorizedViews):
         a loop calls it, at a loop's speed (engine/loop.py). Not numpy.vectorize itself: its first
         call passes NumPy scalars (an `isinstance(n, int)` fails on lane 0 only) and runs lane 0
         twice, and it converts every result to the first one's type (a later None becomes nan)."""
-        self._warn(self._generations.current() if gen is None else gen, why)  # the call's (its Watch ran)
         whole = self._plan.whole(self._names, values)  # one value for every lane (a tuple option): passed as it is
         try:
             batch = Batch([n for n in self._names if n not in whole],
                           [np.asarray(v) for n, v in zip(self._names, values) if n not in whole])
         except ValueError as exc:  # shapes that do not broadcast
+            self._warn(self._generations.current(), why)
             raise VectorizeValueError(str(exc)) from None
+        gen = self._generations.latest()  # the warning's, checked as a refusal's is (the values are the loop's)
+        self._warn(gen if self._generations.holds(gen, batch.size) else self._generations.current(), why)
         return kernels.per_element(statics.lane_function(self.scalar, whole) if whole else self.scalar, batch, None)
-
-    def _result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
-        """(returns a tuple?, result kinds) without running a lane: from a specialization that
-        compiled, else from the source's `return`s (None when neither says)."""
-        gen = self._generations.current()
-        for kernel in list(gen.kernels.values()):
-            if isinstance(kernel, Kernel):
-                return kernel.returns_tuple, tuple(Result(t).kind for t in kernel.result_types)
-        from .frontend.arity import static_structure
-        return static_structure(self.scalar, gen.namespace)
 
     def _kernel(self, gen: Generation, key: Key) -> Kernel | VectorizeError:
         return self._made.kernel(gen, key, self.options, self._announce if self._explain else None)

@@ -27,12 +27,14 @@ from .core import cache
 from .engine import kernels, statics
 from .engine.fingerprint import Generation, Generations, engine_fingerprint
 from .engine.kernels import Kernel, Key, Route, engine_bug
+from .engine.patch import Result
 from .errors import VectorizeError
 from .frontend.prepare import prepare
 from .options import Options
 
 if TYPE_CHECKING:
     from .core.types import Val
+    from .engine.batch import Batch
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +91,24 @@ class Specializations:
             g = self.scalar.__globals__
             self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
         return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
+
+    def key(self, gen: Generation, fixed: dict[str, object], batch: Batch) -> tuple[dict | None, Key | None]:
+        """(the pure helpers' values, the key) of a call of `batch` with the values `fixed` (None,
+        str, enum options: engine/statics.py) in `gen`; (None, None) where a helper raised."""
+        helpers = self.helper_values(gen)
+        if helpers is None:
+            return None, None
+        if any(batch.ndims):
+            key: Key = tuple((a.dtype.kind, batch.uniform(i), batch.example_shape(i)) for i, a in enumerate(batch.arrays))
+        else:  # a number a lane (Batch.uniform, with no example dimensions)
+            shape = batch.shape
+            key = tuple((a.dtype.kind, a.ndim == 0 or (a.size == 1 and a.shape != shape), ()) for a in batch.arrays)
+        if fixed:  # a specialized parameter's entry says its value, at its place
+            numbers = iter(key)
+            key = tuple(statics.entry(fixed[n]) if n in fixed else next(numbers) for n in self.names)
+        if helpers:
+            key += tuple(statics.entry(v, h) for h, v in helpers.items())
+        return helpers, key
 
     def kernel(self, gen: Generation, key: Key, options: Options,
                announce: Callable[[Key], None] | None = None) -> Kernel | VectorizeError:
@@ -168,6 +188,16 @@ class Specializations:
             return self.prepared(gen)
         except VectorizeError:
             return None
+
+    def result_structure(self) -> tuple[bool, tuple[str, ...]] | None:
+        """(returns a tuple?, result kinds) without running a lane: from a specialization that
+        compiled, else from the source's `return`s (None when neither says)."""
+        gen = self.current()
+        for kernel in list(gen.kernels.values()):
+            if isinstance(kernel, Kernel):
+                return kernel.returns_tuple, tuple(Result(t).kind for t in kernel.result_types)
+        from .frontend.arity import static_structure
+        return static_structure(self.scalar, gen.namespace)
 
     def refusal(self) -> VectorizeError | None:
         """Why the source cannot be vectorized as the globals are now (the fence's refusal), else

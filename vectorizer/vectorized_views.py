@@ -61,8 +61,18 @@ class VectorizedViews:
 
     def last_verdict(self) -> Kernel | VectorizeError | None:
         """The engine's verdict on the last call's specialization, as the globals are now: its
-        kernel, or the VectorizeError it runs element by element for; None before a call."""
-        return self._generations.current().kernels.get(self._last) if self._last is not None else None
+        kernel, or the VectorizeError it runs element by element for; None before a call. (A
+        call a refusal served may leave the globals' new verdict unmade: it is made here.)"""
+        if self._last is None:
+            return None
+        gen = self._generations.current()
+        found = gen.kernels.get(self._last)
+        if found is None:
+            try:
+                found = self._kernel(gen, self._last)
+            except VectorizeError as exc:  # fallback="error"
+                found = exc
+        return found
 
     def forget_last_call(self) -> None:
         """Forget which specialization the last call used: `last_verdict()` is then the next call's."""

@@ -8,7 +8,8 @@ other modules (with THEIR module's globals), module and class attributes (`units
 hold, with THEIR cells), and module-level instances (issue 51: their attributes, and the code
 of their classes and of the functions they store: calls of their methods are inlined,
 frontend/static_methods.py). What other modules, cells and classes gave is put in
-`namespace.watched` for the Watch.
+`namespace.watched` for the Watch: first what the root module's functions read, then (the span
+`namespace.transitive`) what the functions of other modules and closures they reach read.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
     parts: list[str] = []
     todo, seen = [(func, namespace)], set()
     namespaces: dict[object, Namespace] = {_home_key(func): namespace}
-    watched: list[tuple[object, str, object]] = []
+    own: list[tuple[object, str, object]] = []  # what the root module's functions read
+    others: list[tuple[object, str, object]] = []  # what other modules' (and closures') functions read
     covered: set[tuple[int, object]] = set()  # (id(container), name) whose value the key holds
     namespace.covered = covered
 
@@ -83,6 +85,7 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
 
     while todo:
         f, ns = todo.pop()
+        watched = own if ns is namespace else others  # (the root module's functions, or not)
         key = f"{f.__module__}.{f.__qualname__}"
         if (key if not f.__closure__ else id(f)) in seen:  # two closures of one factory: both
             continue
@@ -140,8 +143,11 @@ def content_key(func: types.FunctionType, namespace: Namespace) -> str:
                         parts.append(f"{key}:{path}=value:{_value_text(obj)}")
     for ns in namespaces.values():  # what other modules' names were bound to: Watch checks them
         if ns is not namespace:
-            watched += [(ns.globals, n, o) for n, o in ns.seen.items()]
-    namespace.watched = watched
+            others += [(ns.globals, n, o) for n, o in ns.seen.items()]
+    # The root module's own reads first, then what the code of other modules (and closures) it
+    # reaches reads: a refusal's cheap check (fingerprint.Generation.narrow) leaves those out.
+    namespace.watched = own + others
+    namespace.transitive = (len(own), len(own) + len(others))
     # The root first: functions that reach each other (mutual recursion) have the same parts.
     return f"root {func.__module__}.{func.__qualname__}\n" + "\n".join(sorted(parts))
 

@@ -77,9 +77,12 @@ class Watch:
     itemgetter + map(operator.is_). Its defaults keep the objects alive, so an identity it
     compares cannot be reused by a new object."""
 
-    __slots__ = ("module", "names", "objects", "absent", "size", "fresh", "lists")
+    __slots__ = ("module", "names", "objects", "absent", "size", "fresh", "lists", "cost")
 
-    def __init__(self, namespace: Namespace) -> None:
+    def __init__(self, namespace: Namespace, transitive: bool = True) -> None:
+        """`transitive=False`: the identities alone (no list's items, table's bytes or object's
+        attributes), but for what other modules' code the function reaches reads (the span
+        `namespace.transitive` of its reads: engine/contentkey.py)."""
         seen = dict(namespace.seen)  # a copy: lowering may resolve more names meanwhile
         module = namespace.globals if namespace.globals is not None else {}
         self.module, self.size = module, len(seen)
@@ -88,10 +91,13 @@ class Watch:
         self.absent = frozenset(n for n, v in seen.items() if v is ABSENT)
         make = _checker(tuple(self.names), bool(self.absent))
         self.fresh: Callable[[], bool] = make(module, module.keys(), self.absent, *self.objects)
-        reads = _reads(namespace)
+        reads = _reads(namespace, transitive)
         self.size += len(reads)
         if reads:  # what other modules (or modules' and classes' attributes) gave: linking.py
             self.fresh = _reads_checker(len(reads), tuple(_read_kind(c, n) for c, n, _ in reads))(self.fresh, *reads)
+        self.lists, self.cost = (), self.size  # `cost`: a check's, in names (an object's, a table's: 64)
+        if not transitive:
+            return
         # A module-level list read as a table (namespace.snapshots): its items when it was read,
         # compared by identity, so an item assigned since (even an equal one: -0.0 == 0.0) is a change.
         self.lists = tuple((n, namespace.seen[n], items) for n, items in namespace.snapshots.items() if n in seen)
@@ -107,6 +113,7 @@ class Watch:
         objects = {id(o): o for v in [*seen.values(), *(obj for _, _, obj in reads)] for o in held_objects(v)}
         if objects:
             self.fresh = _with_objects(self.fresh, tuple((o, snapshot(o)) for o in objects.values()))
+        self.cost += 64 * (len(self.lists) + len(tables) + len(objects))
 
     def changed(self) -> list[str]:
         """The names bound differently now (for messages)."""
@@ -115,11 +122,14 @@ class Watch:
         return now + sorted(self.absent.intersection(self.module.keys()))
 
 
-def _reads(namespace: Namespace) -> tuple[tuple[object, str, object], ...]:
-    """The distinct (container, name, object) reads the namespace's linker made."""
+def _reads(namespace: Namespace, transitive: bool = True) -> tuple[tuple[object, str, object], ...]:
+    """The distinct (container, name, object) reads the namespace's linker made (`transitive`
+    False: but those of `namespace.transitive`, what other modules' code reached reads)."""
     found: dict[tuple[int, str], tuple[object, str, object]] = {}
     cells = [(cell, CELL, obj) for cell, obj in namespace.cell_reads.values()]  # the root's, if a closure
-    for container, name, obj in [*namespace.watched, *getattr(namespace.linker, "reads", ()), *cells]:
+    start, stop = (0, 0) if transitive else namespace.transitive
+    watched = namespace.watched[:start] + namespace.watched[stop:] if stop else namespace.watched
+    for container, name, obj in [*watched, *getattr(namespace.linker, "reads", ()), *cells]:
         if isinstance(container, types.ModuleType):
             container = vars(container)  # a dict lookup: ~50 ns where attribute() costs microseconds
         found.setdefault((id(container), name), (container, name, obj))
@@ -162,16 +172,14 @@ def _item(container: list, index: object) -> object:
         return container[index]  # type: ignore[index]
     except (IndexError, TypeError):
         return ABSENT
+
+
 def _with_objects(fresh: Callable[[], bool], objects: tuple) -> Callable[[], bool]:
-    def fresh_and_same(fresh=fresh, objects=objects, same=same_fields) -> bool:
-        return fresh() and all(same(o, held) for o, held in objects)
-    return fresh_and_same
+    return lambda fresh=fresh, objects=objects, same=same_fields: fresh() and all(same(o, h) for o, h in objects)
 
 
 def _with_tables(fresh: Callable[[], bool], tables: tuple) -> Callable[[], bool]:
-    def fresh_and_same(fresh=fresh, tables=tables) -> bool:
-        return fresh() and all(o.tobytes() == saved for o, saved in tables)
-    return fresh_and_same
+    return lambda fresh=fresh, tables=tables: fresh() and all(o.tobytes() == saved for o, saved in tables)
 
 
 def _same_items(now: list, items: tuple) -> bool:
@@ -179,21 +187,7 @@ def _same_items(now: list, items: tuple) -> bool:
 
 
 def _with_lists(fresh: Callable[[], bool], lists: tuple) -> Callable[[], bool]:
-    def fresh_and_same(fresh=fresh, lists=lists, same=_same_items) -> bool:
-        return fresh() and all(same(o, items) for o, items in lists)
-    return fresh_and_same
-
-
-class Refusals(dict):
-    """Refusals (key -> the Watch of the globals when refused) that hold while those globals keep
-    their objects: a refusal may be about their values (the import hook's)."""
-
-    def hold(self, key: object) -> bool:
-        watch = self.get(key)
-        if watch is not None and not watch.fresh():
-            self.pop(key, None)  # refused with other values of its globals: try again
-            return False
-        return watch is not None
+    return lambda fresh=fresh, lists=lists, same=_same_items: fresh() and all(same(o, i) for o, i in lists)
 
 
 class Generation:
@@ -201,10 +195,12 @@ class Generation:
     `watch` is fresh. Generations whose globals have the same values (one content key: 2.0 rebound
     to an equal 2.0) share their kernels."""
 
-    __slots__ = ("namespace", "content", "watch", "prepared", "kernels", "warned")
+    __slots__ = ("namespace", "content", "watch", "prepared", "kernels", "warned", "_narrow", "lanes")
 
     def __init__(self, namespace: Namespace, content: str, shared: Generation | None) -> None:
         self.namespace, self.content, self.watch = namespace, content, Watch(namespace)
+        self._narrow: Watch | None = None  # `narrow()`, made on first use
+        self.lanes = 0  # lanes run element by element since `watch` was last checked (Generations.refused)
         self.prepared: object = None  # (parsed, namespace): the fence runs again on new values
         self.kernels: dict = {} if shared is None else shared.kernels
         self.warned: list[str] = [] if shared is None else shared.warned  # the FallbackWarning given
@@ -212,7 +208,14 @@ class Generation:
     def rewatch(self) -> None:
         """Watch the names resolved since (lowering may look up names the content key did not)."""
         if len(self.namespace.seen) + len(_reads(self.namespace)) != self.watch.size:
-            self.watch = Watch(self.namespace)
+            self.watch, self._narrow = Watch(self.namespace), None
+
+    def narrow(self) -> Watch:
+        """`watch` but what other modules' code reads and contents (`watch` itself if that is all)."""
+        if self._narrow is None:
+            start, stop = self.namespace.transitive
+            self._narrow = self.watch if start == stop and self.watch.cost == self.watch.size else Watch(self.namespace, False)
+        return self._narrow
 
 
 class Generations:
@@ -220,6 +223,7 @@ class Generations:
 
     KEEP = 8  # generations kept by content key: a value toggled back finds its kernels in memory
     WARN_AFTER = 16  # new values seen: past this, suggest an argument instead of a changing global
+    CHECK_LANES = 64  # lanes run element by element between two checks of a refusal's Watch, per name
 
     def __init__(self, func: types.FunctionType) -> None:
         self.func = func
@@ -227,6 +231,34 @@ class Generations:
         self.memo: dict[str, Generation] = {}
         self.lock = threading.Lock()
         self.new_values = 0
+
+    def latest(self) -> Generation:
+        """The generation of the last call, its freshness unchecked (`current()` where none)."""
+        gen = self.gen
+        return gen if gen is not None else self.current()
+
+    def refused(self, gen: Generation, key: object, lanes: int) -> bool:
+        """True where `gen`'s kernel for `key` is a refusal that still holds for a call of `lanes`
+        lanes: its fallback's values are the loop's whatever the globals hold, a change only means
+        the function may vectorize now. Any other kernel is served after `current()` alone."""
+        return isinstance(gen.kernels.get(key), Exception) and self.holds(gen, lanes)
+
+    def holds(self, gen: Generation, lanes: int) -> bool:
+        """Whether `gen` still holds for a call of `lanes` lanes run element by element: what the
+        function's own module's code reads (`narrow()`) is checked at every call, all it depends
+        on (scipy's thousands of names too) once every `CHECK_LANES` lanes a name (`Watch.cost`)."""
+        if gen is not self.gen:
+            return False
+        narrow = gen.narrow()
+        if not narrow.fresh():
+            return False
+        if narrow is gen.watch:
+            return True
+        gen.lanes += lanes
+        if gen.lanes < self.CHECK_LANES * gen.watch.cost:
+            return True
+        gen.lanes = 0
+        return gen.watch.fresh()
 
     def current(self) -> Generation:
         gen = self.gen
@@ -254,7 +286,6 @@ class Generations:
             import warnings
 
             from ..errors import user_stacklevel
-
             warnings.warn(f"{self.func.__qualname__}: the module globals it reads ({', '.join(names) or '?'}) have "
                           f"taken {self.WARN_AFTER} new values; each new value generates (and caches) its code "
                           "again: pass a value that changes often as an argument", UserWarning,

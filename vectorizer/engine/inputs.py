@@ -14,6 +14,7 @@ import numpy as np
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 _KINDS = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64}
+_CANONICAL = frozenset({np.dtype(np.bool_), np.dtype(np.int64), np.dtype(np.float64)})  # native byte order
 
 
 class InputError(TypeError):
@@ -30,6 +31,8 @@ class RefusedNumber(InputError):
 
 def canonical(name: str, value: object) -> np.ndarray:
     """The argument as a bool/int64/float64 array, or an `InputError` naming it."""
+    if type(value) is np.ndarray and value.dtype in _CANONICAL:  # (the common case, at once)
+        return value
     if isinstance(value, np.ndarray | np.generic):  # NumPy arrays and scalars: by their dtype
         return _from_array(name, np.asarray(value))
     if isinstance(value, bool):

@@ -53,7 +53,15 @@ def assemble(run: Callable[[int, int], list[object]], block: int, batch: Batch, 
         seen |= kinds
         if values is None:
             if out is None and len(kinds) == 1 and next(iter(kinds)) in _SPECULATED:
-                out, held = np.empty(batch.size, dtype=_SPECULATED[next(iter(kinds))]), kinds
+                dtype = _SPECULATED[next(iter(kinds))]
+                if len(found) == batch.size:  # the one block: converted, it is the result (no copy)
+                    try:
+                        out, done = np.fromiter(found, dtype, batch.size), batch.size
+                        continue
+                    except OverflowError:  # an int beyond int64: as values, refused by loop_results
+                        pass
+                else:
+                    out, held = np.empty(batch.size, dtype=dtype), kinds
             if out is not None and kinds == held and _stored(out, done, found):
                 done += len(found)
                 continue

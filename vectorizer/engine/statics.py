@@ -28,12 +28,15 @@ import textwrap
 import types
 from collections.abc import Callable
 
+import numpy as np
+
 from ..frontend.static_objects import is_static_object, object_key, value_key
 from .codekeys import code_key
 from .inputs import InputError
 from .lanefn import lane_function  # noqa: F401 - re-exported: statics.lane_function, as before
 
 _KEYED = (type(None), bool, int, float, str, bytes)
+_LANES = frozenset({float, np.ndarray})  # never one value the code is specialized on
 _TUPLE_KEYS: dict[int, tuple[tuple, str]] = {}  # id -> (a tuple of _KEYED values, its key): a default tuple
 # (primefac's 16 primes) is keyed at every call, ~20 us
 _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR",
@@ -130,6 +133,8 @@ class Plan:
         found: dict[str, object] = {}
         for i, v in enumerate(values):
             t = type(v)
+            if t in _LANES:  # (an array, a float: lanes of numbers, the common case, at once)
+                continue
             if (v is None or isinstance(v, str | bytes | enum.Enum) or (t is bool and i in self.flags)
                     or (t is tuple and i in self.tuples) or (t is int and i in self.ndigits) or is_static_object(v)
                     or t is types.FunctionType or isinstance(v, type) and v.__module__ != "builtins"):

@@ -27,7 +27,7 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
     """
     from numpy import ndarray
 
-    from ..engine.fingerprint import Generations, Refusals
+    from ..engine.fingerprint import Generations
 
     refused = Refusals()  # None (the function) or a call's dtypes -> the globals then
 
@@ -75,3 +75,15 @@ def dual(scalar: types.FunctionType, vectorized: Any, options: dict[str, Any] | 
 def kinds(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, ...]:
     kind = lambda a: getattr(getattr(a, "dtype", None), "kind", None) or type(a).__name__
     return tuple(map(kind, args)) + tuple(f"{k}={kind(v)}" for k, v in sorted(kwargs.items()))
+
+
+class Refusals(dict):
+    """Refusals (key -> the Watch of the globals when refused) that hold while those globals keep
+    their objects: a refusal may be about their values (the import hook's)."""
+
+    def hold(self, key: object) -> bool:
+        watch = self.get(key)
+        if watch is not None and not watch.fresh():
+            self.pop(key, None)  # refused with other values of its globals: try again
+            return False
+        return watch is not None

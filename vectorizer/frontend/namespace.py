@@ -81,6 +81,9 @@ class Namespace:
         self.linker: object = None
         # (container, name, object) read in other modules for the cache key (engine/fingerprint.py)
         self.watched: list[tuple[object, str, object]] = []
+        # The span of `watched` that is what other modules' (and closures') code reached reads
+        # (engine/contentkey.py); the rest: the root module's own reads, and lowering's
+        self.transitive: tuple[int, int] = (0, 0)
         # (id(container), name) whose values the disk cache's key holds (engine/fingerprint.py):
         # what a call evaluated when the code is generated may read; None: no key (the CLI)
         self.covered: set[tuple[int, object]] | None = None

@@ -13,12 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 _FOREIGN = frozenset({"dask", "xarray"})
+_PLAIN = frozenset({float, int, bool, type(None), str, np.ndarray})
 
 
 def foreign(values: Sequence[object]) -> bool:
     """Some argument is a Dask or xarray object (judged by its type's module: nothing imported)."""
     for v in values:
+        if type(v) in _PLAIN:  # (an array, a number: at once)
+            continue
         if type(v).__module__.partition(".")[0] in _FOREIGN:
             return True
     return False
