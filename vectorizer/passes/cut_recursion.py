@@ -2,8 +2,8 @@
 call chain (the function itself and the callers it is being inlined or lowered into) becomes a
 raise, so the lanes that reach it are flagged and re-run by the scalar function
 (analysis/recursion.py says why this is exact). Below that depth a recursive call is an ordinary
-call of a copy of the function (lane code: its own lane function; the NumPy backend cuts at
-once, `unroll` 1, as its copy would run on every lane): the lanes whose recursion
+call of a copy of the function (inlined: the NumPy backend runs a costly copy on the lanes
+reaching it alone, ops_to_numpy/branch_lanes.py; or its own lane function): the lanes whose recursion
 ends within that many levels (`f(x)` for x > 0 returning `g(x) + f(-x, s)`, a base case for
 x <= 0) are computed batched, only the deeper ones re-run. Where a copy cannot be lowered (a
 call inside `and` the cut would have split off), pipeline.py lowers the function again with
