@@ -26,7 +26,7 @@ def cut_at_once(monkeypatch):
     """Every recursive call cut where it is (unroll 1): the cut's own forms, as the deepest copy
     of an unrolled function has them."""
     targets = cut_recursion.targets
-    monkeypatch.setattr(cut_recursion, "targets", lambda chain, unroll: targets(chain, 1))
+    monkeypatch.setattr(cut_recursion, "targets", lambda chain, unroll, callees=True: targets(chain, 1))
 NEAR_MAX = [0, 1, -1, 2**63 - 1, -(2**63), 2**62 + 1, -(2**62), 2**31, 12, 18, -18, 7]
 
 

@@ -63,6 +63,7 @@ class Context:
     flat_result: bool = False  # the kernel returns a number a lane, batched: a 1-D array
     uniform_params: frozenset[str] = frozenset()  # backend="jax": parameters with one value for every lane
     unroll: int = 2  # copies of a recursive function on a call chain before its calls are cut (cut_recursion)
+    unroll_callees: bool = True  # False: only the function vectorized is unrolled, a callee's recursion cut at once
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = functools.partial(self.callees.result, lowering=True) if self.callees else None
