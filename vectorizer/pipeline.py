@@ -94,11 +94,13 @@ NUMPY_PASSES: list[Pass] = [
     # An if/else in a batched branch that cannot fail becomes selects on its raw test (no masks
     # of its own); before if_to_select, which would give each arm a mask.
     Pass("select_chains", select_chains.transform, before=("if_to_select",)),
-    # Batched ifs become masked blocks and merges; the last pass on scalar Python.
-    Pass("if_to_select", if_to_select.transform, needs=frozenset({"loop_masks"}), writes=frozenset({"predicated"})),
+    # Batched ifs become masked blocks and merges (a costly branch one block, listed in
+    # branch_lanes: ops_to_numpy runs it on its own lanes); the last pass on scalar Python.
+    Pass("if_to_select", if_to_select.transform, needs=frozenset({"loop_masks"}),
+         writes=frozenset({"predicated", "branch_lanes"})),
     # Scalar operations become NumPy operations with flags: from here on it is array code (a Python
     # `ast` tree, core/pyast.py, printed once at the end).
-    Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_AST, needs=frozenset({"loop_masks", "predicated"}),
+    Pass("ops_to_numpy", ops_to_numpy.transform, gives=ARRAY_AST, needs=frozenset({"loop_masks", "predicated", "branch_lanes"}),
          writes=frozenset({"constants", "loop_vars", "flag"})),
     # Needs the carried names ops_to_numpy records for each masked loop.
     Pass("compact_loops", compact_loops.transform, ARRAY_AST, ARRAY_AST, needs=frozenset({"loop_vars", "flag"})),
@@ -218,10 +220,12 @@ def lower(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], 
 def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str, Val], options: Options,
                  statics: Statics | None) -> Generated:
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
-    # Every recursive call cut where it is: a copy inlined (cut_recursion) is evaluated on every
-    # lane with the rest of the array code, and cost more than the re-runs it saved (1e5 lanes of
-    # py_lets_be_rational.black: 311 -> 486 ms); lane code runs a copy only on the lanes reaching it.
-    code: ArrayCode = run_passes(NUMPY_PASSES, parsed.func, dataclasses.replace(ctx, unroll=1))
+    # The function's own recursive call is a copy inlined a level deep (cut_recursion): a costly
+    # one runs on the lanes reaching it alone (ops_to_numpy/branch_lanes.py), far cheaper than
+    # re-running them (1e5 lanes of py_lets_be_rational.normalised_black_call: 500 -> 80 ms). A
+    # callee's recursion is cut at once: its copy would be inlined at every call site.
+    code: ArrayCode = _unrolled(NUMPY_PASSES, parsed, dataclasses.replace(ctx, unroll_callees=False),
+                                lambda: start(parsed, namespace, params, options, lanes=False, statics=statics))
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"
     function = code.text(repeats=False)  # the one printing of the array code
     result = emit.result_kinds(first.result)

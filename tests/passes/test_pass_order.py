@@ -34,7 +34,7 @@ def _swapped(passes: list[Pass], a: str, b: str) -> list[Pass]:
 def test_the_pipelines_lists_keep_their_contract():
     for label, passes in LISTS.items():
         check_order(label, passes)
-    assert PASS_WRITTEN == {"loop_masks", "predicated", "constants", "loop_vars", "flag"}
+    assert PASS_WRITTEN == {"loop_masks", "predicated", "branch_lanes", "constants", "loop_vars", "flag"}
 
 
 @pytest.mark.parametrize("a, b, says", [

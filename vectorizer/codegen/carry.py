@@ -38,6 +38,7 @@ RUNTIME: Table = {
     "numpy_power": (helpers, ()),
     "masked": (helpers, ()),
     "Compaction": (helpers, ()),
+    "BranchLanes": (helpers, ()),
     "exact": (exactmath, ()),
     "_VZ_ERF_SMALL": (special, ()),
     "_VZ_ERFCX": (special, ()),

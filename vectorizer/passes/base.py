@@ -54,6 +54,7 @@ class Context:
     predicated: bool = False  # set by if_to_select: batched ifs are masked blocks from then on
     loop_vars: dict[str, list[str]] = field(default_factory=dict)  # loop mask -> batched names it carries
     flag: str | None = None  # the flag array's name, once ops_to_numpy found a check
+    branch_lanes: set[cst.If] = field(default_factory=set)  # if_to_select's costly branches: run on their lanes
     # An inlined callee whose call site is under batched control: if_to_select will predicate
     # even its uniform ifs there, so its analysis must see what they reassign as per-lane.
     under_control: bool = False
@@ -62,6 +63,7 @@ class Context:
     flat_result: bool = False  # the kernel returns a number a lane, batched: a 1-D array
     uniform_params: frozenset[str] = frozenset()  # backend="jax": parameters with one value for every lane
     unroll: int = 2  # copies of a recursive function on a call chain before its calls are cut (cut_recursion)
+    unroll_callees: bool = True  # False: only the function vectorized is unrolled, a callee's recursion cut at once
 
     def analyze(self, func: cst.FunctionDef) -> Facts:
         callee_result = functools.partial(self.callees.result, lowering=True) if self.callees else None
@@ -82,7 +84,7 @@ class Context:
         the caller's own passes found about its code (`predicated`, `loop_vars`, `flag`...) is
         not the callee's."""
         return dataclasses.replace(self, name=name, params=params, under_control=under_control or self.under_control,
-                       parsed=parsed, chain=(*self.chain, self.name), predicated=False, loop_vars={}, flag=None,
+                       parsed=parsed, chain=(*self.chain, self.name), predicated=False, loop_vars={}, flag=None, branch_lanes=set(),
                        flat_result=False, uniform_params=frozenset())
 
 

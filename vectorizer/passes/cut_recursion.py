@@ -2,8 +2,10 @@
 call chain (the function itself and the callers it is being inlined or lowered into) becomes a
 raise, so the lanes that reach it are flagged and re-run by the scalar function
 (analysis/recursion.py says why this is exact). Below that depth a recursive call is an ordinary
-call of a copy of the function (lane code: its own lane function; the NumPy backend cuts at
-once, `unroll` 1, as its copy would run on every lane): the lanes whose recursion
+call of a copy of the function (its own lane function; or inlined, where the NumPy backend runs
+a costly copy on the lanes reaching it alone, ops_to_numpy/branch_lanes.py, and unrolls only the
+function vectorized, `unroll_callees` False: a callee's copy would be inlined at each of its call
+sites, and with it the code would double at each): the lanes whose recursion
 ends within that many levels (`f(x)` for x > 0 returning `g(x) + f(-x, s)`, a base case for
 x <= 0) are computed batched, only the deeper ones re-run. Where a copy cannot be lowered (a
 call inside `and` the cut would have split off), pipeline.py lowers the function again with
@@ -37,10 +39,11 @@ from ..analysis.recursion import cut
 from .base import Context
 
 
-def targets(chain: tuple[str, ...], unroll: int) -> frozenset[str]:
-    """The functions whose calls are cut in the last function of `chain` (callers first)."""
-    return frozenset(n for n, count in Counter(chain).items() if count >= unroll)
+def targets(chain: tuple[str, ...], unroll: int, callees: bool = True) -> frozenset[str]:
+    """The functions whose calls are cut in the last function of `chain` (callers first); without
+    `callees`, only the first function of the chain (the one vectorized) is unrolled."""
+    return frozenset(n for n, count in Counter(chain).items() if count >= (unroll if callees or n == chain[0] else 1))
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
-    return cut(func, targets((*ctx.chain, ctx.name), ctx.unroll))
+    return cut(func, targets((*ctx.chain, ctx.name), ctx.unroll, ctx.unroll_callees))

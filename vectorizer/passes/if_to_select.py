@@ -24,6 +24,9 @@ masked block `if m:`, which `ops_to_numpy` evaluates on all lanes with failures 
 `m` (for one lane it is just an `if`). Nested branches get their own masks (`m_1 = m and c`);
 raises become `if m: raise ...`, asserts `assert not m or test`.
 
+A costly branch (analysis/branch_cost.py) becomes one masked block holding all it became,
+listed in `ctx.branch_lanes`: ops_to_numpy runs it on its own lanes (ops_to_numpy/branch_lanes.py).
+
 The bodies of masked loops (`while active:`, from `while_to_masked`) run under `active` in the
 same way; a loop nested in a branch starts from the branch's mask (`active = m and test`).
 """
@@ -32,10 +35,11 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..analysis import branch_cost
+from ..analysis.bool_syntax import bool_assigned, bool_syntax
 from ..analysis.facts import Facts
 from ..analysis.liveness import Liveness, reads, writes
 from ..core.binding import bound_names
-from ..core.tree import target_names, walk
 from ..core.types import BOOL, INT, Type, join
 from .base import (
     Context,
@@ -89,7 +93,7 @@ class _Predicate:
                 flush()
                 out.extend(merged)
         flush()
-        return _join_masked_blocks(out)
+        return _join_masked_blocks(out, self.ctx.branch_lanes)
 
     def unmasked(self, s: cst.BaseStatement, need: frozenset[str]) -> list[cst.BaseStatement]:
         """A statement that runs on all lanes of the current region."""
@@ -221,7 +225,7 @@ class _Predicate:
             # ran before this pass, whose merges may have changed a variable's type since (a
             # bool that an earlier branch set to 0.0 is a float now): only a test that is a bool
             # whatever its operands are goes unwrapped; ops_to_numpy drops `bool()` of a bool.
-            test = s.test if _bool_syntax(s.test) else cst.Call(cst.Name("bool"), [cst.Arg(s.test)])
+            test = s.test if bool_syntax(s.test) else cst.Call(cst.Name("bool"), [cst.Arg(s.test)])
             test_stmt = assign(cond, test)
             out.append(test_stmt if mask is None else if_stmt(mask, [test_stmt]))
             self.defined.add(cond)
@@ -249,10 +253,18 @@ class _Predicate:
         leaves = self.leaving.get(mask or "")
         then_after = frozenset() if leaves and _sets_true(other, leaves) else after
         else_after = frozenset() if leaves and _sets_true(then, leaves) else after
-        out += self.block(then, then_mask, need | then_after | frozenset(_reads_all(other)))
+        out += self.on_lanes(then, then_mask, self.block(then, then_mask, need | then_after | frozenset(_reads_all(other))))
         if other:
-            out += self.block(other, else_mask, need | else_after)
+            out += self.on_lanes(other, else_mask, self.block(other, else_mask, need | else_after))
         return out
+
+    def on_lanes(self, branch: list[cst.BaseStatement], mask: str, lowered: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """A costly branch (analysis/branch_cost.py) as one masked block holding all it became:
+        ops_to_numpy runs it on the lanes of `mask` alone (ops_to_numpy/branch_lanes.py)."""
+        if not self.ctx.options.compact or branch_cost.cost(branch) < branch_cost.EXPENSIVE:
+            return lowered
+        self.ctx.branch_lanes.add(region := if_stmt(mask, lowered))
+        return [region]
 
     def always_bool(self, name: str) -> bool:
         """The variable holds a bool array wherever the function has it: a bool parameter or a
@@ -294,12 +306,14 @@ class _Predicate:
         return [s.with_changes(body=block(body))]
 
 
-def _join_masked_blocks(stmts: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """Adjacent masked blocks with the same mask read better as one."""
+def _join_masked_blocks(stmts: list[cst.BaseStatement], regions: set[cst.If]) -> list[cst.BaseStatement]:
+    """Adjacent masked blocks with the same mask read better as one (a branch run on its own
+    lanes, `regions`, stays as it is)."""
     out: list[cst.BaseStatement] = []
     for s in stmts:
         prev = out[-1] if out else None
         if (isinstance(s, cst.If) and isinstance(prev, cst.If) and s.orelse is None and prev.orelse is None
+                and s not in regions and prev not in regions
                 and not s.leading_lines and code(s.test) == code(prev.test)):
             out[-1] = prev.with_changes(body=block([*body_of(prev.body), *body_of(s.body)]))
         else:
@@ -327,7 +341,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
         return func
     live = Liveness(func)
     pred = _Predicate(ctx, facts, live)
-    pred.bool_values = _bool_assigned(func)
+    pred.bool_values = bool_assigned(func)
     body = pred.block(func_body(func), None, frozenset())
     inits = [assign(name, value) for name, value in sorted(pred.placeholders.items())]
     ctx.predicated = True
@@ -360,32 +374,3 @@ def _sets_true(stmts: list[cst.BaseStatement], flag: str) -> bool:
                         and small.targets[0].target.value == flag and isinstance(small.value, cst.Name) and small.value.value == "True":
                     return True
     return False
-
-
-def _bool_syntax(test: cst.BaseExpression) -> bool:
-    """A comparison, `not x` or `bool(x)`: a bool, whatever its operands hold."""
-    if isinstance(test, cst.Comparison):
-        return True
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return True
-    return isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "bool"
-
-
-def _bool_assigned(func: cst.FunctionDef) -> dict[str, bool]:
-    """For each assigned name: whether every value assigned to it is a bool by its syntax."""
-    out: dict[str, bool] = {}
-    for node in walk(func):
-        kind = type(node)
-        if kind is cst.Assign:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    name, value = target.target.value, node.value
-                    literal = isinstance(value, cst.Name) and value.value in ("True", "False")
-                    out[name] = out.get(name, True) and (literal or _bool_syntax(value))
-                else:
-                    for n in target_names(target.target):
-                        out[n] = False
-        elif kind is cst.AugAssign:
-            for n in target_names(node.target):
-                out[n] = False
-    return out

@@ -1,4 +1,4 @@
-"""The NumPy helpers generated kernels call: `where`, `power`, `masked`, `Compaction`.
+"""The NumPy helpers generated kernels call: `where`, `power`, `masked`, `Compaction`, `BranchLanes`.
 
 Each is self-contained (NumPy only): a generated module carries a copy of exactly the ones it calls
 (codegen/carry.py), named `_vz_<name>`, so that it imports nothing of vectorizer.
@@ -189,3 +189,66 @@ HEAVY_CALLS = frozenset({
     "_vz_numpy_power",
     "erf", "erfc",  # vecmath.py's, with vector_math=True
 })  # np.vectorize (gamma, lgamma) holds the GIL: a second thread would only wait for it
+
+
+class BranchLanes:
+    """A costly batched branch run on the lanes that take it alone (passes/ops_to_numpy/branch_lanes.py).
+
+    `BranchLanes(mask)` finds the branch's lanes; `gather(*values)` gives the per-lane values the
+    branch reads restricted to them (a number, the same for every lane, stays as it is);
+    `scatter(*values)` gives them back full size, the gathered names first, in gather's order,
+    then the names the branch binds first: a value the branch did not rebind is its full array
+    again, one it rebound is the full value it entered with (zeros, for a name it first binds)
+    with the branch's lanes written over, in the dtype the branch gave it. Each
+    lane computes the same operations on the same values as when the branch runs on every lane,
+    so the bits are the same; the lanes outside it keep what they had, as the merges
+    `where(mask, new, old)` keep it.
+
+    It gathers when the mask is a 1-D bool array of at least MIN_LANES lanes and at most FRACTION
+    of them take the branch; when none does, the branch runs on empty arrays (about a
+    microsecond an operation) instead of on every lane.
+    """
+
+    MIN_LANES = 2048  # below this, gathering costs more than the operations it saves
+    FRACTION = 0.875  # a branch costly enough to be gathered (passes decide) is worth it up to here
+
+    def __init__(self, mask):
+        self.index = None  # the branch's lanes in the full arrays; None: no gathering
+        self.size = self.lanes = np.size(mask)
+        self.full = ()
+        if isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.ndim == 1 \
+                and mask.size >= self.MIN_LANES and np.count_nonzero(mask) <= self.FRACTION * mask.size:
+            self.index = np.flatnonzero(mask)
+            self.lanes = self.index.size
+
+    def gather(self, *values):
+        """The values restricted to the branch's lanes: those it rebinds, then those it reads."""
+        self.full = values
+        if self.index is None:
+            return values
+        for v in values:
+            if np.ndim(v) and np.shape(v) != (self.size,):
+                raise ValueError(f"a branch's lanes: a value of shape {np.shape(v)}, not ({self.size},)")
+        return tuple(v[self.index] if np.ndim(v) else v for v in values)
+
+    def scatter(self, *values, fresh=0):
+        """The rebound values (gather's first ones, in its order, then `fresh` the branch bound
+        first) full size, then the values it only read as they entered."""
+        kept = len(values) - fresh
+        if self.index is None:
+            return (*values, *self.full[kept:])
+        out = []
+        for i, v in enumerate(values):
+            old = self.full[i] if i < kept else None
+            if np.ndim(v) == 0:
+                out.append(v)  # one number for every lane
+                continue
+            if np.shape(v) != (self.index.size,):
+                raise ValueError(f"a branch's lanes: a value of shape {np.shape(v)}, not ({self.index.size},)")
+            # A merge's value already has the dtype `where` gives it and the old value; one that
+            # does not fit is an assignment no lane outside the branch reads.
+            full = np.zeros(self.size, v.dtype) if old is None or np.result_type(old, v) != v.dtype \
+                else np.array(np.broadcast_to(old, (self.size,)), dtype=v.dtype)
+            full[self.index] = v
+            out.append(full)
+        return (*out, *self.full[kept:])

@@ -86,6 +86,8 @@ def transform(func: cst.FunctionDef, ctx: Context) -> ArrayCode:
     lower.block(func_body(func), None)
     lines = lower.lines
     flagged = lower.has_flags or bool(ctx.options.compact and ctx.loop_vars)  # compact_loops flags a loop's long tail
+    if not flagged:
+        lower.branches.unflagged()
     if flagged:
         ctx.flag = lower.flag
         shape = n.call("len", n.name(batched[0])) if batched else ast.Tuple(elts=[], ctx=ast.Load())  # one flag per lane

@@ -21,6 +21,7 @@ from ...core.pyast import Comment, Else, assign, store
 from ...core.types import BOOL, FLOAT, INT, Type
 from ..base import Context, body_of, leading, static_node
 from .arrays import ArrayOps
+from .branch_lanes import BranchLanes
 from .choices import Choices
 from .exprs import Expressions
 from .fold import Folder
@@ -64,6 +65,7 @@ class Lowering:
         self.folder = Folder(self)
         self.loops = Loops(self)
         self.arrays = ArrayOps(self)
+        self.branches = BranchLanes(self)
 
     # -- output ------------------------------------------------------------------------------
     def emit(self, node: ast.stmt, indent: int = 0) -> None:
@@ -210,6 +212,8 @@ class Lowering:
         test = self.exprs.lower(s.test, mask)
         if self.facts.batched_test.get(s):  # a masked block from if_to_select
             assert s.orelse is None
+            if s in self.ctx.branch_lanes and self.branches.lower(s, test):
+                return  # a costly branch, on its own lanes (branch_lanes.py)
             self.block(body_of(s.body), test)  # a mask name or `~m`: cheap to repeat
             return
         then_end, else_end, after = self.facts.branch_ends.get(s, (None, None, None))
