@@ -222,8 +222,9 @@ def _lower_numpy(parsed: ParsedFunction, namespace: Namespace, params: dict[str,
     parsed, first, ctx = start(parsed, namespace, params, options, lanes=False, statics=statics)
     # The function's own recursive call is a copy inlined a level deep (cut_recursion): a costly
     # one runs on the lanes reaching it alone (ops_to_numpy/branch_lanes.py), far cheaper than
-    # re-running them (1e5 lanes of py_lets_be_rational.normalised_black_call: 500 -> 80 ms). A
-    # callee's recursion is cut at once: its copy would be inlined at every call site.
+    # re-running them (1e5 lanes of py_lets_be_rational.normalised_black_call: 500 -> 80 ms). So
+    # is a callee's that calls itself at one place; another callee's recursion is cut at once:
+    # its copies would be inlined at each of its recursive calls.
     code: ArrayCode = _unrolled(NUMPY_PASSES, parsed, dataclasses.replace(ctx, unroll_callees=False),
                                 lambda: start(parsed, namespace, params, options, lanes=False, statics=statics))
     origin = f"{os.path.basename(parsed.source.filename)}::{parsed.source.qualname}"

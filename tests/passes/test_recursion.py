@@ -26,7 +26,7 @@ def cut_at_once(monkeypatch):
     """Every recursive call cut where it is (unroll 1): the cut's own forms, as the deepest copy
     of an unrolled function has them."""
     targets = cut_recursion.targets
-    monkeypatch.setattr(cut_recursion, "targets", lambda chain, unroll, callees=True: targets(chain, 1))
+    monkeypatch.setattr(cut_recursion, "targets", lambda chain, unroll, callees=True, linear=None: targets(chain, 1))
 NEAR_MAX = [0, 1, -1, 2**63 - 1, -(2**63), 2**62 + 1, -(2**62), 2**31, 12, 18, -18, 7]
 
 
@@ -362,8 +362,37 @@ def test_a_recursion_one_level_deep_is_batched(backend):
             _, flag = namespace["reflected"](x, s)
         assert not np.any(flag)
     check(vf, reflected, x, np.where(x > 0, 0.0, s))  # ZeroDivisionError a level deep, first lane
-    check(vectorize(reflected_caller, backend=backend, fallback="error"), reflected_caller, x, s)
-    check(vectorize(reflected_caller, backend=backend, fallback="error"), reflected_caller, x, s - 2.0)
+    caller = vectorize(reflected_caller, backend=backend, fallback="error")
+    check(caller, reflected_caller, x, s)
+    check(caller, reflected_caller, x, s - 2.0)
+    if backend == "numpy":  # a callee that calls itself at one place is unrolled in its caller too
+        namespace = {}
+        exec(compile(caller.source, "<reflected_caller kernel>", "exec"), namespace)  # noqa: S102
+        with np.errstate(all="ignore"):
+            _, flag = namespace["reflected_caller"](x, s)
+        assert not np.any(flag)
+
+
+def twice(x: float, n: int) -> float:  # two recursive calls: a callee's copies would multiply
+    if n <= 0:
+        return x
+    return twice(x, n - 1) + twice(-x, n - 2)
+
+
+def twice_caller(x: float, n: int) -> float:
+    return twice(x, n) * 0.5
+
+
+def test_a_callee_recursing_at_two_places_is_cut_at_once():
+    """Its recursive calls are flags on the NumPy backend (the lanes re-run), not inlined copies."""
+    vf = vectorize(twice_caller, backend="numpy", fallback="error")
+    x, n = np.array([1.5, -2.0, 0.0, np.nan, np.inf, 3.0]), np.array([0, 1, 2, 5, -1, 3])
+    check(vf, twice_caller, x, n)
+    namespace: dict = {}
+    exec(compile(vf.source, "<twice_caller kernel>", "exec"), namespace)  # noqa: S102
+    with np.errstate(all="ignore"):
+        _, flag = namespace["twice_caller"](x, n)
+    assert flag.tolist() == (n > 0).tolist()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -4,8 +4,9 @@ raise, so the lanes that reach it are flagged and re-run by the scalar function
 (analysis/recursion.py says why this is exact). Below that depth a recursive call is an ordinary
 call of a copy of the function (its own lane function; or inlined, where the NumPy backend runs
 a costly copy on the lanes reaching it alone, ops_to_numpy/branch_lanes.py, and unrolls only the
-function vectorized, `unroll_callees` False: a callee's copy would be inlined at each of its call
-sites, and with it the code would double at each): the lanes whose recursion
+function vectorized and callees that call themselves at one place, `unroll_callees` False: the
+copy of a callee with several such calls would be inlined at each of them, and with it the code
+would grow as their number to the power `unroll`): the lanes whose recursion
 ends within that many levels (`f(x)` for x > 0 returning `g(x) + f(-x, s)`, a base case for
 x <= 0) are computed batched, only the deeper ones re-run. Where a copy cannot be lowered (a
 call inside `and` the cut would have split off), pipeline.py lowers the function again with
@@ -36,14 +37,20 @@ from collections import Counter
 import libcst as cst
 
 from ..analysis.recursion import cut
+from ..core.tree import walk
 from .base import Context
 
 
-def targets(chain: tuple[str, ...], unroll: int, callees: bool = True) -> frozenset[str]:
+def targets(chain: tuple[str, ...], unroll: int, callees: bool = True, linear: str | None = None) -> frozenset[str]:
     """The functions whose calls are cut in the last function of `chain` (callers first); without
-    `callees`, only the first function of the chain (the one vectorized) is unrolled."""
-    return frozenset(n for n, count in Counter(chain).items() if count >= (unroll if callees or n == chain[0] else 1))
+    `callees`, only the first function of the chain (the one vectorized) is unrolled, and `linear`,
+    a callee that calls itself at one place only (its copy at most doubles its code)."""
+    unrolled = lambda n: callees or n == chain[0] or n == linear  # noqa: E731
+    return frozenset(n for n, count in Counter(chain).items() if count >= (unroll if unrolled(n) else 1))
 
 
 def transform(func: cst.FunctionDef, ctx: Context) -> cst.FunctionDef:
-    return cut(func, targets((*ctx.chain, ctx.name), ctx.unroll, ctx.unroll_callees))
+    self_calls = sum(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == ctx.name
+                     for n in walk(func.body))
+    return cut(func, targets((*ctx.chain, ctx.name), ctx.unroll, ctx.unroll_callees,
+                             ctx.name if self_calls == 1 else None))

@@ -23,7 +23,7 @@ After::
     t_2 = np.log(t_1) + (r + 0.5 * vol * vol) * t
     t_3 = vol * np.sqrt(t)
     result = t_2 / t_3
-    if not math.isfinite(result.dot(result)):  # a lane failing a check below is NaN or ±inf
+    if not math.isfinite(result.sum()):  # a lane failing a check below is NaN or ±inf
         flag = np.zeros(len(spot), dtype=bool)
         flag |= strike == 0
         flag |= t_1 <= 0
@@ -48,12 +48,13 @@ from ..core.binding import bindings
 from ..core.pyast import ArrayCode, Comment
 from .base import Context
 
-# The test of the result: the sum of its squares is finite only if every lane is (NaN, ±inf and
-# inf - inf are not; a sum past 1e308 is inf too, and costs the checks). One BLAS dot product:
-# 0.65 µs at 1e3 lanes and 7 µs at 1e5 on an AMD EPYC, where `np.isfinite(r).all()` takes
-# 1.6 µs and 18 µs. `np.vdot` reads any shape (and a NumPy scalar) as flat; where the result is
-# a batched number a lane, a 1-D array (`ctx.flat_result`), the method `result.dot(result)` is the
-# same product without NumPy's function dispatch: 0.42 against 0.69 µs at 1e3 lanes.
+# The test of the result: its sum is finite only if every lane is (a NaN or ±inf lane makes every
+# partial sum it enters NaN or ±inf, and no later addition makes one finite again; a sum past
+# 1e308 is inf too, and costs the checks). NumPy's own sum, never the BLAS dot product, which was
+# faster on an idle machine (11 against 27 µs at 1e5 lanes) but spins a thread per core: with
+# every core busy (a loaded machine, Dask's workers) one dot of 1e5 lanes took 11 ms. `np.sum`
+# reads a NumPy scalar too; where the result is a batched number a lane, a 1-D array
+# (`ctx.flat_result`), the method `result.sum()` is the same sum without the function's dispatch.
 _WHY = "a lane failing a check below is NaN or ±inf"
 
 
@@ -75,9 +76,8 @@ def transform(code: ArrayCode, ctx: Context) -> ArrayCode:
             continue
         elif s is ret:
             out.append(pyast.assign(result, value))
-            square = pyast.call(f"{result}.dot", pyast.name(result)) if ctx.flat_result \
-                else pyast.call("np.vdot", pyast.name(result), pyast.name(result))
-            test = ast.UnaryOp(op=ast.Not(), operand=pyast.call("math.isfinite", square))
+            total = pyast.call(f"{result}.sum") if ctx.flat_result else pyast.call("np.sum", pyast.name(result))
+            test = ast.UnaryOp(op=ast.Not(), operand=pyast.call("math.isfinite", total))
             checks = [t for t in code.func.body if id(t) in moved]
             merged = ast.If(test=test, body=([] if keep_init else [init]) + checks, orelse=[])
             merged.comment = f"# {_WHY}"  # type: ignore[attr-defined]  # printed after the header

@@ -29,6 +29,7 @@ from .base import (
     I64_MAX,
     I64_MIN,
     NOT_LIBM_IN_CPYTHON,
+    NUM_EXACT_WHY,
     ULP_BOUND,
     Check,
     Impl,
@@ -51,7 +52,7 @@ from .operators import BINARY, DIVMOD, UNARY, affine_range, compare, truthy
 
 __all__ = [
     "BIG_INT", "BINARY", "CALLS", "DIVMOD", "EXACT_INT", "EXACT_POW", "FLOAT", "I64_MAX", "I64_MIN",
-    "KEYWORD_CALLS", "MATH_CONSTANTS", "NONNEGATIVE_CALLS", "NOT_LIBM_IN_CPYTHON", "SPECIAL_CALLS",
+    "KEYWORD_CALLS", "MATH_CONSTANTS", "NONNEGATIVE_CALLS", "NOT_LIBM_IN_CPYTHON", "NUM_EXACT_WHY", "SPECIAL_CALLS",
     "ULP_BOUND", "UNARY", "Check", "Impl", "Rule", "Val", "affine_range", "beyond_exact", "call_rule",
     "compare", "float_valued_int", "truthy", "unsupported_math", "without_sign_checks", "without_unit_checks",
 ]

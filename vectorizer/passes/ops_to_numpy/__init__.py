@@ -55,6 +55,7 @@ import libcst as cst
 
 from ...analysis.counters import counters, positive
 from ...analysis.decisions import decided
+from ...analysis.int_bounds import int_bounds
 from ...analysis.liveness import Liveness
 from ...analysis.signs import sign_env
 from ...analysis.witnesses import Witnesses
@@ -75,6 +76,7 @@ def transform(func: cst.FunctionDef, ctx: Context) -> ArrayCode:
     lower.counters = counters(func)
     lower.nonzero = positive(func, lower.counters)
     lower.signs = sign_env(func, ctx.params)
+    lower.int_bounds = int_bounds(func, facts, lower.exprs.call_name)
     masked = frozenset(n for n, b in facts.batched_test.items() if b and isinstance(n, cst.If))
     lower.live = Liveness(func, masked)
     call_name = lambda n: None if n in facts.calls else lower.exprs.call_name(n)  # noqa: E731

@@ -13,6 +13,7 @@ import libcst as cst
 from ...analysis.counters import affine_parts, without_counter_checks
 from ...analysis.facts import BINOPS, UNOPS
 from ...analysis.float_ints import float_operands, float_valued
+from ...analysis.int_bounds import EXACT, exact_ints
 from ...analysis.signs import sign, within_unit, without_zero_divisor
 from ...analysis.witnesses import NEGATIVE_CHECK
 from ...core import nodes as n
@@ -94,6 +95,8 @@ class Expressions:
             impl = self.exactly(rules.BINARY[op](left.type, right.type, left, right), node)
             impl = without_counter_checks(impl, node, self.low.counters, self.low.nonzero)  # analysis/counters.py
             impl = without_zero_divisor(impl, node, self.call_name)  # 1.0 + exp(-x) is never 0
+            if impl.checks and exact_ints(node, self.low.int_bounds, self.facts, self.call_name):
+                impl = dataclasses.replace(impl, checks=tuple(c for c in impl.checks if c.why != rules.NUM_EXACT_WHY))
             affine = affine_parts(node, self.facts)
             if affine is not None:  # c*x + d: one exact range test on x instead of two checks
                 x, c, d = affine
@@ -271,6 +274,8 @@ class Expressions:
             literal = n.int_literal(value)
             if literal is not None and abs(literal) <= 2**53:
                 return n.const(float(literal))  # an exact int literal: 0 -> 0.0
+            if isinstance(value, ast.Name) and self.low.int_bounds.get(value.id, EXACT + 1) <= EXACT:
+                return n.call("np.float64", value)  # its ints are exact there (analysis/int_bounds.py)
             t = self.low.temp(value)
             self.low.check(mask, n.fill(rules.beyond_exact("{0}"), t))
             return n.call("np.float64", t)

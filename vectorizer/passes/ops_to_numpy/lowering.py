@@ -47,6 +47,7 @@ class Lowering:
         self.loop_depth = 0  # loops around the current line (no guards there: compact_loops reorders lanes)
         self.counters: frozenset[str] = frozenset()
         self.nonzero: frozenset[str] = frozenset()  # counters that are never 0
+        self.int_bounds: dict[str, int] = {}  # names whose ints are bounded (analysis/int_bounds.py)
         self.signs: Env | None = None  # names of one value a lane, for signs under tests (analysis/signs.py)
         self.ranges: dict[str, tuple[int, int]] = {}  # loop variables of range(constants): [lo, hi)
         batched = [name for name, v in ctx.params.items() if v.batched]
