@@ -177,3 +177,15 @@ def test_one_warning_and_an_empty_batch_after_a_plan():
     with pytest.raises(ValueError, match="empty batch"):  # no lane to run: the general path says so
         vf(x[:0], x[:0])
 
+
+
+def test_new_defaults_of_the_scalar_function_are_not_taken_for_the_old(keys):
+    f = sourceless("option")
+    vf = vectorize(f)
+    x, y = np.array([1.5, -2.0]), np.array([0.5, 0.0])
+    np.testing.assert_array_equal(vf(x, y), x + y)  # unit="m", the default when decorated
+    np.testing.assert_array_equal(vf(x, y), x + y)
+    assert keys[0] == 1
+    f.__defaults__ = ("km",)  # the wrapper still passes the defaults it was made with, as before
+    np.testing.assert_array_equal(vf(x, y), x + y)
+    assert keys[0] == 2

@@ -41,11 +41,12 @@ _IMMUTABLE = (type(None), str, bytes, bool, int)  # a specialized value that sta
 class RefusedPlan:
     """What the last refused call saw; `batch(values)` for a call like it (module docstring)."""
 
-    __slots__ = ("kinds", "names", "gen", "key", "lane_fn")
+    __slots__ = ("kinds", "names", "gen", "key", "lane_fn", "defaults")
 
     def __init__(self, kinds: list[tuple[str, object]], names: list[str], gen: Generation, key: object,
                  lane_fn: Callable[..., object] | None) -> None:
         self.kinds, self.names, self.gen, self.key, self.lane_fn = kinds, names, gen, key, lane_fn
+        self.defaults = getattr(lane_fn, "__defaults__", None)  # the scalar's own, where it is its lane function
 
     def batch(self, values: Sequence[object], generations: Generations) -> Batch | None:
         """The Batch of a call like the planned one while its refusal holds; None otherwise."""
@@ -69,8 +70,8 @@ class RefusedPlan:
                 arrays.append(np.asarray(v, dtype=np.float64))
             else:
                 return None
-        if n < 1 or not self.gen.warned:
-            return None
+        if n < 1 or not self.gen.warned or getattr(self.lane_fn, "__defaults__", None) is not self.defaults:
+            return None  # (new __defaults__: lanefn.lane_function decides again whether they are the values)
         if not generations.refused(self.gen, self.key, n):  # (its check of the globals is spent: the
             generations.current()  # general path must start from what it found, as it does itself)
             return None
