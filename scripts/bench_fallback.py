@@ -1,7 +1,7 @@
 """The element-by-element path against the loop a user would write (issue 51 section 1).
 
     PYTHONPATH=$PWD python scripts/bench_fallback.py [--sizes 1000 100000 1000000] [--rounds 7]
-                                                     [--bare] [--only one pair ...] [--json out.json]
+                                                     [--bare] [--cpu] [--only one pair ...] [--json out.json]
 
 Each case is a vectorized call that runs the scalar function lane by lane, timed against
 
@@ -23,7 +23,8 @@ Functions of 1 to 4 arguments, arrays and scalars mixed, broadcasting ((m, 1) wi
 bodies are cheap on purpose: the cheaper a lane, the more the path's own costs show. Rounds are
 interleaved (every case once per round, the two timings of a case back to back in alternating
 order) and the medians of the rounds are reported, with the load average before and after: on
-a shared machine the ratio of medians is the figure, not the times.
+a shared machine the ratio of medians is the figure, not the times; --cpu times the process's CPU
+time instead of the wall clock, which leaves out the time it waited for a core.
 """
 
 from __future__ import annotations
@@ -138,11 +139,11 @@ def cases(sizes: list[int]) -> list[tuple[str, str, int, object, object, tuple]]
     return out
 
 
-def timed(call, number: int) -> float:
-    start = time.perf_counter()
+def timed(call, number: int, clock=time.perf_counter) -> float:
+    start = clock()
     for _ in range(number):
         call()
-    return (time.perf_counter() - start) / number
+    return (clock() - start) / number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--bare", action="store_true",
                         help="time the loop without its conversion to arrays (its list, as scripts/corpus.py does)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time with the process's CPU time (time.process_time), not the wall clock: on a machine "
+                             "shared with other jobs, the time this process waited for a core is left out")
     parser.add_argument("--only", nargs="+", help="these functions only (one, zerod, pair, missing...)")
     parser.add_argument("--json", help="write the results here as JSON")
     args = parser.parse_args(argv)
@@ -171,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             for i, pair in enumerate(calls):
                 order = zip(samples[i], pair) if r % 2 == 0 else reversed(list(zip(samples[i], pair)))
                 for into, call in order:
-                    into.append(timed(call, numbers[i]))
+                    into.append(timed(call, numbers[i], time.process_time if args.cpu else time.perf_counter))
     load_after = os.getloadavg()
     rows = []
     for i, (way, name, n, *_rest) in enumerate(all_cases):
@@ -181,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                      "ratio_of_rounds": statistics.median(o / lp for o, lp in zip(ours, loop))})
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
           f"{load_after[1]:.2f} ({os.cpu_count()} CPUs); {args.rounds} interleaved rounds, medians"
-          + ("; the loop's list, not arrays (--bare)" if args.bare else ""))
+          + ("; the loop's list, not arrays (--bare)" if args.bare else "") + ("; CPU time (--cpu)" if args.cpu else ""))
     print(f"{'way':9s} {'function':9s} {'lanes':>8s} {'path ms':>9s} {'loop ms':>9s} {'ratio':>6s}")
     for row in rows:
         print(f"{row['way']:9s} {row['function']:9s} {row['lanes']:8d} {row['path_s'] * 1e3:9.3f} "

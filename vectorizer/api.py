@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .core import faceslots
-from .engine import fastpath, kernels, reentry, scaleout, statics
+from .engine import fastpath, kernels, reentry, refusedpath, scaleout, statics
 from .engine.batch import Batch
 from .engine.fingerprint import Generation
 from .engine.inputs import InputError, RefusedNumber, canonical
@@ -78,6 +78,7 @@ class VectorizedFunction(VectorizedViews):
         self._generations = self._made.generations
         self._last: Key | None = None
         self._fast: fastpath.Plans | None = None  # the short paths for calls like the last ones
+        self._refused: refusedpath.RefusedPlan | None = None  # the short path of a refused call (engine/refusedpath.py)
         self._cycle: frozenset | None = None  # recursion: the scalar code that may call back (engine/reentry.py)
         self._plan = statics.Plan(func)  # which arguments the code is specialized on (engine/statics.py)
         if options.fallback == "error" and not disabled():
@@ -127,6 +128,11 @@ class VectorizedFunction(VectorizedViews):
             raise VectorizeError(f"{self.scalar.__qualname__} takes {' and '.join(self._variadic)}: a batched call "
                                  "needs one value (or array) per named parameter",
                                  hint="give each argument its own parameter")
+        if self._refused is not None and example_ndims is None:  # a call like the last refused one: its loop at once
+            batch = self._refused.batch(values, self._generations)  # (engine/refusedpath.py)
+            if batch is not None:
+                self._last = self._refused.key
+                return kernels.per_element(getattr(batch, "scalar", self.scalar), batch, None)
         if scaleout.foreign(values):  # a dask array or an xarray object: a lazy graph (engine/scaleout)
             return scaleout.call(self, values, example_ndims)
         try:
@@ -159,6 +165,8 @@ class VectorizedFunction(VectorizedViews):
         kernel = self._kernel(gen, key)
         self._last = key
         if isinstance(kernel, VectorizeError):
+            self._refused = (refusedpath.plan(values, self._names, fixed, batch, gen, key)  # the next call like it
+                             if example_ndims is None and self._made.no_helpers(gen) else None)
             if any(statics.is_static(v) for v in fixed.values()) and example_ndims is None:
                 # not numbers, as before specializations: numpy.vectorize's semantics for objects
                 why = kernel.message + (f" at {kernel.location}" if kernel.location else "")
@@ -248,10 +256,6 @@ numpy_face: Callable[[], Any] = lambda: faceslots.numpy_face()
 explain_face: Callable[[], Any] = lambda: faceslots.explain_face()
 
 
-def _face() -> Any:
-    return numpy_face()
-
-
 def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | None = None, excluded=None,
               cache: bool = False, signature: str | None = None, *, backend: str = "auto", fallback: str = "warn",
               reassociate: bool = False, exact: bool = True, vector_math: bool | None = None,
@@ -286,10 +290,10 @@ def vectorize(pyfunc: Callable[..., Any] | None = None, otypes=None, doc: str | 
         if isinstance(f, VectorizedFunction):
             f = f.scalar
         if not isinstance(f, types.FunctionType) or hasattr(f, "__wrapped__"):  # methods, partials, decorated: npcompat
-            return _face().foreign(f, options, otypes, doc, excluded, cache, signature)
+            return numpy_face().foreign(f, options, otypes, doc, excluded, cache, signature)
         vf = VectorizedFunction(f, options, explain)
         if otypes is None and doc is None and excluded is None and not cache and signature is None and not vf._variadic:
             return vf  # numpy.vectorize's parameters unused: npcompat (and `re`) stay unimported
-        return _face().NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
+        return numpy_face().NumpyVectorized(vf, otypes, doc, excluded, cache, signature)
 
     return wrap if pyfunc is None else wrap(pyfunc)

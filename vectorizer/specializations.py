@@ -92,6 +92,11 @@ class Specializations:
             self._helpers = (gen, statics.pure_helpers(self.scalar, lambda n: g.get(n, getattr(builtins, n, None))))
         return statics.helper_values(self._helpers[1])  # type: ignore[arg-type]
 
+    def no_helpers(self, gen: Generation) -> bool:
+        """True where the function reaches no pure zero-argument helper in `gen` (a call's key is
+        then its arguments' alone: engine/refusedpath.py)."""
+        return self._helpers is not None and self._helpers[0] is gen and not self._helpers[1]
+
     def key(self, gen: Generation, fixed: dict[str, object], batch: Batch) -> tuple[dict | None, Key | None]:
         """(the pure helpers' values, the key) of a call of `batch` with the values `fixed` (None,
         str, enum options: engine/statics.py) in `gen`; (None, None) where a helper raised."""

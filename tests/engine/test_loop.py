@@ -284,3 +284,14 @@ def test_a_tuple_option_is_keyed_by_its_values_and_their_types_every_call():
     assert static_key((True, 2, 3)) == "tuple(bool:True,int:2,int:3)"
     for k in range(300):  # more tuples than it keeps, each its own key
         assert static_key(tuple(range(k % 5)) + (float(k),)) == f"tuple({''.join(f'int:{i},' for i in range(k % 5))}float:{float(k)!r})"
+
+
+def test_a_tuple_refused_at_two_positions_names_the_first_lane(way):
+    # position 1 overflows int64 on lane 1 (2**63), position 0 on lane 2: the loop meets lane 1
+    # first (engine/results.py converted position 0 first and named lane 2)
+    namespace: dict = {}
+    exec(compile("def f(x, y):\n    return (x * y, 0) if x > y else (0, y - x)\n", "<no source tuple>", "exec"), namespace)  # noqa: S102
+    f = namespace["f"]
+    check(vectorize(f), f, np.array([0, -9223372033817775308, 3037000501]), 3037000500)
+    check(vectorize(f), f, np.array([0, 3037000501, -9223372033817775308]), 3037000500)
+    check(vectorize(f), f, np.array([[3037000501], [-9223372033817775308]]), np.array([3037000500, 0]))

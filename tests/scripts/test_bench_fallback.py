@@ -25,3 +25,15 @@ def test_bench_fallback_runs_and_writes_json(tmp_path: Path) -> None:
             "disabled": {"one", "four"}, "objects": {"missing"}}
     assert cases == {(w, f, n) for w, fs in ways.items() for f in fs for n in (300, 2000)}
     assert all(r["path_s"] > 0 and r["loop_s"] > 0 and r["ratio"] > 0 for r in doc["rows"])
+
+
+def test_bench_fallback_times_cpu_time_on_request(tmp_path: Path) -> None:
+    out = tmp_path / "fallback.json"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_fallback.py"), "--sizes", "300", "--rounds", "1",
+                           "--cpu", "--bare", "--only", "pair", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"stdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr[-4000:]}"
+    assert "CPU time (--cpu)" in proc.stdout
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["way"], r["function"], r["lanes"]) for r in rows] == [("refused", "pair", 300)]
+    assert all(r["path_s"] > 0 and r["loop_s"] > 0 for r in rows)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .inputs import lane_index
-from .patch import LaneValueError, store
+from .patch import LaneOverflowError, LaneValueError, store
 
 if TYPE_CHECKING:
     from .batch import Batch
@@ -109,8 +109,25 @@ def loop_results(values: list[object], batch: Batch, name: str, kinds: set[type]
                                  f"on lane {lane_index(j, batch.shape)}: a batched result is a tuple of arrays when "
                                  "every lane returns a tuple of the same length")
         # not zip(*values): it would make an iterator per lane, which the GC then walks
-        return tuple(_column([v[k] for v in values], batch, name) for k in range(width))
+        columns = [[v[k] for v in values] for k in range(width)]
+        try:
+            return tuple(_column(c, batch, name) for c in columns)
+        except (LaneOverflowError, LaneValueError):  # a position's own first refusal: the loop's is the first lane's
+            _first_refusal(columns, batch, name)
+            raise
     return _column(values, batch, name, kinds)
+
+
+def _first_refusal(columns: list[list[object]], batch: Batch, name: str) -> None:
+    """Raise the refusal of the first lane (C order; on a lane, its first position) whose tuple
+    the result arrays cannot hold, as the loop meets it, where each position's conversion names
+    its own first (an int beyond int64 at position 1 on lane 1, another at position 0 on lane 2)."""
+    kinds = [_kind(_types_of(c)) for c in columns]
+    for j in range(len(columns[0])):
+        for c, kind in zip(columns, kinds):
+            if kind in ("int", "float", "complex"):
+                v = c[j]
+                store(v.item() if isinstance(v, np.generic) else v, kind, name, j, batch)
 
 
 def _column(values: list[object], batch: Batch, name: str, kinds: set[type] | None = None) -> object:
