@@ -145,3 +145,45 @@ def test_near_decisions_at_the_ranges_ends_are_re_run():
     got = flags(jax_vf(above), x, y)
     assert got[:14].all() and not got[14:].any(), got
     check(jax_vf(above), above, x, y)
+
+
+def test_float32_error_terms_bound_the_float64_ones():
+    """On an emulated float64 the terms of math_error_models.MOVED and of pow's bound are float32s,
+    from bounds of the arguments (no emulated division, root or log on the device): each must be at
+    least the float64 formula's value, near the poles and domain ends too (where it may be inf)."""
+    import jax.numpy as jnp
+
+    from vectorizer.backends.jax.approx import GROW, _Active
+    from vectorizer.backends.jax.bounds import Bounds
+    from vectorizer.backends.jax.driver import x64
+    from vectorizer.backends.jax.math_error_models import MOVED, log_bound
+
+    rng = np.random.default_rng(11)
+    a = np.concatenate([rng.uniform(-3, 3, 3000), 1.0 - rng.uniform(0, 1e-6, 500), 1.0 + rng.uniform(0, 1e-6, 500),
+                        -1.0 + rng.uniform(0, 1e-6, 500), 10.0 ** rng.uniform(-20, 20, 1000), [1.0, -1.0, 0.5]])
+    # a bound is at least a rounding's, 2**-52 |a|, as every error term of an emulated float64 is
+    e = np.abs(a) * 10.0 ** rng.uniform(-15.6, -6, a.size)
+    e[::7] = np.maximum(10.0 ** rng.uniform(-20, -1, e[::7].size), np.abs(a[::7]) * 2.0 ** -52)
+
+    def terms(platform):
+        _Active.bounds = Bounds(platform)
+        try:
+            with x64():
+                av, ev = jnp.asarray(a), jnp.asarray(e)
+                ev = ev.astype(jnp.float32) if platform == "tpu" else ev
+                out = {name: np.asarray(fn(av, ev, getattr(jnp, {"asin": "arcsin", "acos": "arccos", "atanh": "arctanh",
+                                                                    "acosh": "arccosh"}.get(name, name), jnp.exp)(av)),
+                                        np.float64) for name, fn in MOVED.items()}
+                out["log_bound"] = np.asarray(log_bound(av), np.float64)
+                return out
+        finally:
+            _Active.bounds = None
+
+    wide, exact = terms("tpu"), terms("cpu")
+    with np.errstate(invalid="ignore"):
+        for name, want in exact.items():
+            got = wide[name]
+            # the float32 roundings of the terms' own arithmetic (e's on its way in too): the call sites'
+            # GROW covers them, as it covers those of every float32 error term
+            short = ~(got * GROW >= want) & ~np.isnan(want)
+            assert not short.any(), (name, a[short][:3], e[short][:3], got[short][:3], want[short][:3])

@@ -174,6 +174,18 @@ def mag(v):
     return jnp.abs(v).astype(error_dtype())
 
 
+def mag_down(v):
+    """A lower bound of |v| in the error terms' type: |v| itself where that is float64, else its
+    float32, rounded to nearest, scaled down past that rounding (an emulated float64's error
+    arithmetic stays in the device's native float32: no emulated division, root or log)."""
+    return mag(v) if error_dtype() == jnp.float64 else mag(v) * np.float32(1.0 - 2.0 ** -22)
+
+
+def mag_up(v):
+    """An upper bound of |v| in the error terms' type."""
+    return mag(v) if error_dtype() == jnp.float64 else mag(v) * np.float32(1.0 + 2.0 ** -22)
+
+
 def entry_error(v):
     """An emulated float64 value's distance from the number it stands for, at most (an argument
     copied to the device, an integer-valued result): the measured entry rounding."""
