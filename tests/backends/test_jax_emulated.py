@@ -62,6 +62,17 @@ def escape(cr: float, ci: float) -> int:
     return n
 
 
+def uniform_range(x: float, n: int) -> float:
+    total = 0.0
+    for k in range(1, 24):
+        if math.exp(x) * k > 40.0:  # unsure near the threshold: flagged there, and the loop runs on
+            return total + k
+        total += math.sin(x * k) / k
+    for j in range(n):  # a range over a lane's bound: flagged lanes stop
+        total = total * 0.5 + j
+    return total
+
+
 def above(x: float, y: float) -> int:
     if x * y > 0.75:
         return 1
@@ -187,3 +198,21 @@ def test_float32_error_terms_bound_the_float64_ones():
             # GROW covers them, as it covers those of every float32 error term
             short = ~(got * GROW >= want) & ~np.isnan(want)
             assert not short.any(), (name, a[short][:3], e[short][:3], got[short][:3], want[short][:3])
+
+
+@pytest.mark.parametrize("platform", ["tpu", "cpu"])
+def test_uniform_range_loops_run_on_for_flagged_lanes(platform, monkeypatch):
+    """A range over uniform bounds is one loop for all lanes (a scalar counter and test under vmap,
+    `uniform=True`): a lane flagged in it, or returned from it, runs on to its end, its later values
+    never read; a range over a lane's bound still stops its flagged lanes."""
+    monkeypatch.setenv("VECTORIZER_JAX_BOUNDS", platform)
+    vf = jax_vf(uniform_range)
+    rng = np.random.default_rng(3)
+    # exp(x) * k == 40 at x = log(40 / k): lanes at those thresholds, within a few ulps, are unsure
+    edges = np.log(40.0 / np.arange(1, 24))
+    x = np.concatenate([rng.uniform(-3, 4, 300), edges, np.nextafter(edges, 9), [math.nan, 700.0, -1e300]])
+    n = rng.integers(0, 5, x.size)
+    check(vf, uniform_range, x, n, rel=1e-9)
+    assert vf.source.count("uniform=True") == 1  # the first loop only
+    _, flagged = vf._generations.current().kernels[vf._last].fn(x, n)
+    assert flagged is not None and flagged[300:300 + 2 * edges.size].any() and not flagged[:300].all()
