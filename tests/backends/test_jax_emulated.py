@@ -73,6 +73,10 @@ def uniform_range(x: float, n: int) -> float:
     return total
 
 
+def scaled(x: float, y: float) -> float:
+    return (x * y) * 0.5 + 1.0
+
+
 def above(x: float, y: float) -> int:
     if x * y > 0.75:
         return 1
@@ -216,3 +220,13 @@ def test_uniform_range_loops_run_on_for_flagged_lanes(platform, monkeypatch):
     assert vf.source.count("uniform=True") == 1  # the first loop only
     _, flagged = vf._generations.current().kernels[vf._last].fn(x, n)
     assert flagged is not None and flagged[300:300 + 2 * edges.size].any() and not flagged[:300].all()
+
+
+def test_only_results_of_operands_in_range_are_tested():
+    """range_lost: a product of operands inside the range that leaves it is re-run (below it, or a
+    zero that is an underflow; above it); one of a zero or an infinite operand is exact (0, inf or
+    nan, as CPython's) and stays on the device."""
+    x = np.array([1e-15, 0.0, math.inf, 1e-15, 3.0, 1e20, -0.0, 1e-15, math.nan])
+    y = np.array([1e-15, 1e-15, 1.0, 1e-5, -3.0, 1e20, math.inf, 0.0, 2.0])
+    assert flags(jax_vf(scaled), x, y).tolist() == [True, False, False, False, False, True, False, False, False]
+    check(jax_vf(scaled), scaled, x, y)

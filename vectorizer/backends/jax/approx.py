@@ -200,19 +200,25 @@ def slack(a, b=0.0):
     return bounds().arithmetic("sub") * UNIT * (mag(a) + mag(b))
 
 
-def range_lost(r, *operands):
-    """On an emulated float64: the lanes where the result r of finite operands left the range where
-    the device keeps precision (a zero of zero operands stays; every other zero is taken as lost)."""
+def kept(v):
+    """Whether v lies in the range where an emulated float64 keeps its precision (a float32's test,
+    the device's own type: the range is inside float32's). Every float of a lane that is not flagged
+    is kept, an exact zero or not finite (range_lost: by induction over the operations)."""
     b = bounds()
-    magnitude = mag(r)  # a float32's test (the device's own type): the range is inside float32's
-    kept = (magnitude >= b.low) & (magnitude < b.high)
-    finite = True
-    zero_in = False
-    for o in operands:  # an operand beyond float32's range is outside the range: tainted already
-        m = mag(o)
-        finite = finite & jnp.isfinite(m)
-        zero_in = zero_in | (m == 0)
-    return finite & ~(kept | ((r == 0) & zero_in))
+    m = mag(v)
+    return (m >= b.low) & (m < b.high)
+
+
+def range_lost(r, *operands):
+    """On an emulated float64: the lanes where the result r of operands inside the range left it
+    (every zero of such operands is taken as lost). An operand that is not `kept` is an exact zero
+    or not finite (or its lane is flagged already), and a result of it is exact or not finite too
+    (0 * x, 0 + x, f(0), inf...): only results of kept operands are tested, and the operands'
+    tests are their own producers' (XLA computes each once)."""
+    lost = jnp.logical_not(kept(r))
+    for o in operands:
+        lost = lost & kept(o)
+    return lost
 
 
 INT64 = (-(2**63), 2**63 - 1)
