@@ -230,3 +230,23 @@ def test_only_results_of_operands_in_range_are_tested():
     y = np.array([1e-15, 1e-15, 1.0, 1e-5, -3.0, 1e20, math.inf, 0.0, 2.0])
     assert flags(jax_vf(scaled), x, y).tolist() == [True, False, False, False, False, True, False, False, False]
     check(jax_vf(scaled), scaled, x, y)
+
+
+def test_grouped_bands_bound_every_measured_band():
+    """own_error picks a lane's bound from fewer groups than the measured bands: every measured band
+    with a finite bound lies in a group whose bound is at least its own (bands without one are
+    tainted lanes, whatever they get)."""
+    from vectorizer.backends.jax.bounds import Bounds
+    from vectorizer.backends.jax.math_error_models import _groups
+
+    for platform in ("tpu", "cpu"):
+        b = Bounds(platform)
+        for name in b._bands:
+            band = b.band(name)
+            groups = _groups(tuple(band))
+            assert len(groups) <= len(band)
+            for limit, rel, ab in band:
+                if math.isinf(rel) or math.isinf(ab):
+                    continue
+                group = next(g for g in groups if limit <= g[0]) if limit <= groups[-1][0] else groups[-1]
+                assert group[1] >= rel and group[2] >= ab, (platform, name, limit)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
 import jax.numpy as jnp
 import numpy as np
@@ -133,11 +134,29 @@ def own_error(name: str, largest, r):
         return (own if absolute == 0 else own + absolute * UNIT), False
     # the bands' bounds picked in the error terms' type (a float32's selects on a TPU, rounded up)
     dtype = np.dtype(error_dtype())
-    rel = absolute = jnp.asarray(np.inf, dtype)
-    for limit, r_ulps, a_ulps in reversed(band):
+    groups = _groups(tuple(band))
+    rel, absolute = (jnp.asarray(_up(u, dtype)) for u in groups[-1][1:])
+    for limit, r_ulps, a_ulps in reversed(groups[:-1]):
         inside = largest <= limit
         rel, absolute = jnp.where(inside, _up(r_ulps, dtype), rel), jnp.where(inside, _up(a_ulps, dtype), absolute)
     return rel * UNIT * mag(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+
+
+@cache
+def _groups(band: tuple[tuple[float, float, float], ...]) -> list[tuple[float, float, float]]:
+    """The measured bands a lane's bound is picked from, fewer: a band without a finite bound is
+    left out (its lanes are tainted, `_unmeasured_lanes`: whichever bound they get is never
+    trusted), neighbours within a factor of two (and two ulps) are merged, taking the larger
+    bound, and the last group takes every lane above it (beyond it they are tainted too)."""
+    out: list[list[float]] = []
+    for limit, rel, ab in band:
+        if math.isinf(rel) or math.isinf(ab):
+            continue
+        if out and all(max(u, v) <= 2.0 * min(u, v) + 2.0 for u, v in ((out[-1][1], rel), (out[-1][2], ab))):
+            out[-1] = [limit, max(out[-1][1], rel), max(out[-1][2], ab)]
+        else:
+            out.append([limit, rel, ab])
+    return [tuple(g) for g in out] or [(math.inf, math.inf, math.inf)]  # type: ignore[misc]
 
 
 def _up(x: float, dtype: np.dtype):
