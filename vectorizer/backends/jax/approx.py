@@ -23,6 +23,7 @@ Error terms no decision reads are dead code to XLA, which removes them: only dec
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 
@@ -174,18 +175,6 @@ def mag(v):
     return jnp.abs(v).astype(error_dtype())
 
 
-def mag_down(v):
-    """A lower bound of |v| in the error terms' type: |v| itself where that is float64, else its
-    float32, rounded to nearest, scaled down past that rounding (an emulated float64's error
-    arithmetic stays in the device's native float32: no emulated division, root or log)."""
-    return mag(v) if error_dtype() == jnp.float64 else mag(v) * np.float32(1.0 - 2.0 ** -22)
-
-
-def mag_up(v):
-    """An upper bound of |v| in the error terms' type."""
-    return mag(v) if error_dtype() == jnp.float64 else mag(v) * np.float32(1.0 + 2.0 ** -22)
-
-
 def entry_error(v):
     """An emulated float64 value's distance from the number it stands for, at most (an argument
     copied to the device, an integer-valued result): the measured entry rounding."""
@@ -201,24 +190,18 @@ def slack(a, b=0.0):
 
 
 def kept(v):
-    """Whether v lies in the range where an emulated float64 keeps its precision (a float32's test,
-    the device's own type: the range is inside float32's). Every float of a lane that is not flagged
-    is kept, an exact zero or not finite (range_lost: by induction over the operations)."""
-    b = bounds()
-    m = mag(v)
+    """Whether v lies in the range where an emulated float64 keeps its precision (a float32 test,
+    inside float32's range). A float of a lane not flagged is kept, an exact zero or not finite."""
+    b, m = bounds(), mag(v)
     return (m >= b.low) & (m < b.high)
 
 
 def range_lost(r, *operands):
     """On an emulated float64: the lanes where the result r of operands inside the range left it
-    (every zero of such operands is taken as lost). An operand that is not `kept` is an exact zero
-    or not finite (or its lane is flagged already), and a result of it is exact or not finite too
-    (0 * x, 0 + x, f(0), inf...): only results of kept operands are tested, and the operands'
-    tests are their own producers' (XLA computes each once)."""
-    lost = jnp.logical_not(kept(r))
-    for o in operands:
-        lost = lost & kept(o)
-    return lost
+    (a zero of them is taken as lost). An operand not `kept` is an exact zero or not finite (or
+    flagged already), whose results are exact or not finite too (0 * x, f(0), inf...); each
+    operand's test is its producer's own (XLA computes it once)."""
+    return functools.reduce(operator.and_, (kept(o) for o in operands), jnp.logical_not(kept(r)))
 
 
 INT64 = (-(2**63), 2**63 - 1)

@@ -27,8 +27,6 @@ from .approx import (
     is_zero,
     lift,
     mag,
-    mag_down,
-    mag_up,
     outside_constant,
     parts,
 )
@@ -39,6 +37,8 @@ from .math_error_models import (
     crossing,
     emulated_taint,
     log_bound,
+    mag_down,
+    mag_up,
     own_error,
     rerun_if_emulated,
     within,
