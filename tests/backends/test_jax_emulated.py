@@ -62,6 +62,21 @@ def escape(cr: float, ci: float) -> int:
     return n
 
 
+def uniform_range(x: float, n: int) -> float:
+    total = 0.0
+    for k in range(1, 24):
+        if math.exp(x) * k > 40.0:  # unsure near the threshold: flagged there, and the loop runs on
+            return total + k
+        total += math.sin(x * k) / k
+    for j in range(n):  # a range over a lane's bound: flagged lanes stop
+        total = total * 0.5 + j
+    return total
+
+
+def scaled(x: float, y: float) -> float:
+    return (x * y) * 0.5 + 1.0
+
+
 def above(x: float, y: float) -> int:
     if x * y > 0.75:
         return 1
@@ -145,3 +160,93 @@ def test_near_decisions_at_the_ranges_ends_are_re_run():
     got = flags(jax_vf(above), x, y)
     assert got[:14].all() and not got[14:].any(), got
     check(jax_vf(above), above, x, y)
+
+
+def test_float32_error_terms_bound_the_float64_ones():
+    """On an emulated float64 the terms of math_error_models.MOVED and of pow's bound are float32s,
+    from bounds of the arguments (no emulated division, root or log on the device): each must be at
+    least the float64 formula's value, near the poles and domain ends too (where it may be inf)."""
+    import jax.numpy as jnp
+
+    from vectorizer.backends.jax.approx import GROW, _Active
+    from vectorizer.backends.jax.bounds import Bounds
+    from vectorizer.backends.jax.driver import x64
+    from vectorizer.backends.jax.math_error_models import MOVED, log_bound
+
+    rng = np.random.default_rng(11)
+    a = np.concatenate([rng.uniform(-3, 3, 3000), 1.0 - rng.uniform(0, 1e-6, 500), 1.0 + rng.uniform(0, 1e-6, 500),
+                        -1.0 + rng.uniform(0, 1e-6, 500), 10.0 ** rng.uniform(-20, 20, 1000), [1.0, -1.0, 0.5]])
+    # a bound is at least a rounding's, 2**-52 |a|, as every error term of an emulated float64 is
+    e = np.abs(a) * 10.0 ** rng.uniform(-15.6, -6, a.size)
+    e[::7] = np.maximum(10.0 ** rng.uniform(-20, -1, e[::7].size), np.abs(a[::7]) * 2.0 ** -52)
+
+    def terms(platform):
+        _Active.bounds = Bounds(platform)
+        try:
+            with x64():
+                av, ev = jnp.asarray(a), jnp.asarray(e)
+                ev = ev.astype(jnp.float32) if platform == "tpu" else ev
+                out = {name: np.asarray(fn(av, ev, getattr(jnp, {"asin": "arcsin", "acos": "arccos", "atanh": "arctanh",
+                                                                    "acosh": "arccosh"}.get(name, name), jnp.exp)(av)),
+                                        np.float64) for name, fn in MOVED.items()}
+                out["log_bound"] = np.asarray(log_bound(av), np.float64)
+                return out
+        finally:
+            _Active.bounds = None
+
+    wide, exact = terms("tpu"), terms("cpu")
+    with np.errstate(invalid="ignore"):
+        for name, want in exact.items():
+            got = wide[name]
+            # the float32 roundings of the terms' own arithmetic (e's on its way in too): the call sites'
+            # GROW covers them, as it covers those of every float32 error term
+            short = ~(got * GROW >= want) & ~np.isnan(want)
+            assert not short.any(), (name, a[short][:3], e[short][:3], got[short][:3], want[short][:3])
+
+
+@pytest.mark.parametrize("platform", ["tpu", "cpu"])
+def test_uniform_range_loops_run_on_for_flagged_lanes(platform, monkeypatch):
+    """A range over uniform bounds is one loop for all lanes (a scalar counter and test under vmap,
+    `uniform=True`): a lane flagged in it, or returned from it, runs on to its end, its later values
+    never read; a range over a lane's bound still stops its flagged lanes."""
+    monkeypatch.setenv("VECTORIZER_JAX_BOUNDS", platform)
+    vf = jax_vf(uniform_range)
+    rng = np.random.default_rng(3)
+    # exp(x) * k == 40 at x = log(40 / k): lanes at those thresholds, within a few ulps, are unsure
+    edges = np.log(40.0 / np.arange(1, 24))
+    x = np.concatenate([rng.uniform(-3, 4, 300), edges, np.nextafter(edges, 9), [math.nan, 700.0, -1e300]])
+    n = rng.integers(0, 5, x.size)
+    check(vf, uniform_range, x, n, rel=1e-9)
+    assert vf.source.count("uniform=True") == 1  # the first loop only
+    _, flagged = vf._generations.current().kernels[vf._last].fn(x, n)
+    assert flagged is not None and flagged[300:300 + 2 * edges.size].any() and not flagged[:300].all()
+
+
+def test_only_results_of_operands_in_range_are_tested():
+    """range_lost: a product of operands inside the range that leaves it is re-run (below it, or a
+    zero that is an underflow; above it); one of a zero or an infinite operand is exact (0, inf or
+    nan, as CPython's) and stays on the device."""
+    x = np.array([1e-15, 0.0, math.inf, 1e-15, 3.0, 1e20, -0.0, 1e-15, math.nan])
+    y = np.array([1e-15, 1e-15, 1.0, 1e-5, -3.0, 1e20, math.inf, 0.0, 2.0])
+    assert flags(jax_vf(scaled), x, y).tolist() == [True, False, False, False, False, True, False, False, False]
+    check(jax_vf(scaled), scaled, x, y)
+
+
+def test_grouped_bands_bound_every_measured_band():
+    """own_error picks a lane's bound from fewer groups than the measured bands: every measured band
+    with a finite bound lies in a group whose bound is at least its own (bands without one are
+    tainted lanes, whatever they get)."""
+    from vectorizer.backends.jax.bounds import Bounds
+    from vectorizer.backends.jax.math_error_models import _groups
+
+    for platform in ("tpu", "cpu"):
+        b = Bounds(platform)
+        for name in b._bands:
+            band = b.band(name)
+            groups = _groups(tuple(band))
+            assert len(groups) <= len(band)
+            for limit, rel, ab in band:
+                if math.isinf(rel) or math.isinf(ab):
+                    continue
+                group = next(g for g in groups if limit <= g[0]) if limit <= groups[-1][0] else groups[-1]
+                assert group[1] >= rel and group[2] >= ab, (platform, name, limit)

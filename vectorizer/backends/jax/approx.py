@@ -23,6 +23,7 @@ Error terms no decision reads are dead code to XLA, which removes them: only dec
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 
@@ -188,19 +189,19 @@ def slack(a, b=0.0):
     return bounds().arithmetic("sub") * UNIT * (mag(a) + mag(b))
 
 
+def kept(v):
+    """Whether v lies in the range where an emulated float64 keeps its precision (a float32 test,
+    inside float32's range). A float of a lane not flagged is kept, an exact zero or not finite."""
+    b, m = bounds(), mag(v)
+    return (m >= b.low) & (m < b.high)
+
+
 def range_lost(r, *operands):
-    """On an emulated float64: the lanes where the result r of finite operands left the range where
-    the device keeps precision (a zero of zero operands stays; every other zero is taken as lost)."""
-    b = bounds()
-    magnitude = mag(r)  # a float32's test (the device's own type): the range is inside float32's
-    kept = (magnitude >= b.low) & (magnitude < b.high)
-    finite = True
-    zero_in = False
-    for o in operands:  # an operand beyond float32's range is outside the range: tainted already
-        m = mag(o)
-        finite = finite & jnp.isfinite(m)
-        zero_in = zero_in | (m == 0)
-    return finite & ~(kept | ((r == 0) & zero_in))
+    """On an emulated float64: the lanes where the result r of operands inside the range left it
+    (a zero of them is taken as lost). An operand not `kept` is an exact zero or not finite (or
+    flagged already), whose results are exact or not finite too (0 * x, f(0), inf...); each
+    operand's test is its producer's own (XLA computes it once)."""
+    return functools.reduce(operator.and_, (kept(o) for o in operands), jnp.logical_not(kept(r)))
 
 
 INT64 = (-(2**63), 2**63 - 1)

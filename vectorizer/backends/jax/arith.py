@@ -62,9 +62,14 @@ TINY_SUM = 2.0 ** -969  # a sum with an operand at least this large is never sub
 
 
 def opaque(c):
-    """A Python number as a device value XLA cannot fold: c + (-0.0) per lane."""
+    """A Python number as a device value XLA cannot fold: c + (-0.0) per lane. On an emulated
+    float64 the constant itself: XLA's rewrites with it (x / c as x * (1 / c), which is how the
+    emulation divides anyway; constants reassociated; `a * b + c` fused) stay within the bounds,
+    which are relative to an emulated sum's operands, not its result, and the sign of a zero is
+    never trusted there (mathfns.copysign, atan2): the extra emulated addition per constant would
+    buy nothing."""
     zero = _Active.zero
-    if zero is None:
+    if zero is None or bounds().emulated:
         return jnp.asarray(c, jnp.float64)
     return jnp.asarray(c, jnp.float64) + zero
 
@@ -146,7 +151,7 @@ def _exact(op: str, a, b, const_a, const_b):
 
 def _zero_like(b):
     zero = _Active.zero
-    return 0.0 if zero is None else zero
+    return 0.0 if zero is None or bounds().emulated else zero
 
 
 def div_delta(a, b, ea, eb):

@@ -64,7 +64,11 @@ def _against_outside(fn: Callable, lane, c: float, flipped: bool) -> Approx:
         value = jnp.where(a == 0, fn(c, 0.0) if flipped else fn(0.0, c), value)
     u = ua
     if not is_zero(ea):
-        near = jnp.logical_not(jnp.abs(a - s) > ea * GROW + (0.0 if huge else abs(c)))
+        if huge:  # |a - inf| > e * GROW, with no float64 subtraction (an emulated one's cost):
+            # inf > e but where e is inf or NaN; a at s itself or NaN gives NaN
+            near = jnp.logical_not(ea * GROW < jnp.inf) | (a == s) | jnp.isnan(a)
+        else:
+            near = jnp.logical_not(jnp.abs(a - s) > ea * GROW + abs(c))
         u = either(u, near & ~((a == 0) & (ea == 0)))  # an exact zero is known
     return Approx(value, 0, u)
 

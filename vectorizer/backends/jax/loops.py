@@ -78,10 +78,11 @@ def _cast(x, form):
     return Approx(value, err, unsure)
 
 
-def _settle(carry: tuple) -> tuple:
+def _settle(carry: tuple, stop: bool = True) -> tuple:
     """The carry with its values' taints moved into the lane's flag: a lane whose carried value
-    may differ from CPython's is flagged and done (its loop stops), and the loop carries no taint.
-    The carry ends with (failed, done, live)."""
+    may differ from CPython's is flagged and done (its loop stops, unless `stop` is False: a range
+    over uniform bounds, which ends for every lane, runs on; its flagged lanes' later values are
+    never read), and the loop carries no taint. The carry ends with (failed, done, live)."""
     *values, failed, done, live = carry
     unsure = False
     for v in values:
@@ -91,7 +92,8 @@ def _settle(carry: tuple) -> tuple:
     failed, done = _bool(failed), _bool(done)
     new = jnp.logical_and(unsure, jnp.logical_not(done))
     stripped = tuple(_strip(v) for v in values)
-    return (*stripped, Approx(failed | new), Approx(done | new), Approx(_bool(live) & jnp.logical_not(new)))
+    live = Approx(_bool(live) & jnp.logical_not(new)) if stop else live
+    return (*stripped, Approx(failed | new), Approx(done | new), live)
 
 
 def _strip(v):
@@ -102,11 +104,12 @@ def _strip(v):
     return v
 
 
-def while_loop(body: Callable, carry: tuple) -> tuple:
+def while_loop(body: Callable, carry: tuple, uniform: bool = False) -> tuple:
     """Run `body` while the carry's last item (a bool) holds; the carry's form is fixed first.
-    The carry is (names..., failed, done, live)."""
-    init = _settle(_norm(tuple(carry)))
-    body = _settled(body)
+    The carry is (names..., failed, done, live). `uniform`: a range over uniform bounds, whose
+    test stays one for all lanes (a scalar loop under vmap: no per-lane selects of the carry)."""
+    init = _settle(_norm(tuple(carry)), not uniform)
+    body = _settled(body, not uniform)
     form = _form(init)
     for _ in range(8):
         shaped = jax.eval_shape(lambda c: _norm(tuple(body(c))), _cast(init, form))
@@ -123,8 +126,8 @@ def while_loop(body: Callable, carry: tuple) -> tuple:
     return lax.while_loop(lambda c: c[-1].value, step, _cast(init, form))
 
 
-def _settled(body: Callable) -> Callable:
+def _settled(body: Callable, stop: bool) -> Callable:
     def run(carry):
-        return _settle(_norm(tuple(body(carry))))
+        return _settle(_norm(tuple(body(carry))), stop)
 
     return run

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
 import jax.numpy as jnp
 import numpy as np
@@ -42,39 +43,91 @@ def within(e, limit: float, value):
     return jnp.where(e <= limit, value, jnp.inf)
 
 
-# moved(a, e, r): how far f can move over [a - e, a + e]; r = f(a) on the device
+# moved(a, e, r): how far f can move over [a - e, a + e]; r = f(a) on the device. On an emulated
+# float64 the terms are float32s (no emulated division, root or log): a and r enter as bounds
+# (_low, mag_up, mag_down: past their float32 rounding), and GROW covers the float32 roundings
 MOVED: dict[str, Callable] = {
-    "exp": lambda a, e, r: within(e, 1.0, jnp.abs(r) * e * (1.0 + e)),
-    "exp2": lambda a, e, r: within(e, 1.0, jnp.abs(r) * (e / INV_LN2) * (1.0 + e)),
-    "expm1": lambda a, e, r: within(e, 1.0, jnp.abs(r + 1.0) * e * (1.0 + e)),
-    "log": lambda a, e, r: jnp.where(a > e * GROW, e / (a - e), jnp.inf),
-    "log2": lambda a, e, r: jnp.where(a > e * GROW, INV_LN2 * e / (a - e), jnp.inf),
-    "log10": lambda a, e, r: jnp.where(a > e * GROW, INV_LN10 * e / (a - e), jnp.inf),
-    "log1p": lambda a, e, r: jnp.where(1.0 + a > e * GROW, e / (1.0 + a - e), jnp.inf),
-    "sqrt": lambda a, e, r: jnp.minimum(jnp.sqrt(e), jnp.where(r > 0, e / r, jnp.inf)),
+    "exp": lambda a, e, r: within(e, 1.0, mag(r) * e * (1.0 + e)),
+    "exp2": lambda a, e, r: within(e, 1.0, mag(r) * (e / INV_LN2) * (1.0 + e)),
+    "expm1": lambda a, e, r: within(e, 1.0, mag(r + 1.0) * e * (1.0 + e)),
+    "log": lambda a, e, r: _over_gap(e, _low(a), e),
+    "log2": lambda a, e, r: INV_LN2 * _over_gap(e, _low(a), e),
+    "log10": lambda a, e, r: INV_LN10 * _over_gap(e, _low(a), e),
+    "log1p": lambda a, e, r: _over_gap(e, 1.0 + _low(a), e),
+    "sqrt": lambda a, e, r: jnp.minimum(jnp.sqrt(e), jnp.where(r > 0, e / mag_down(r), jnp.inf)),
     "cbrt": lambda a, e, r: 1.6 * jnp.cbrt(e),
     "sin": lambda a, e, r: e,
     "cos": lambda a, e, r: e,
-    "tan": lambda a, e, r: jnp.where((e <= 1.0) & (jnp.abs(r) * 2.0 * e <= 0.5),
-                                     e * (1.0 + 4.0 * (jnp.abs(r) + 2.0 * e) ** 2), jnp.inf),
+    "tan": lambda a, e, r: jnp.where((e <= 1.0) & (mag_up(r) * 2.0 * e <= 0.5),
+                                     e * (1.0 + 4.0 * (mag_up(r) + 2.0 * e) ** 2), jnp.inf),
     "asin": lambda a, e, r: _unit_slope(a, e),
     "acos": lambda a, e, r: _unit_slope(a, e),
     "atan": lambda a, e, r: e,
-    "sinh": lambda a, e, r: within(e, 1.0, (jnp.abs(r) + 1.0) * e * (1.0 + 2.0 * e)),
-    "cosh": lambda a, e, r: within(e, 1.0, jnp.abs(r) * e * (1.0 + 2.0 * e)),
+    "sinh": lambda a, e, r: within(e, 1.0, (mag(r) + 1.0) * e * (1.0 + 2.0 * e)),
+    "cosh": lambda a, e, r: within(e, 1.0, mag(r) * e * (1.0 + 2.0 * e)),
     "tanh": lambda a, e, r: e,
     "asinh": lambda a, e, r: e,
-    "acosh": lambda a, e, r: jnp.where(a - e > 1.0, e / jnp.sqrt((a - e - 1.0) * (a - e + 1.0)), jnp.inf),
-    "atanh": lambda a, e, r: jnp.where(jnp.abs(a) + e < 1.0, e / ((1.0 - jnp.abs(a) - e) * (1.0 + jnp.abs(a) + e)), jnp.inf),
+    "acosh": lambda a, e, r: _acosh(a, e),
+    "atanh": lambda a, e, r: _atanh(a, e),
     "erf": lambda a, e, r: TWO_OVER_SQRT_PI * e,
     "erfc": lambda a, e, r: TWO_OVER_SQRT_PI * e,
 }
+_DOWN, _UP = 1.0 - 2.0 ** -22, 1.0 + 2.0 ** -22  # past a float32's rounding to nearest
+
+
+def mag_down(v, up=False):
+    """A lower (upper) bound of |v| in the error terms' type: |v| in float64, else its float32
+    moved past that rounding (so that error terms need no emulated division, root or log)."""
+    return mag(v) if error_dtype() == jnp.float64 else mag(v) * np.float32(_UP if up else _DOWN)
+
+
+def mag_up(v):
+    return mag_down(v, up=True)
+
+
+def _f32() -> bool:
+    return error_dtype() != jnp.float64
+
+
+def _low(a):
+    """A lower bound of a (signed), in the error terms' type."""
+    return jnp.where(a >= 0, mag_down(a), -mag_up(a)) if _f32() else a
+
+
+def _raised(x):
+    """x, computed in float32 from bounds, moved past its own last rounding (exact in float64)."""
+    return x * np.float32(_UP) if _f32() else x
+
+
+def _over_gap(num, x, e):
+    """num / (x - e) where x > e (GROW apart), else inf: x a lower bound."""
+    return jnp.where(x > e * GROW, num / (x - e), jnp.inf)
 
 
 def _unit_slope(a, e):
     """asin/acos: the slope 1 / sqrt(1 - x**2) at the interval's end nearest +-1."""
-    m = jnp.abs(a) + e
+    m = _raised(mag_up(a) + e)
     return jnp.where(m < 1.0, e / jnp.sqrt((1.0 - m) * (1.0 + m)), jnp.inf)
+
+
+def _acosh(a, e):
+    x = _low(a) - e
+    x = x * np.float32(_DOWN) if _f32() else x  # a lower bound of a - e
+    return jnp.where(x > 1.0, e / (jnp.sqrt(x - 1.0) * jnp.sqrt(x + 1.0)), jnp.inf)  # no float32 overflow
+
+
+def _atanh(a, e):
+    m = _raised(mag_up(a) + e)
+    return jnp.where(m < 1.0, e / ((1.0 - m) * (1.0 + m)), jnp.inf)
+
+
+def log_bound(a):
+    """An upper bound of |log |a||, in the error terms' type (float32's log of a's bounds, grown
+    past its own error)."""
+    if not _f32():
+        return jnp.abs(jnp.log(jnp.abs(a)))
+    top = jnp.maximum(jnp.abs(jnp.log(mag_down(a))), jnp.abs(jnp.log(mag_up(a))))
+    return top * GROW + np.float32(2.0 ** -20)
 
 
 def own_error(name: str, largest, r):
@@ -89,11 +142,29 @@ def own_error(name: str, largest, r):
         return (own if absolute == 0 else own + absolute * UNIT), False
     # the bands' bounds picked in the error terms' type (a float32's selects on a TPU, rounded up)
     dtype = np.dtype(error_dtype())
-    rel = absolute = jnp.asarray(np.inf, dtype)
-    for limit, r_ulps, a_ulps in reversed(band):
+    groups = _groups(tuple(band))
+    rel, absolute = (jnp.asarray(_up(u, dtype)) for u in groups[-1][1:])
+    for limit, r_ulps, a_ulps in reversed(groups[:-1]):
         inside = largest <= limit
         rel, absolute = jnp.where(inside, _up(r_ulps, dtype), rel), jnp.where(inside, _up(a_ulps, dtype), absolute)
     return rel * UNIT * mag(r) + absolute * UNIT + FLUSH, _unmeasured_lanes(band, largest)
+
+
+@cache
+def _groups(band: tuple[tuple[float, float, float], ...]) -> list[tuple[float, float, float]]:
+    """The measured bands a lane's bound is picked from, fewer: a band without a finite bound is
+    left out (its lanes are tainted, `_unmeasured_lanes`: whichever bound they get is never
+    trusted), neighbours within a factor of two (and two ulps) are merged, taking the larger
+    bound, and the last group takes every lane above it (beyond it they are tainted too)."""
+    out: list[list[float]] = []
+    for limit, rel, ab in band:
+        if math.isinf(rel) or math.isinf(ab):
+            continue
+        if out and all(max(u, v) <= 2.0 * min(u, v) + 2.0 for u, v in ((out[-1][1], rel), (out[-1][2], ab))):
+            out[-1] = [limit, max(out[-1][1], rel), max(out[-1][2], ab)]
+        else:
+            out.append([limit, rel, ab])
+    return [tuple(g) for g in out] or [(math.inf, math.inf, math.inf)]  # type: ignore[misc]
 
 
 def _up(x: float, dtype: np.dtype):

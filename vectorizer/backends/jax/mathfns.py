@@ -26,6 +26,7 @@ from .approx import (
     is_python,
     is_zero,
     lift,
+    mag,
     outside_constant,
     parts,
 )
@@ -35,6 +36,9 @@ from .math_error_models import (
     add_e,
     crossing,
     emulated_taint,
+    log_bound,
+    mag_down,
+    mag_up,
     own_error,
     rerun_if_emulated,
     within,
@@ -92,10 +96,10 @@ def pow_(x, y) -> Approx:
     err, unmeasured = own_error("pow", jnp.maximum(jnp.abs(a), jnp.abs(b)), r)
     ua = either(ua, unmeasured)
     if not (is_zero(ea) and is_zero(eb)):
-        abs_a = jnp.abs(a)
-        near = jnp.where(abs_a > ea * GROW, ea / (abs_a - ea), jnp.inf) if not is_zero(ea) else 0.0
-        delta = jnp.abs(b) * near + (eb * (jnp.abs(jnp.log(abs_a)) + near) if not is_zero(eb) else 0.0)
-        err = within(delta, 0.5, jnp.abs(r) * delta * (1.0 + 2.0 * delta)) * GROW + err
+        low_a = mag_down(a)  # the terms in the error terms' type (math_error_models.MOVED)
+        near = jnp.where(low_a > ea * GROW, ea / (low_a - ea), jnp.inf) if not is_zero(ea) else 0.0
+        delta = mag_up(b) * near + (eb * (log_bound(a) + near) if not is_zero(eb) else 0.0)
+        err = within(delta, 0.5, mag(r) * delta * (1.0 + 2.0 * delta)) * GROW + err
     return Approx(r, err, emulated_taint(either(ua, ub), r, a, b))
 
 

@@ -182,7 +182,10 @@ class Functional:
         self.out.append(function(body_name, ["_carry"], body))
         init = [_value(scope.env.get(n)) for n in carry]
         results = [self.bind(n, scope) for n in carry]
-        self.emit([*results, live], call("while_loop", name(body_name), _tuple([*init, name(live)])))
+        loop = call("while_loop", name(body_name), _tuple([*init, name(live)]))
+        if getattr(s, "uniform", False):  # a range over uniform bounds: its trip count is every lane's
+            loop.keywords.append(ast.keyword("uniform", ast.Constant(True)))
+        self.emit([*results, live], loop)
 
 
 def _value(bound: str | None) -> ast.expr:

@@ -201,6 +201,7 @@ class Structure:
         # A lane that is done (returned, flagged, or off its caller's path) may hold values that
         # would keep a loop going forever; a range over uniform bounds ends for every lane.
         node.conjuncts = ([] if uniform else [not_(state.done)]) + ([not_(loop.brk)] if loop.brk else [])  # type: ignore[attr-defined]
+        node.uniform = uniform  # type: ignore[attr-defined]  # flagged lanes need not stop it either (loops.py)
         return out + [node]
 
     def _for(self, s: ast.For, state: State) -> list[ast.stmt]:
