@@ -85,8 +85,10 @@ class Functional:
 
     # -- statements ------------------------------------------------------------------------------
     def block(self, stmts: list[ast.stmt], scope: Scope, later: frozenset[str]) -> None:
-        for i, s in enumerate(stmts):
-            after = later | reads(stmts[i + 1:])
+        """`later`: the names live after the block (read before they are bound again)."""
+        # failed and done are also read where no name says so (a callee's path, `_vz.active`)
+        afters = live_afters(stmts, later | {self.state.failed, self.state.done})
+        for s, after in zip(stmts, afters):
             self.out += [Comment(text=c) for c in getattr(s, "comments", [])]
             try:
                 self.statement(s, scope, after)
@@ -164,18 +166,16 @@ class Functional:
     def while_(self, s: ast.While, scope: Scope, later: frozenset[str]) -> None:
         st = self.state
         live = self.namer.fresh("_live")
-        loop_reads = reads([s]) | later
+        head = live_before([s], later)  # live where each iteration's test is decided
         bound = bindings(s.body) | {st.failed, st.done}
-        exposed = exposed_reads(s)
-        carry = [n for n in _order_set(s.body, bound) if (n in later or n in exposed or n in loop_reads and n in scope.env)
-                 and n not in (st.failed, st.done)]
+        carry = [n for n in _order_set(s.body, bound) if n in head and n not in (st.failed, st.done)]
         carry += [st.failed, st.done]  # the runtime reads (failed, done, live) at the carry's end
         self.emit([live], self.live(s, scope, outer=True))
         body_name = self.namer.fresh("_body")
         outside, self.out = self.out, []
         self.emit([*carry, live], name("_carry"))
         inner = Scope({**scope.env, **{n: n for n in carry}, live: live}, False, [name(live)])
-        self.block(s.body, inner, frozenset(loop_reads))
+        self.block(s.body, inner, head)
         self.emit([live], self.live(s, inner, outer=False))
         self.out.append(ast.Return(value=_tuple([_value(inner.env.get(n)) for n in carry] + [name(inner.env[live])])))
         body, self.out = self.out, outside
@@ -248,16 +248,36 @@ def bindings(stmts: list[ast.stmt]) -> set[str]:
     return out
 
 
-def exposed_reads(s: ast.While) -> set[str]:
-    """Names the loop reads before binding them on its straight-line path (so from the last
-    iteration, or from before the loop): its test, then its body in order."""
-    out = set(reads([ast.Expr(s.test), *(ast.Expr(c) for c in getattr(s, "conjuncts", []))]))
-    bound: set[str] = set()
-    for b in s.body:
-        out |= reads([b]) - bound
-        if isinstance(b, ast.Assign):
-            bound |= bindings([b])
-    return out
+def live_before(stmts: list[ast.stmt], after: frozenset[str]) -> frozenset[str]:
+    """The names live before the statements (read before they are bound, on some path), given
+    those live after them: backward dataflow over assignments, `if` sides and loops."""
+    live = set(after)
+    for s in reversed(stmts):
+        live = _live_before_one(s, live)
+    return frozenset(live)
+
+
+def live_afters(stmts: list[ast.stmt], after: frozenset[str]) -> list[frozenset[str]]:
+    """The names live after each statement (the last one's: `after`)."""
+    out = [frozenset(after)]
+    for s in reversed(stmts[1:]):
+        out.append(frozenset(_live_before_one(s, set(out[-1]))))
+    return out[::-1]
+
+
+def _live_before_one(s: ast.stmt, live: set[str]) -> set[str]:
+    if isinstance(s, ast.Assign):
+        return (live - bindings([s])) | reads([s])
+    if isinstance(s, ast.If):
+        return set(reads([ast.Expr(s.test)])) | live_before(s.body, frozenset(live)) | live_before(s.orelse, frozenset(live))
+    if isinstance(s, ast.While):  # it may run no iteration; an iteration reads what is live at its head
+        head = set(live) | reads([ast.Expr(s.test), *(ast.Expr(c) for c in getattr(s, "conjuncts", []))])
+        while True:
+            grown = head | live_before(s.body, frozenset(head))
+            if grown == head:
+                return head
+            head = grown
+    return live | reads([s])
 
 
 def _order(*envs: dict[str, str]) -> list[str]:
