@@ -39,6 +39,7 @@ from .passes import (
     cut_recursion,
     early_returns,
     for_to_while,
+    if_convert_lanes,
     if_to_select,
     inline_calls,
     lane_vector_math,
@@ -127,6 +128,9 @@ LANE_PASSES: list[Pass] = [  # the Numba backend: the user's control flow, per l
     Pass("ops_to_lanes", ops_to_lanes.transform, gives=LANES),
     # vector_math=True: libm calls of straight-line lane code become libmvec calls.
     Pass("lane_vector_math", lane_vector_math.transform, LANES, LANES),
+    # Branchy lane functions of cheap, trap-free operations: every side computed, selects keep
+    # each lane's, so that LLVM runs the lanes in SIMD registers.
+    Pass("if_convert_lanes", if_convert_lanes.transform, LANES, LANES),
 ]
 
 

@@ -55,7 +55,7 @@ def test_swapping_two_passes_fails_the_check(a, b, says):
 
 def test_a_lane_pass_after_the_lowering_to_the_array_ast_is_refused():
     passes = [*pipeline.NUMPY_PASSES, pipeline.LANE_PASSES[-1]]
-    with pytest.raises(PassOrderError, match="'lane_vector_math' takes lanes, but the code is array ast"):
+    with pytest.raises(PassOrderError, match="'if_convert_lanes' takes lanes, but the code is array ast"):
         check_order("mixed", passes)
 
 
