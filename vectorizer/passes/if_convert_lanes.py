@@ -30,13 +30,16 @@ After::
 Each lane's value is the one its own path computes, with the same operations on the same
 operands in the same order: only operations that cannot trap, raise or touch memory are run on
 every lane (float and int `+ - * /`, comparisons, `not`, bit operations, `abs`, `min`, `max`,
-`math.sqrt`, `fabs`, `copysign`, `isnan`/`isinf`/`isfinite`, conditional expressions), and
-Numba's numpy error model makes `x / 0` inf or nan there instead of an exception; an int
-operation that overflows on a lane that does not take its side wraps (LLVM's `add`/`mul`
-without `nsw`), and its value is never selected. A function with anything else (a loop, a call
-of the C library or of another function, an index, `//`, `%`, `**`), or an `if` one of whose
-sides returns on some paths only, is left as it is; so is one whose sides hold much more work
-than its longest path (`_WORK_RATIO`): running all of them would cost more than SIMD saves.
+`math.sqrt`, `fabs`, `copysign`, `isnan`/`isinf`/`isfinite`, conditional expressions, and calls
+of lane functions that are straight-line code of these), and Numba's numpy error model makes
+`x / 0` inf or nan there instead of an exception; an int operation that overflows on a lane
+that does not take its side wraps (LLVM's `add`/`mul` without `nsw`), and its value is never
+selected. A function with anything else (a loop, a call of the C library, an index, `//`, `%`,
+`**`) is left as it is: LLVM would call the C library one lane at a time, so every side would
+cost its full price. So is one whose sides hold more than `_WORK_RATIO` times the work of its
+longest path. Where a side returns on some of its paths only (a check inside a branch), the
+statements after the `if` are copied to the end of each side that falls through, within a
+budget of twice the function's size (each such `if` can double what follows it).
 """
 
 from __future__ import annotations
