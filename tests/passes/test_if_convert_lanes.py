@@ -45,6 +45,16 @@ def ramp(x: float, lo: float, hi: float) -> float:
     return t * t * (3.0 - 2.0 * t)
 
 
+def inverse(x: float) -> float:
+    return 1.0 / x  # its lane function flags x == 0 (a check: converted, then straight-line)
+
+
+def uses_inverse(x: float, y: float) -> float:
+    if x > y:
+        return inverse(x - y) * 2.0  # the callee's flag, unpacked, decides the lane's
+    return y - x
+
+
 def merged(x: float, y: float) -> float:
     s = 1.0
     if x > y:
@@ -124,9 +134,10 @@ def test_converted_functions_have_no_branches(f):
     assert not any(isinstance(n, ast.If) for n in ast.walk(main_lane(text, f.__name__))), text
 
 
-def test_a_straight_callee_is_called_on_every_lane():
-    text = lane_text(ramp, x=F, lo=F, hi=F)
-    assert not any(isinstance(n, ast.If) for n in ast.walk(main_lane(text, "ramp"))), text
+@pytest.mark.parametrize("f", [ramp, uses_inverse])
+def test_a_straight_callee_is_called_on_every_lane(f):
+    text = lane_text(f, x=F, lo=F, hi=F) if f is ramp else lane_text(f, x=F, y=F)
+    assert not any(isinstance(n, ast.If) for n in ast.walk(main_lane(text, f.__name__))), text
 
 
 @pytest.mark.parametrize("f, params", [(with_libm, {"x": F}), (looped, {"x": F, "n": I}), (floor_div, {"x": F, "y": F})])
@@ -176,7 +187,7 @@ def check_values_and_exceptions(f, *args: np.ndarray) -> None:
 
 
 @pytest.mark.numba
-@pytest.mark.parametrize("f", [quadratic, ramp, merged, checked_div, two_results, some_paths_return])
+@pytest.mark.parametrize("f", [quadratic, ramp, merged, checked_div, two_results, some_paths_return, uses_inverse])
 def test_values_and_exceptions_are_the_loops_on_hostile_floats(f):
     n = f.__code__.co_argcount
     grids = np.meshgrid(*([FLOATS] * n), indexing="ij")
