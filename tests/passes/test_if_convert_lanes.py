@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import quadratic_roots
 from oracle import check
 from passcase import F, I, after
 
@@ -18,20 +19,6 @@ from vectorizer import vectorize
 
 HOSTILE = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-310, -1e-310, 5e-324, 1e300, -1e300, 1.7976931348623157e308,
            math.inf, -math.inf, math.nan, 2.0**53, -(2.0**53) - 2.0, 1e-20]
-
-
-def quadratic(a: float, b: float, c: float) -> float:
-    if a == 0.0:
-        if b == 0.0:
-            return math.nan
-        return -c / b
-    disc = b * b - 4.0 * a * c
-    if disc < 0.0:
-        return math.nan
-    q = -0.5 * (b + math.copysign(math.sqrt(disc), b))
-    if q == 0.0:
-        return 0.0
-    return max(q / a, c / q)
 
 
 def clamp(x: float, lo: float, hi: float) -> float:
@@ -128,7 +115,7 @@ def main_lane(text: str, name: str) -> ast.FunctionDef:
     return next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == f"_lane_{name}")
 
 
-@pytest.mark.parametrize("f", [quadratic, merged, checked_div, two_results, some_paths_return, checked_branch])
+@pytest.mark.parametrize("f", [quadratic_roots, merged, checked_div, two_results, some_paths_return, checked_branch])
 def test_converted_functions_have_no_branches(f):
     text = lane_text(f, **{p: I if p == "n" else F for p in f.__code__.co_varnames[: f.__code__.co_argcount]})
     assert not any(isinstance(n, ast.If) for n in ast.walk(main_lane(text, f.__name__))), text
@@ -187,7 +174,7 @@ def check_values_and_exceptions(f, *args: np.ndarray) -> None:
 
 
 @pytest.mark.numba
-@pytest.mark.parametrize("f", [quadratic, ramp, merged, checked_div, two_results, some_paths_return, uses_inverse])
+@pytest.mark.parametrize("f", [quadratic_roots, ramp, merged, checked_div, two_results, some_paths_return, uses_inverse])
 def test_values_and_exceptions_are_the_loops_on_hostile_floats(f):
     n = f.__code__.co_argcount
     grids = np.meshgrid(*([FLOATS] * n), indexing="ij")
@@ -206,9 +193,9 @@ def test_int_lanes_that_overflow_are_refused_as_the_loop_refuses_them():
 @pytest.mark.numba
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(*[st.one_of(st.floats(), st.sampled_from(HOSTILE))] * 3), min_size=1, max_size=40))
-def test_quadratic_and_ramp_match_the_loop_on_any_floats(rows):
+def test_quadratic_roots_and_ramp_match_the_loop_on_any_floats(rows):
     a, b, c = (np.array(col, dtype=np.float64) for col in zip(*rows))
-    check_values_and_exceptions(quadratic, a, b, c)
+    check_values_and_exceptions(quadratic_roots, a, b, c)
     check_values_and_exceptions(ramp, a, b, c)
 
 
